@@ -1,0 +1,200 @@
+"""The common game interface: every game implements it and every searcher drives it.
+
+Modelled on OpenSpiel. A :class:`Game` holds the rule options and knows the notation; a
+:class:`State` is one position that can be played forward and undone. Searchers, perft, the
+CLI and the match runner only ever talk to these two classes, so they never know which game
+they are playing.
+
+Conventions (the same for every game):
+
+* Players are ``0`` (moves first) and ``1``. ``current_player()`` returns :data:`CHANCE` at a
+  chance node and :data:`TERMINAL` when the game is over.
+* A move (or a chance outcome) is a non-negative ``int``, unique among the legal moves of its
+  state. Its meaning is private to the game; ``move_to_str``/``parse_move`` translate it to and
+  from the game's move notation. Integers keep moves cheap to store in search trees and
+  comparable across the fast and reference implementations of a game.
+* Values are always from a named point of view: ``returns()[p]`` is player ``p``'s result,
+  +1 for a win, -1 for a loss, 0 for a draw.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import ClassVar, Iterable, Mapping
+
+CHANCE = -1
+TERMINAL = -2
+
+
+class GameError(ValueError):
+    """Base of every error caused by what a user gave us (not by a bug)."""
+
+
+class NotationError(GameError):
+    """A position or move string is malformed; the message names the bad part."""
+
+
+class IllegalMoveError(GameError):
+    """A well-formed move that the rules forbid in the given position."""
+
+
+class RuleError(GameError):
+    """An unknown rule option or an unknown value for one."""
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A named rule variant, settable from the CLI as ``--rule NAME=VALUE``."""
+
+    name: str
+    choices: tuple[str, ...]
+    default: str
+    help: str
+
+
+class Game(ABC):
+    """A game with its rule options fixed: a factory for states and the notation's owner."""
+
+    name: ClassVar[str]
+    player_names: ClassVar[tuple[str, str]]
+    rule_options: ClassVar[tuple[RuleOption, ...]]
+    implementations: ClassVar[tuple[str, ...]] = ("fast", "reference")
+
+    def __init__(self, rules: Mapping[str, str] | None = None, *, impl: str = "fast",
+                 seed: int | None = None):
+        if impl not in self.implementations:
+            raise RuleError(f"unknown implementation {impl!r}; expected one of "
+                            f"{', '.join(self.implementations)}")
+        self.impl = impl
+        self.seed = seed
+        self.rules = {opt.name: opt.default for opt in self.rule_options}
+        self.explicit_rules = dict(rules or {})
+        for name, value in self.explicit_rules.items():
+            self.rules[name] = self._check_rule(name, value)
+
+    @classmethod
+    def _check_rule(cls, name: str, value: str) -> str:
+        options = {opt.name: opt for opt in cls.rule_options}
+        if name not in options:
+            known = ", ".join(options) or "none"
+            raise RuleError(f"unknown rule option {name!r} for {cls.name}; known options: {known}")
+        if value not in options[name].choices:
+            raise RuleError(f"rule {name}={value!r} is not valid; expected one of "
+                            f"{'|'.join(options[name].choices)}")
+        return value
+
+    def non_default_rules(self, rules: Mapping[str, str] | None = None) -> dict[str, str]:
+        rules = self.rules if rules is None else rules
+        return {opt.name: rules[opt.name] for opt in self.rule_options
+                if rules[opt.name] != opt.default}
+
+    @abstractmethod
+    def new_initial_state(self) -> "State":
+        """The start position under this game's rule options (drawn with ``seed`` if random)."""
+
+    @abstractmethod
+    def parse_position(self, text: str) -> "State":
+        """Parse the game's one-line position notation; raise :class:`NotationError`."""
+
+    def state(self, position: str | None = None, moves: Iterable[str] | str = ()) -> "State":
+        """The position ``position`` (default: the start) after playing ``moves`` in notation."""
+        state = self.new_initial_state() if position is None else self.parse_position(position)
+        if isinstance(moves, str):
+            moves = moves.split()
+        for number, text in enumerate(moves, 1):
+            try:
+                move = state.parse_move(text)
+            except GameError as err:
+                raise type(err)(f"move {number} {text!r}: {err}") from None
+            state.play(move)
+        return state
+
+    def describe(self) -> dict:
+        """What ``crystalpick games`` prints: options with defaults and anything notable."""
+        return {
+            "name": self.name,
+            "players": list(self.player_names),
+            "rules": [{"name": o.name, "choices": list(o.choices), "default": o.default,
+                       "help": o.help} for o in self.rule_options],
+            "implementations": list(self.implementations),
+        }
+
+
+class State(ABC):
+    """One position of a game; mutable through :meth:`play` and :meth:`undo`."""
+
+    game: Game
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """0 or 1 to move, :data:`CHANCE` at a chance node, :data:`TERMINAL` when over."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    @abstractmethod
+    def legal_moves(self) -> list[int]:
+        """The legal moves, or at a chance node the possible outcomes; empty when terminal."""
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` pairs at a chance node (exact, summing to 1)."""
+        raise GameError(f"{self.game.name} position is not a chance node")
+
+    @abstractmethod
+    def play(self, move: int) -> None:
+        """Apply a legal move or chance outcome (not checked: validate with parse_move)."""
+
+    @abstractmethod
+    def undo(self) -> None:
+        """Take back the last :meth:`play`."""
+
+    @abstractmethod
+    def clone(self) -> "State":
+        ...
+
+    @abstractmethod
+    def returns(self) -> tuple[float, float]:
+        """Each player's result at a terminal state: +1 win, -1 loss, 0 draw."""
+
+    def winner(self) -> int | None:
+        """The winning player of a finished game, or None (draw or not finished)."""
+        if not self.is_terminal():
+            return None
+        r = self.returns()
+        return 0 if r[0] > r[1] else 1 if r[1] > r[0] else None
+
+    @abstractmethod
+    def hash_key(self) -> int:
+        """A 64-bit Zobrist key of everything that matters to the rules (for TT lookup)."""
+
+    @abstractmethod
+    def position(self) -> str:
+        """The one-line position notation; ``game.parse_position`` round-trips it exactly."""
+
+    @abstractmethod
+    def move_to_str(self, move: int) -> str:
+        ...
+
+    @abstractmethod
+    def parse_move(self, text: str) -> int:
+        """Translate move notation to a legal move of this state or raise a GameError."""
+
+    @abstractmethod
+    def render(self, color: bool = False) -> str:
+        """A human-readable Unicode diagram of the position (ANSI colours if ``color``)."""
+
+    def perft(self, depth: int) -> int:
+        """Number of move paths of length ``depth`` (chance outcomes count as plies)."""
+        from .perft import perft
+        return perft(self, depth)
+
+    def to_move_name(self) -> str:
+        player = self.current_player()
+        if player == CHANCE:
+            return "chance"
+        if player == TERMINAL:
+            return "none (game over)"
+        return self.game.player_names[player]

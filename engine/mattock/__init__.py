@@ -1,0 +1,57 @@
+"""Mattock: hex-board tunnel digging. Rules: shared/rules/mattock.md (sections cited inline).
+
+Two implementations of the same rules behind the common interface: ``reference`` (plain
+Python, read against the rules page) and ``fast`` (the Cython kernel in ``_fast.pyx``).
+"""
+from __future__ import annotations
+
+import random
+
+from ..game import Game, RuleOption
+from .board import board, random_start_cells
+from .notation import EMPTY, ROCK, TILE, Position, parse_position, start_position
+
+
+class Mattock(Game):
+    name = "mattock"
+    player_names = ("first", "second")
+    rule_options = (
+        RuleOption("size", ("5", "7"), "5", "board side length: 5 (61 cells, 3 miners each) or "
+                   "7 (127 cells, 6 miners each)"),
+        RuleOption("removal", ("blocking", "literal"), "blocking",
+                   "which of the mover's miners count towards removing an isolated miner: "
+                   "blocking = reached through empty tiles only; literal = the mover's own "
+                   "miners do not block"),
+        RuleOption("setup", ("standard", "random"), "standard",
+                   "start cells: the fixed layout, or drawn per sector and mirrored through "
+                   "the centre (seeded with --seed)"),
+    )
+
+    def _state(self, position: Position):
+        if self.impl == "fast":
+            from .fast import FastState
+            return FastState(self, position)
+        from .reference import ReferenceState
+        return ReferenceState(self, position)
+
+    def new_initial_state(self):
+        size = int(self.rules["size"])
+        position = start_position(size, self.rules["removal"])
+        if self.rules["setup"] == "random":
+            if self.seed is None:
+                self.seed = random.SystemRandom().randrange(2**32)
+            first, second = random_start_cells(size, random.Random(self.seed))
+            b = board(size)
+            position.tiles = [ROCK] * b.cell_count
+            position.miners = [EMPTY] * b.cell_count
+            for player, cells in enumerate((first, second)):
+                for cell in cells:
+                    position.tiles[cell] = TILE
+                    position.miners[cell] = player
+        return self._state(position)
+
+    def parse_position(self, text: str):
+        return self._state(parse_position(text, self.rules, self.explicit_rules))
+
+
+__all__ = ["Mattock"]

@@ -1,0 +1,432 @@
+# cython: language_level=3
+"""Mattock in C: flat cell arrays, component labelling, bulk-counted perft.
+
+The key idea for speed: the miner moves available after mining a cell C depend only on which
+components of the mover's tile graph (tiles without opponent miners) C joins. One labelling
+pass per position gives, per component, its own-miner count m and empty-tile count e; the
+number of turns for mine cell C is then 1 + (sum of m*e over all components) - (m*e of the
+components C merges) + (merged m)*(merged e), with no move ever generated. ``count_turns``
+is that formula; ``generate_turns`` lists the same turns for play.
+
+Everything here is nogil C; the :class:`Kernel` class only converts to and from Python.
+"""
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset
+
+from .notation import EMPTY, TILE, Position
+from .zobrist import KEYS as _PY_KEYS
+
+cdef u64 KEYS[3 * MAX_CELLS + 1]
+for _i in range(3 * MAX_CELLS + 1):
+    KEYS[_i] = _PY_KEYS[_i]
+cdef int SIDE_KEY = 3 * MAX_CELLS
+
+
+cdef inline u64 tile_key(int cell) noexcept nogil:
+    return KEYS[cell]
+
+
+cdef inline u64 miner_key(int player, int cell) noexcept nogil:
+    return KEYS[(1 + player) * MAX_CELLS + cell]
+
+
+# -- components ------------------------------------------------------------------------------
+
+cdef int label_components(MState* s, int player, int* comp, int* comp_miners,
+                          int* comp_empty) noexcept nogil:
+    """Label the connected groups of tiles without an opponent miner; return their number."""
+    cdef int stack[MAX_CELLS]
+    cdef int opponent = 1 - player
+    cdef int c, top, cur, i, nb, k = 0
+    for c in range(s.cells):
+        comp[c] = -1
+    for c in range(s.cells):
+        if comp[c] >= 0 or not s.tile[c] or s.miner[c] == opponent:
+            continue
+        comp_miners[k] = 0
+        comp_empty[k] = 0
+        comp[c] = k
+        stack[0] = c
+        top = 1
+        while top:
+            top -= 1
+            cur = stack[top]
+            if s.miner[cur] == player:
+                comp_miners[k] += 1
+            else:
+                comp_empty[k] += 1
+            for i in range(s.neighbour_count[cur]):
+                nb = s.neighbours[cur][i]
+                if comp[nb] < 0 and s.tile[nb] and s.miner[nb] != opponent:
+                    comp[nb] = k
+                    stack[top] = nb
+                    top += 1
+        k += 1
+    return k
+
+
+cdef inline bint is_mine_cell(MState* s, int c, int* comp, int* comp_miners) noexcept nogil:
+    """Rock that touches a tile joined to an own miner, and the collapse rule allows."""
+    cdef int i, nb
+    cdef bint reached = False
+    if s.tile[c] or s.touching[c] == 0 or s.touching[c] > 3:
+        return False
+    for i in range(s.neighbour_count[c]):
+        nb = s.neighbours[c][i]
+        if s.tile[nb]:
+            if s.touching[nb] >= 3:
+                return False
+            if comp[nb] >= 0 and comp_miners[comp[nb]] > 0:
+                reached = True
+    return reached
+
+
+cdef inline int merged_components(MState* s, int c, int* comp, int* out) noexcept nogil:
+    """The distinct components that mining ``c`` joins (at most 3 by the collapse rule)."""
+    cdef int i, j, k, n = 0
+    cdef bint seen
+    for i in range(s.neighbour_count[c]):
+        k = comp[s.neighbours[c][i]]
+        if k < 0:
+            continue
+        seen = False
+        for j in range(n):
+            if out[j] == k:
+                seen = True
+        if not seen:
+            out[n] = k
+            n += 1
+    return n
+
+
+# -- move generation -------------------------------------------------------------------------
+
+cdef int mine_cells(MState* s, int* out) noexcept nogil:
+    cdef int comp[MAX_CELLS]
+    cdef int comp_miners[MAX_CELLS]
+    cdef int comp_empty[MAX_CELLS]
+    cdef int c, n = 0
+    label_components(s, s.to_move, comp, comp_miners, comp_empty)
+    for c in range(s.cells):
+        if is_mine_cell(s, c, comp, comp_miners):
+            out[n] = c
+            n += 1
+    return n
+
+
+cdef long long count_turns(MState* s) noexcept nogil:
+    cdef int comp[MAX_CELLS]
+    cdef int comp_miners[MAX_CELLS]
+    cdef int comp_empty[MAX_CELLS]
+    cdef int merged[6]
+    cdef int p = s.to_move
+    cdef int k, j, c, n, m, e
+    cdef int placed = s.on_board[p] < s.miners_per_player
+    cdef long long base = 0, total = 0, sub
+    n = label_components(s, p, comp, comp_miners, comp_empty)
+    for k in range(n):
+        base += comp_miners[k] * comp_empty[k]
+    for c in range(s.cells):
+        if not is_mine_cell(s, c, comp, comp_miners):
+            continue
+        m = placed
+        e = 1 - placed
+        sub = 0
+        for j in range(merged_components(s, c, comp, merged)):
+            k = merged[j]
+            m += comp_miners[k]
+            e += comp_empty[k]
+            sub += comp_miners[k] * comp_empty[k]
+        total += 1 + base - sub + <long long>m * e
+    return total
+
+
+cdef int generate_turns(MState* s, int* out) noexcept nogil:
+    """Write every turn (mine cell ascending; no move first, then source, target ascending)
+    to ``out``, which must hold ``count_turns(s)`` entries."""
+    cdef int comp[MAX_CELLS]
+    cdef int comp_miners[MAX_CELLS]
+    cdef int comp_empty[MAX_CELLS]
+    cdef int merged[6]
+    cdef bint in_merged[MAX_CELLS]
+    cdef int p = s.to_move
+    cdef int placed = s.on_board[p] < s.miners_per_player
+    cdef int n = 0, c, j, count, source, target, group
+    label_components(s, p, comp, comp_miners, comp_empty)
+    for c in range(s.cells):
+        if not is_mine_cell(s, c, comp, comp_miners):
+            continue
+        out[n] = c
+        n += 1
+        memset(in_merged, 0, sizeof(in_merged))
+        count = merged_components(s, c, comp, merged)
+        for j in range(count):
+            in_merged[merged[j]] = True
+        for source in range(s.cells):
+            if source == c:
+                if not placed:
+                    continue
+                group = -2                     # the merged group around c
+            elif s.miner[source] == p:
+                group = -2 if in_merged[comp[source]] else comp[source]
+            else:
+                continue
+            for target in range(s.cells):
+                if target == c:
+                    if not placed and group == -2:
+                        out[n] = c | (source + 1) << 8 | (target + 1) << 16
+                        n += 1
+                    continue
+                if not s.tile[target] or s.miner[target] != -1:
+                    continue
+                if (in_merged[comp[target]] if group == -2 else comp[target] == group):
+                    out[n] = c | (source + 1) << 8 | (target + 1) << 16
+                    n += 1
+    return n
+
+
+# -- make / unmake ---------------------------------------------------------------------------
+
+cdef int spread(MState* s, int x, int mover, bint through_mover, int* stamp, int mark,
+                bint* friend) noexcept nogil:
+    """From opponent miner ``x``, walk empty tiles (and the mover's miners if
+    ``through_mover``); return how many of the mover's miners are met, and set ``friend`` if a
+    miner of x's colour touches the empty-tile walk."""
+    cdef int stack[MAX_CELLS]
+    cdef int top = 1, cur, i, nb, m, met = 0
+    stack[0] = x
+    stamp[x] = mark
+    while top:
+        top -= 1
+        cur = stack[top]
+        for i in range(s.neighbour_count[cur]):
+            nb = s.neighbours[cur][i]
+            if stamp[nb] == mark or not s.tile[nb]:
+                continue
+            m = s.miner[nb]
+            if m == -1:
+                stamp[nb] = mark
+                stack[top] = nb
+                top += 1
+            elif m == mover:
+                stamp[nb] = mark
+                met += 1
+                if through_mover:
+                    stack[top] = nb
+                    top += 1
+            elif s.miner[cur] == -1 or cur == x:
+                friend[0] = True
+    return met
+
+
+cdef void make_move(MState* s, int move) noexcept nogil:
+    cdef int p = s.to_move, q = 1 - s.to_move
+    cdef int mine = move & 0xFF
+    cdef int source = ((move >> 8) & 0xFF) - 1
+    cdef int target = ((move >> 16) & 0xFF) - 1
+    cdef Undo* u = &s.history[s.ply]
+    cdef int stamp[MAX_CELLS]
+    cdef int i, x, met, mark = 0
+    cdef bint friend
+    u.mine = mine
+    u.source = source
+    u.target = target
+    u.key = s.key
+    u.removed_count = 0
+    s.tile[mine] = 1
+    s.key ^= tile_key(mine)
+    for i in range(s.neighbour_count[mine]):
+        s.touching[s.neighbours[mine][i]] += 1
+    u.placed = s.on_board[p] < s.miners_per_player
+    if u.placed:
+        s.miner[mine] = p
+        s.on_board[p] += 1
+        s.key ^= miner_key(p, mine)
+    if source >= 0:
+        s.miner[source] = -1
+        s.miner[target] = p
+        s.key ^= miner_key(p, source) ^ miner_key(p, target)
+    memset(stamp, 0, sizeof(stamp))
+    for x in range(s.cells):
+        if s.miner[x] != q:
+            continue
+        friend = False
+        mark += 1
+        met = spread(s, x, p, False, stamp, mark, &friend)
+        if friend:
+            continue
+        if s.literal:
+            mark += 1
+            met = spread(s, x, p, True, stamp, mark, &friend)
+        if met >= 2:
+            u.removed[u.removed_count] = x
+            u.removed_count += 1
+    for i in range(u.removed_count):
+        x = u.removed[i]
+        s.miner[x] = -1
+        s.on_board[q] -= 1
+        s.key ^= miner_key(q, x)
+    s.to_move = q
+    s.key ^= KEYS[SIDE_KEY]
+    s.ply += 1
+
+
+cdef void unmake_move(MState* s) noexcept nogil:
+    s.ply -= 1
+    cdef Undo* u = &s.history[s.ply]
+    cdef int q = s.to_move, p = 1 - s.to_move
+    cdef int i
+    for i in range(u.removed_count):
+        s.miner[u.removed[i]] = q
+        s.on_board[q] += 1
+    if u.source >= 0:
+        s.miner[u.target] = -1
+        s.miner[u.source] = p
+    if u.placed:
+        s.miner[u.mine] = -1
+        s.on_board[p] -= 1
+    s.tile[u.mine] = 0
+    for i in range(s.neighbour_count[u.mine]):
+        s.touching[s.neighbours[u.mine][i]] -= 1
+    s.to_move = p
+    s.key = u.key
+
+
+cdef long long perft_c(MState* s, int depth) noexcept nogil:
+    cdef long long count, total = 0
+    cdef int* moves
+    cdef int i, n
+    if depth <= 0:
+        return 1
+    count = count_turns(s)
+    if depth == 1 or count == 0:
+        return count
+    moves = <int*>malloc(count * sizeof(int))
+    n = generate_turns(s, moves)
+    for i in range(n):
+        make_move(s, moves[i])
+        total += perft_c(s, depth - 1)
+        unmake_move(s)
+    free(moves)
+    return total
+
+
+# -- Python boundary -------------------------------------------------------------------------
+
+cdef class Kernel:
+    """Owns one C position; the Python-facing :class:`FastState` wraps it."""
+
+    def __init__(self, position):
+        cdef int c, i
+        b = position.board
+        memset(&self.s, 0, sizeof(MState))
+        self.s.size = position.size
+        self.s.cells = b.cell_count
+        self.s.miners_per_player = b.miners_per_player
+        self.s.literal = position.removal == "literal"
+        self.s.to_move = position.to_move
+        for c in range(b.cell_count):
+            self.s.neighbour_count[c] = len(b.neighbours[c])
+            for i, nb in enumerate(b.neighbours[c]):
+                self.s.neighbours[c][i] = nb
+            self.s.tile[c] = position.tiles[c] == TILE
+            self.s.miner[c] = position.miners[c]
+            if self.s.tile[c]:
+                self.s.key ^= tile_key(c)
+            if position.miners[c] != EMPTY:
+                self.s.on_board[position.miners[c]] += 1
+                self.s.key ^= miner_key(position.miners[c], c)
+        for c in range(b.cell_count):
+            for i in range(self.s.neighbour_count[c]):
+                self.s.touching[c] += self.s.tile[self.s.neighbours[c][i]]
+        if self.s.to_move:
+            self.s.key ^= KEYS[SIDE_KEY]
+
+    # -- the C-level game interface (engine/kernel.pxd) --
+    cdef int player(self) noexcept nogil:
+        cdef int cells[MAX_CELLS]
+        return self.s.to_move if mine_cells(&self.s, cells) > 0 else -2
+
+    cdef long long move_count(self) noexcept nogil:
+        return count_turns(&self.s)
+
+    cdef long long moves(self, int* out, long long capacity) noexcept nogil:
+        cdef long long count = count_turns(&self.s)
+        if count <= capacity:
+            generate_turns(&self.s, out)
+        return count
+
+    cdef void make(self, int move) noexcept nogil:
+        make_move(&self.s, move)
+
+    cdef void unmake(self) noexcept nogil:
+        unmake_move(&self.s)
+
+    cdef u64 hash_key(self) noexcept nogil:
+        return self.s.key
+
+    cdef double terminal_value(self) noexcept nogil:
+        return 1.0 if self.s.to_move == 1 else -1.0
+
+    def copy(self):
+        cdef Kernel twin = Kernel.__new__(Kernel)
+        twin.s = self.s
+        return twin
+
+    def to_position(self):
+        tiles = [TILE if self.s.tile[c] else 0 for c in range(self.s.cells)]
+        miners = [self.s.miner[c] for c in range(self.s.cells)]
+        return Position(self.s.size, tiles, miners, self.s.to_move,
+                        "literal" if self.s.literal else "blocking")
+
+    @property
+    def to_move(self):
+        return self.s.to_move
+
+    @property
+    def ply(self):
+        return self.s.ply
+
+    @property
+    def key(self):
+        return self.s.key
+
+    def has_mine_cell(self):
+        cdef int cells[MAX_CELLS]
+        return mine_cells(&self.s, cells) > 0
+
+    def mine_cells(self):
+        cdef int cells[MAX_CELLS]
+        cdef int n = mine_cells(&self.s, cells)
+        return [cells[i] for i in range(n)]
+
+    def legal_moves(self):
+        cdef long long count = count_turns(&self.s)
+        cdef int* moves = <int*>malloc((count + 1) * sizeof(int))
+        cdef int n
+        if moves == NULL:
+            raise MemoryError()
+        try:
+            n = generate_turns(&self.s, moves)
+            return [moves[i] for i in range(n)]
+        finally:
+            free(moves)
+
+    def count_moves(self):
+        return count_turns(&self.s)
+
+    def play(self, int move):
+        if self.s.ply >= MAX_PLIES:
+            raise OverflowError("game longer than the board allows")
+        make_move(&self.s, move)
+
+    def undo(self):
+        if self.s.ply == 0:
+            raise IndexError("no move to undo")
+        unmake_move(&self.s)
+
+    def perft(self, int depth):
+        cdef long long nodes
+        with nogil:
+            nodes = perft_c(&self.s, depth)
+        return nodes

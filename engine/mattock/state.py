@@ -1,0 +1,41 @@
+"""What both Mattock implementations share: notation, rendering and results.
+
+Subclasses supply the rules (``legal_moves``, ``play``, ``undo``, ``mine_cells``, ...) and
+``to_position()``; everything here is defined in terms of those.
+"""
+from __future__ import annotations
+
+from ..game import TERMINAL, IllegalMoveError, State
+from .notation import format_move, format_position, parse_move_syntax
+from .render import render
+
+
+class MattockState(State):
+    def returns(self) -> tuple[float, float]:
+        """The side to move at the end could not mine, so it has lost."""
+        if not self.is_terminal():
+            return (0.0, 0.0)
+        return (-1.0, 1.0) if self.to_move == 0 else (1.0, -1.0)
+
+    def current_player(self) -> int:
+        return self.to_move if self.has_mine_cell() else TERMINAL
+
+    def position(self) -> str:
+        return format_position(self.to_position())
+
+    def move_to_str(self, move: int) -> str:
+        return format_move(self.board, move)
+
+    def parse_move(self, text: str) -> int:
+        move = parse_move_syntax(self.board, text)
+        if move not in set(self.legal_moves()):
+            from .reference import ReferenceState
+            reason = ReferenceState(self.game, self.to_position()).explain_illegal(move)
+            raise IllegalMoveError(f"illegal move {text.strip()!r}: {reason}")
+        return move
+
+    def render(self, color: bool = False) -> str:
+        return render(self.to_position(), color)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.position()!r}>"

@@ -1,0 +1,1 @@
+"""Game-independent searchers (alpha-beta, MCTS) and per-game evaluation."""
