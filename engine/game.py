@@ -59,9 +59,13 @@ class Game(ABC):
     player_names: ClassVar[tuple[str, str]]
     rule_options: ClassVar[tuple[RuleOption, ...]]
     implementations: ClassVar[tuple[str, ...]] = ("fast", "reference")
+    uses_tileset: ClassVar[bool] = False     # True if component data comes from a tileset file
 
     def __init__(self, rules: Mapping[str, str] | None = None, *, impl: str = "fast",
-                 seed: int | None = None):
+                 seed: int | None = None, tileset: str | None = None):
+        if tileset is not None and not self.uses_tileset:
+            raise RuleError(f"{self.name} has no component data; --tileset does not apply")
+        self.tileset_path = tileset
         if impl not in self.implementations:
             raise RuleError(f"unknown implementation {impl!r}; expected one of "
                             f"{', '.join(self.implementations)}")
@@ -90,7 +94,8 @@ class Game(ABC):
 
     @abstractmethod
     def new_initial_state(self) -> "State":
-        """The start position under this game's rule options (drawn with ``seed`` if random)."""
+        """The start position under this game's rule options (drawn with ``seed`` if random;
+        a game that draws a seed itself stores it in ``self.seed`` so it can be printed)."""
 
     @abstractmethod
     def parse_position(self, text: str) -> "State":
