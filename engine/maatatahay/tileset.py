@@ -1,0 +1,236 @@
+"""Component data (the "tileset"): tiles, frame arrows, temple layouts, ability magnitudes.
+
+The printed values of the real game are not public, so the rules code never hard-codes them:
+everything here comes from a TOML or JSON file (format in docs/maatatahay.md), checked on
+load so that a bad file fails with the field and the tile named, not with a wrong game later.
+"""
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ..game import GameError
+from .board import CELLS, DIRECTIONS, INDEX, NAMES, step
+
+DEFAULT_PATH = Path(__file__).with_name("tilesets") / "default.toml"
+TRIBES = ("Balan", "Wazu")
+ABILITIES = ("elder", "convert")
+TILES_PER_TRIBE = 12
+TEMPLES = 5
+TILE_ID = re.compile(r"^[A-Z][A-Z0-9]{0,7}$")
+LAYOUT_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
+
+
+class TilesetError(GameError):
+    """A tileset file is missing, unreadable or breaks the format; the message says where."""
+
+
+@dataclass(frozen=True)
+class Tile:
+    id: str
+    tribe: int                     # 0 Balan, 1 Wazu
+    strength: int
+    gems: int
+    arrows: tuple[int, ...]        # support arrows per direction (N, NE, ... NW) at rotation 0
+    ability: str | None            # "elder", "convert" or None
+
+    def arrows_at(self, rotation: int) -> tuple[int, ...]:
+        """Arrows after ``rotation`` clockwise quarter turns (a turn moves each arrow by 2)."""
+        return tuple(self.arrows[(d - 2 * rotation) % 8] for d in range(8))
+
+    @property
+    def rotations(self) -> tuple[int, ...]:
+        """Rotations with distinct arrow patterns: the others are the same move."""
+        seen, distinct = set(), []
+        for rotation in range(4):
+            pattern = self.arrows_at(rotation)
+            if pattern not in seen:
+                seen.add(pattern)
+                distinct.append(rotation)
+        return tuple(distinct)
+
+
+@dataclass(frozen=True)
+class Tileset:
+    name: str
+    note: str
+    reconstruction: bool
+    source: str
+    tiles: tuple[Tile, ...]
+    frame_arrows: tuple[tuple[int, int, int], ...]   # (cell, direction it comes from, count)
+    layouts: dict                                   # name -> tuple of 5 temple cells
+    elder: int                                      # bonus per adjacent friendly warrior
+    convert: int                                    # bonus per diagonal enemy warrior
+
+    @property
+    def frame_energy(self) -> tuple[int, ...]:
+        """Per cell, the frame arrows pointing at it."""
+        energy = [0] * CELLS
+        for cell, _, count in self.frame_arrows:
+            energy[cell] += count
+        return tuple(energy)
+
+    @property
+    def index(self) -> dict[str, int]:
+        return {tile.id: i for i, tile in enumerate(self.tiles)}
+
+    def label(self) -> str:
+        kind = "the project's own reconstruction, not the printed values" \
+            if self.reconstruction else "user-supplied component data"
+        return f"{self.name} ({kind})"
+
+
+# -- loading ---------------------------------------------------------------------------------
+
+def _read(path: Path) -> dict:
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise TilesetError(f"cannot read tileset {str(path)!r}: {err.strerror}") from None
+    try:
+        if path.suffix.lower() == ".json":
+            return json.loads(raw)
+        return tomllib.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as err:
+        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
+        raise TilesetError(f"tileset {path.name}: not valid {kind}: {err}") from None
+
+
+class _Checker:
+    """Reads fields with type and range checks; every error names the file and the place."""
+
+    def __init__(self, source: str):
+        self.source = source
+
+    def fail(self, where: str, message: str):
+        raise TilesetError(f"tileset {self.source}: {where}: {message}")
+
+    def table(self, data, where: str, known: set[str]) -> dict:
+        if not isinstance(data, dict):
+            self.fail(where, f"expected a table, got {type(data).__name__}")
+        unknown = sorted(set(data) - known)
+        if unknown:
+            self.fail(where, f"unknown field {unknown[0]!r}; expected {', '.join(sorted(known))}")
+        return data
+
+    def integer(self, data: dict, field: str, where: str, low: int, high: int,
+                default: int | None = None) -> int:
+        if field not in data:
+            if default is not None:
+                return default
+            self.fail(where, f"field {field!r} is missing")
+        value = data[field]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.fail(where, f"field {field!r} must be an integer {low}-{high}, got {value!r}")
+        return value
+
+    def string(self, data: dict, field: str, where: str, pattern=None, choices=None,
+               default: str | None = None) -> str:
+        if field not in data:
+            if default is not None:
+                return default
+            self.fail(where, f"field {field!r} is missing")
+        value = data[field]
+        if not isinstance(value, str):
+            self.fail(where, f"field {field!r} must be a string, got {value!r}")
+        if choices is not None and value not in choices:
+            self.fail(where, f"field {field!r} is {value!r}; expected one of {', '.join(choices)}")
+        if pattern is not None and not pattern.match(value):
+            self.fail(where, f"field {field!r} is {value!r}; expected {pattern.pattern}")
+        return value
+
+    def cell(self, value, where: str, field: str) -> int:
+        if not isinstance(value, str) or value not in INDEX:
+            self.fail(where, f"field {field!r}: {value!r} is not a cell a1-e5")
+        return INDEX[value]
+
+
+def _tile(check: _Checker, data, position: int) -> Tile:
+    where = f"tiles[{position}]"
+    data = check.table(data, where, {"id", "tribe", "strength", "gems", "arrows", "ability"})
+    tile_id = check.string(data, "id", where, pattern=TILE_ID)
+    where = f"tile {tile_id!r} (tiles[{position}])"
+    tribe = TRIBES.index(check.string(data, "tribe", where, choices=TRIBES))
+    strength = check.integer(data, "strength", where, 0, 20)
+    gems = check.integer(data, "gems", where, 0, 20)
+    arrow_table = check.table(data.get("arrows", {}), f"{where} field 'arrows'", set(DIRECTIONS))
+    arrows = tuple(check.integer(arrow_table, d, f"{where} field 'arrows'", 0, 4, default=0)
+                   for d in DIRECTIONS)
+    ability = data.get("ability")
+    if ability is not None:
+        ability = check.string(data, "ability", where, choices=ABILITIES)
+    return Tile(tile_id, tribe, strength, gems, arrows, ability)
+
+
+def _frame_arrow(check: _Checker, data, position: int) -> tuple[int, int, int]:
+    where = f"frame[{position}]"
+    data = check.table(data, where, {"cell", "from", "count"})
+    cell = check.cell(data.get("cell"), where, "cell")
+    direction = DIRECTIONS.index(check.string(data, "from", where, choices=DIRECTIONS))
+    if step(cell, direction) >= 0:
+        check.fail(where, f"field 'from': {NAMES[cell]} has a board cell to the "
+                          f"{DIRECTIONS[direction]}, so no frame arrow can come from there")
+    return cell, direction, check.integer(data, "count", where, 1, 4, default=1)
+
+
+def _layouts(check: _Checker, data) -> dict:
+    if not isinstance(data, dict) or not data:
+        check.fail("layouts", "expected a table of at least one named layout")
+    layouts = {}
+    for name, cells in data.items():
+        where = f"layout {name!r}"
+        if not LAYOUT_NAME.match(name) or name == "random":
+            check.fail(where, "a layout name is lower-case letters, digits and '-', "
+                              "and 'random' is reserved")
+        if not isinstance(cells, list) or len(cells) != TEMPLES:
+            check.fail(where, f"expected a list of {TEMPLES} cells")
+        indices = tuple(sorted(check.cell(c, where, "cells") for c in cells))
+        if len(set(indices)) != TEMPLES:
+            check.fail(where, "a cell is listed twice")
+        layouts[name] = indices
+    return layouts
+
+
+def parse_tileset(data, source: str) -> Tileset:
+    """Validate already-decoded tileset data (``source`` names it in errors)."""
+    check = _Checker(source)
+    data = check.table(data, "top level", {"tileset", "abilities", "tiles", "frame", "layouts"})
+    head = check.table(data.get("tileset", {}), "[tileset]", {"name", "note", "reconstruction"})
+    name = check.string(head, "name", "[tileset]")
+    note = check.string(head, "note", "[tileset]", default="")
+    reconstruction = head.get("reconstruction", False)
+    if not isinstance(reconstruction, bool):
+        check.fail("[tileset]", f"field 'reconstruction' must be true or false")
+    magnitudes = check.table(data.get("abilities", {}), "[abilities]", set(ABILITIES))
+    elder = check.integer(magnitudes, "elder", "[abilities]", 0, 4, default=1)
+    convert = check.integer(magnitudes, "convert", "[abilities]", 0, 4, default=1)
+    tile_list = data.get("tiles")
+    if not isinstance(tile_list, list):
+        check.fail("tiles", "expected a list of tiles ([[tiles]] tables)")
+    tiles = tuple(_tile(check, t, i) for i, t in enumerate(tile_list))
+    ids = [t.id for t in tiles]
+    for tile_id in ids:
+        if ids.count(tile_id) > 1:
+            check.fail(f"tile {tile_id!r}", "field 'id' is used by more than one tile")
+    for tribe, tribe_name in enumerate(TRIBES):
+        count = sum(t.tribe == tribe for t in tiles)
+        if count != TILES_PER_TRIBE:
+            check.fail("tiles", f"{tribe_name} has {count} tiles; each tribe has "
+                                f"{TILES_PER_TRIBE}")
+    frame_list = data.get("frame", [])
+    if not isinstance(frame_list, list):
+        check.fail("frame", "expected a list of frame arrows ([[frame]] tables)")
+    frame = tuple(_frame_arrow(check, f, i) for i, f in enumerate(frame_list))
+    return Tileset(name, note, reconstruction, source, tiles, frame,
+                   _layouts(check, data.get("layouts")), elder, convert)
+
+
+@lru_cache(maxsize=8)
+def load_tileset(path: str | None = None) -> Tileset:
+    """The tileset at ``path`` (TOML, or JSON by extension); the default one if None."""
+    file = DEFAULT_PATH if path is None else Path(path)
+    return parse_tileset(_read(file), file.name)
