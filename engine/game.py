@@ -110,7 +110,7 @@ class Game(ABC):
             try:
                 move = state.parse_move(text)
             except GameError as err:
-                raise type(err)(f"move {number} {text!r}: {err}") from None
+                raise type(err)(f"move {number}: {err}") from None
             state.play(move)
         return state
 

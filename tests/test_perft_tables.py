@@ -1,0 +1,33 @@
+"""Every game's perft table in positions/ must hold for both implementations."""
+import pytest
+
+from engine import GAMES, get_game
+from positions import perft_suite
+
+# The reference implementations are slow by design; check them where the tree is small.
+REFERENCE_NODE_LIMIT = 100_000
+
+
+def cases():
+    for name in sorted(GAMES):
+        for case in perft_suite(name):
+            yield pytest.param(name, case, id=f"{name}-{case.id}")
+
+
+@pytest.mark.parametrize("game,case", list(cases()))
+def test_fast_perft_matches_table(game, case):
+    state = get_game(game).parse_position(case.position)
+    for depth, expected in case.counts.items():
+        assert state.perft(depth) == expected, f"perft {depth}"
+    assert state.position() == case.position
+
+
+@pytest.mark.parametrize("game,case", list(cases()))
+def test_reference_perft_matches_table(game, case):
+    state = get_game(game, impl="reference").parse_position(case.position)
+    checked = 0
+    for depth, expected in sorted(case.counts.items()):
+        if expected <= REFERENCE_NODE_LIMIT:
+            assert state.perft(depth) == expected, f"perft {depth}"
+            checked += 1
+    assert checked, "every entry needs a depth small enough for the reference"
