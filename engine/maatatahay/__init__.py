@@ -1,0 +1,77 @@
+"""Maatatahay: warrior tiles on a 5x5 board. Rules: shared/rules/maatatahay.md.
+
+Two implementations of the same rules behind the common interface: ``reference`` (plain
+Python, read against the rules page) and ``fast`` (the Cython kernel in ``_fast.pyx``).
+All component values come from a tileset file (``tileset.py``); the default one is the
+project's own reconstruction. Design notes: docs/maatatahay.md.
+"""
+from __future__ import annotations
+
+import random
+
+from ..game import Game, RuleOption
+from .constants import PLAY_OPTIONS
+from .deal import random_setup
+from .notation import Position, parse_position
+from .tileset import load_tileset
+
+RANDOM_LAYOUT = "random"
+
+
+class Maatatahay(Game):
+    name = "maatatahay"
+    player_names = ("Balan", "Wazu")
+    uses_tileset = True
+    rule_options = PLAY_OPTIONS + (
+        RuleOption("layout", (RANDOM_LAYOUT,) + tuple(load_tileset().layouts), RANDOM_LAYOUT,
+                   "temple layout at setup: a named layout of the tileset, or random (the "
+                   "Standard game); the choices listed are the default tileset's"),
+    )
+
+    def __init__(self, rules=None, *, impl: str = "fast", seed: int | None = None,
+                 tileset: str | None = None):
+        self.tileset = load_tileset(tileset)
+        super().__init__(rules, impl=impl, seed=seed, tileset=tileset)
+
+    def _check_rule(self, name: str, value: str) -> str:
+        """Layouts are the loaded tileset's, so a user tileset may name its own."""
+        if name == "layout":
+            choices = (RANDOM_LAYOUT,) + tuple(self.tileset.layouts)
+            if value not in choices:
+                from ..game import RuleError
+                raise RuleError(f"rule layout={value!r} is not valid; expected one of "
+                                f"{'|'.join(choices)} (layouts of tileset {self.tileset.name})")
+            return value
+        return super()._check_rule(name, value)
+
+    def _state(self, position: Position):
+        if self.impl == "fast":
+            from .fast import FastState
+            return FastState(self, position)
+        from .reference import ReferenceState
+        return ReferenceState(self, position)
+
+    def new_initial_state(self):
+        """A random setup drawn from ``seed`` (a fresh seed, kept in ``self.seed``, if None)."""
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(2**32)
+        options = {o.name: self.rules[o.name] for o in PLAY_OPTIONS}
+        position = random_setup(self.tileset, self.rules["layout"], options,
+                                random.Random(self.seed))
+        return self._state(position)
+
+    def parse_position(self, text: str):
+        return self._state(parse_position(text, self.tileset, self.rules, self.explicit_rules))
+
+    def describe(self) -> dict:
+        info = super().describe()
+        info["tileset"] = {"name": self.tileset.name, "file": self.tileset.source,
+                           "reconstruction": self.tileset.reconstruction,
+                           "note": self.tileset.note, "label": self.tileset.label()}
+        info["layouts"] = list(self.tileset.layouts)
+        info["chance"] = ("setup drawn from --seed; relic bag draws and pair refills are "
+                          "chance nodes with exact probabilities")
+        return info
+
+
+__all__ = ["Maatatahay"]

@@ -1,0 +1,38 @@
+"""Numbers and names fixed by the rules page itself (not component data, which is a tileset's).
+
+Shared by both implementations, the notation and the kernel, so a number lives in one place.
+"""
+from __future__ import annotations
+
+from ..game import RuleOption
+
+SPIRIT_TOTAL, ENERGY_TOTAL = 15, 45          # section 1: 60 crystals
+BAG_SPIRIT, BAG_ENERGY = 13, 13              # section 2.2
+STORAGE_START = 1                            # of each colour, per player
+STORAGE_LIMIT = 4                            # section 4.5, at the end of a turn
+RELIC_DRAWS = 2                              # section 4.3
+TEMPLE_BASE_COST = 4                         # cost max(1, 4 - k)
+DEATH_LIMIT = 6                              # section 7
+PAIRS_ON_OFFER = 3                           # section 2.4
+
+# The decision points and chance events of section 6, in the order a round visits them.
+PHASES = ("pair", "order", "place", "draw", "load", "fight", "refill", "over")
+PAIR, ORDER, PLACE, DRAW, LOAD, FIGHT, REFILL, OVER = range(len(PHASES))
+CHANCE_PHASES = (DRAW, REFILL)
+
+TRIBE_LETTERS = "BW"
+
+# Options that change play (written into positions when not default); `layout` only changes
+# the setup, so positions never carry it.
+PLAY_OPTIONS = (
+    RuleOption("temple-discount", ("friendly", "any"), "friendly",
+               "which orthogonally adjacent tiles lower a temple's cost max(1, 4-k): friendly "
+               "living warriors (BGA summary) or any tile (Japanese guide)"),
+    RuleOption("death-limit", ("either", "total"), "either",
+               "the game ends when either player has lost 6 warriors, or when 6 have died in "
+               "total (the Spirit track's end)"),
+    RuleOption("relic-scoring", ("progressive", "order"), "progressive",
+               "progressive: a player's 1st..5th relic is worth 1..5; order: the k-th relic "
+               "taken in the game is worth k"),
+)
+PLAY_DEFAULTS = {o.name: o.default for o in PLAY_OPTIONS}

@@ -1,0 +1,243 @@
+"""Plain-Python Maatatahay, written straight from the rules page (sections cited inline).
+
+Clarity over speed: every rule is a small function in the rules' own words, so the Cython
+kernel can be checked against it. The state is a :class:`~.notation.Position`; ``undo``
+restores a snapshot. The pure rule functions (strength, fights, scores) live in :mod:`.rules`.
+"""
+from __future__ import annotations
+
+import copy
+from fractions import Fraction
+
+from ..game import CHANCE, TERMINAL
+from .board import CELLS, NEIGHBOUR, ORTHOGONAL, opposite
+from .constants import DRAW, FIGHT, LOAD, ORDER, OVER, PAIR, PLACE, REFILL, STORAGE_LIMIT
+from .notation import (EMPTY, KIND_SHIFT, M_DEAL, M_DRAW, M_FIGHT, M_LOAD, M_ORDER, M_PAIR,
+                       Position, decode_place, decode_two, encode_pair_of, encode_place,
+                       move_kind, move_payload)
+from .rules import (draw_outcomes, fight_odds, game_over, is_surrounded, is_warrior,
+                    order_chooser, payments, scores, temple_cost, winner)
+from .state import MaatatahayState
+from .zobrist import position_key
+
+
+class ReferenceState(MaatatahayState):
+    def __init__(self, game, position: Position):
+        self.game = game
+        self.pos = position
+        self._history: list[Position] = []
+
+    # -- the interface ------------------------------------------------------------------------
+    def current_player(self) -> int:
+        phase = self.pos.phase
+        if phase == OVER:
+            return TERMINAL
+        if phase in (DRAW, REFILL):
+            return CHANCE
+        if phase == PAIR:
+            return self.pos.active
+        if phase == ORDER:
+            return order_chooser(self.pos)
+        return self.pos.placer()
+
+    def legal_moves(self) -> list[int]:
+        pos = self.pos
+        if pos.phase == PAIR:
+            return [encode_pair_of(M_PAIR, b, w) for b, w in pos.pairs]
+        if pos.phase == ORDER:
+            return [M_ORDER << KIND_SHIFT | 0, M_ORDER << KIND_SHIFT | 1]
+        if pos.phase == PLACE:
+            return self._placements()
+        if pos.phase == LOAD:
+            return [encode_pair_of(M_LOAD, s, e) for s, e in self._loads()]
+        if pos.phase == FIGHT:
+            return [M_FIGHT << KIND_SHIFT | c for c in pos.fighters]
+        return [move for move, _ in self.chance_outcomes()] if pos.phase in (DRAW, REFILL) else []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(m, float(p)) for m, p in self.exact_chance_outcomes()]
+
+    def exact_chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        pos = self.pos
+        if pos.phase == DRAW:
+            return [(encode_pair_of(M_DRAW, s, e), p) for s, e, p in draw_outcomes(pos)]
+        if pos.phase == REFILL:
+            balan = [t for t in pos.deck if pos.tileset.tiles[t].tribe == 0]
+            wazu = [t for t in pos.deck if pos.tileset.tiles[t].tribe == 1]
+            p = Fraction(1, len(balan) * len(wazu))
+            return [(encode_pair_of(M_DEAL, b, w), p) for b in balan for w in wazu]
+        return super().chance_outcomes()
+
+    def play(self, move: int) -> None:
+        self._history.append(copy.deepcopy(self.pos))
+        self._apply(move)
+        self._settle()
+
+    def undo(self) -> None:
+        self.pos = self._history.pop()
+
+    def clone(self) -> "ReferenceState":
+        twin = ReferenceState(self.game, copy.deepcopy(self.pos))
+        twin._history = copy.deepcopy(self._history)
+        return twin
+
+    def result(self) -> int | None:
+        return winner(self.pos)
+
+    def scores(self) -> list[int]:
+        return scores(self.pos)
+
+    def to_position(self) -> Position:
+        return copy.deepcopy(self.pos)
+
+    def hash_key(self) -> int:
+        return position_key(self.pos)
+
+    # -- section 3: a round ------------------------------------------------------------------
+    def _apply(self, move: int) -> None:
+        pos, kind, payload = self.pos, move_kind(move), move_payload(move)
+        if kind == M_PAIR:
+            pair = decode_two(payload)
+            pos.pairs.remove(pair)
+            pos.chosen, pos.phase = pair, ORDER
+        elif kind == M_ORDER:
+            first = payload
+            pos.queue = [pos.chosen[first], pos.chosen[1 - first]]
+            pos.chosen, pos.phase = None, PLACE
+        elif kind == M_LOAD:
+            self._load(*decode_two(payload))
+        elif kind == M_FIGHT:
+            self._fight(payload)
+        elif kind == M_DRAW:
+            spirit, energy = decode_two(payload)
+            player = pos.placer()
+            pos.bag_spirit -= spirit
+            pos.bag_energy -= energy
+            pos.storage_spirit[player] += spirit
+            pos.storage_energy[player] += energy
+            pos.phase = LOAD
+        elif kind == M_DEAL:
+            pos.pairs.append(decode_two(payload))
+            for tile in decode_two(payload):
+                pos.deck.remove(tile)
+            pos.phase = PAIR
+        else:
+            self._place(*decode_place(payload))
+
+    def _settle(self) -> None:
+        """Play the steps that offer no choice: a lone pair, nothing to load, a lone fight,
+        a chance event with one outcome, and the end of a placement or round."""
+        pos = self.pos
+        while True:
+            if pos.phase == PAIR and len(pos.pairs) == 1:
+                self._apply(encode_pair_of(M_PAIR, *pos.pairs[0]))
+            elif pos.phase in (DRAW, REFILL) and len(self.exact_chance_outcomes()) == 1:
+                self._apply(self.exact_chance_outcomes()[0][0])
+            elif pos.phase == LOAD and len(self._loads()) == 1:
+                self._load(0, 0)
+            elif pos.phase == FIGHT and len(pos.fighters) == 1:
+                self._fight(pos.fighters[0])
+            elif pos.phase == FIGHT and not pos.fighters:
+                self._end_placement()
+            else:
+                return
+
+    def _end_placement(self) -> None:
+        pos = self.pos
+        pos.placed, pos.fighters = EMPTY, []
+        if pos.queue:
+            pos.phase = PLACE
+            return
+        pos.active = 1 - pos.active          # 3.6; the refill only matters if play goes on
+        if game_over(pos):
+            pos.phase = OVER
+        else:
+            pos.phase = REFILL if pos.deck else PAIR
+
+    # -- section 4: placing ------------------------------------------------------------------
+    def _placements(self) -> list[int]:
+        pos = self.pos
+        tile = pos.tileset.tiles[pos.queue[0]]
+        moves = []
+        for cell in range(CELLS):
+            if pos.tile[cell] != EMPTY:
+                continue
+            if cell in pos.temples:
+                mixes = payments(pos, temple_cost(pos, cell, tile.tribe), tile.tribe)
+            else:
+                mixes = [(0, 0)]
+            moves += [encode_place(cell, r, s, e) for r in tile.rotations for s, e in mixes]
+        return moves
+
+    def _place(self, cell: int, rotation: int, paid_spirit: int, paid_energy: int) -> None:
+        pos = self.pos
+        tile_index = pos.queue.pop(0)
+        player = pos.tileset.tiles[tile_index].tribe
+        pos.tile[cell], pos.rotation[cell], pos.alive[cell] = tile_index, rotation, True
+        pos.placed = cell
+        if cell in pos.temples:                          # 4.3 pay, take the relic, draw
+            pos.storage_spirit[player] -= paid_spirit
+            pos.storage_energy[player] -= paid_energy
+            pos.bag_spirit += paid_spirit
+            pos.bag_energy += paid_energy
+            pos.relics.append(player)
+            pos.phase = DRAW
+        else:                                            # 4.3 collect
+            pos.storage_spirit[player] += pos.cell_spirit[cell]
+            pos.storage_energy[player] += pos.cell_energy[cell]
+            pos.cell_spirit[cell] = pos.cell_energy[cell] = 0
+            pos.phase = LOAD
+        gift = min(self._support(cell, player), pos.supply_energy)     # 4.4
+        pos.supply_energy -= gift
+        pos.warrior_energy[cell] += gift
+
+    def _support(self, cell: int, player: int) -> int:
+        """Arrows aimed at ``cell`` from adjacent living friendly warriors, plus the frame."""
+        pos = self.pos
+        total = pos.tileset.frame_energy[cell]
+        for d in range(8):
+            source = NEIGHBOUR[cell][d]
+            if is_warrior(pos, source, player):
+                arrows = pos.tileset.tiles[pos.tile[source]].arrows_at(pos.rotation[source])
+                total += arrows[opposite(d)]
+        return total
+
+    def _loads(self) -> list[tuple[int, int]]:
+        """(spirit, energy) to move onto the new warrior, leaving at most 4 in storage."""
+        player = self.pos.placer()
+        spirit, energy = self.pos.storage_spirit[player], self.pos.storage_energy[player]
+        return [(s, e) for s in range(spirit + 1) for e in range(energy + 1)
+                if (spirit - s) + (energy - e) <= STORAGE_LIMIT]
+
+    def _load(self, spirit: int, energy: int) -> None:
+        pos = self.pos
+        player, cell = pos.placer(), pos.placed
+        pos.storage_spirit[player] -= spirit
+        pos.storage_energy[player] -= energy
+        pos.warrior_spirit[cell] += spirit
+        pos.warrior_energy[cell] += energy
+        candidates = [cell] + [NEIGHBOUR[cell][d] for d in ORTHOGONAL
+                               if is_warrior(pos, NEIGHBOUR[cell][d])]
+        pos.fighters = sorted(c for c in candidates if is_surrounded(pos, c))
+        pos.phase = FIGHT
+
+    # -- section 5: combat -------------------------------------------------------------------
+    def _fight(self, cell: int) -> None:
+        pos = self.pos
+        pos.fighters.remove(cell)
+        mine, theirs = fight_odds(pos, cell)
+        if mine < theirs:
+            self._die(cell)
+
+    def _die(self, cell: int) -> None:
+        """Flipped face down; Energy to the supply; Spirit onto this turn's warrior if it
+        lives, else out of the game."""
+        pos = self.pos
+        pos.alive[cell], pos.rotation[cell] = False, 0
+        pos.supply_energy += pos.warrior_energy[cell]
+        spirit = pos.warrior_spirit[cell]
+        pos.warrior_energy[cell] = pos.warrior_spirit[cell] = 0
+        if cell != pos.placed and pos.alive[pos.placed]:
+            pos.warrior_spirit[pos.placed] += spirit
+        else:
+            pos.removed_spirit += spirit
