@@ -1,1 +1,8 @@
-"""Game-independent searchers (alpha-beta, MCTS) and per-game evaluation."""
+"""Searchers (alpha-beta, MCTS) over the games' C kernels, behind one analysis API."""
+from .analysis import analyse
+from .engines import AlphaBetaEngine, MCTSEngine, make_engine
+from .limits import Limits
+from .result import Analysis, Line
+
+__all__ = ["analyse", "Analysis", "Line", "Limits", "AlphaBetaEngine", "MCTSEngine",
+           "make_engine"]

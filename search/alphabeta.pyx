@@ -1,0 +1,549 @@
+# cython: language_level=3
+"""Alpha-beta over any GameKernel: negamax with PVS, a bounded Zobrist transposition table,
+TT-move and history ordering, late-move reductions, aspiration windows and multi-PV, plus
+expectimax with Star1/Star2 pruning at chance nodes.
+
+Perspective: ``search`` returns the value for the player ``pov`` passed in. A decision node
+whose mover differs from ``pov`` re-enters itself from the mover's side and negates, so the
+same code serves strictly alternating games, repeated turns and chance nodes (which keep the
+caller's ``pov``). Chance nodes do not use up depth.
+
+Scores follow search/scores.pxd: a proven win in n plies is MATE - n, so the root reports
+"win in n plies" exactly. Everything below ``iterate`` runs without the GIL; node counts at a
+fixed depth are reproducible because nothing depends on time unless a time limit stops it.
+"""
+from libc.stdlib cimport malloc, realloc, free, qsort
+from libc.string cimport memset, memcpy
+
+from engine.kernel cimport GameKernel, u64
+from search.evaluation cimport Evaluator, EVAL_BOUND
+from search.scores cimport MATE, MATE_THRESHOLD, INFINITE_SCORE
+from search.clock cimport now
+
+cdef enum:
+    MAX_PLY = 128
+    HISTORY_SIZE = 4096
+    CHECK_EVERY = 1023           # look at the clock every 1024 nodes
+    EXACT = 0
+    LOWER = 1
+    UPPER = 2
+    ASPIRATION = 50              # half-width of the first root window, in evaluation units
+    MAX_MULTIPV = 64
+
+MATE_SCORE = MATE                   # for the Python side: see search/scores.pxd
+MATE_THRESHOLD_SCORE = MATE_THRESHOLD
+
+cdef double WINDOW_EPS = 1e-6    # a "null" window; scores are never closer than this unless equal
+
+cdef struct TTEntry:
+    u64 key
+    double score
+    int move
+    short depth
+    char bound
+    char generation
+
+cdef struct OrderedMove:
+    long long key
+    int move
+
+
+cdef int by_key_descending(const void* a, const void* b) noexcept nogil:
+    cdef long long ka = (<OrderedMove*>a).key, kb = (<OrderedMove*>b).key
+    return (ka < kb) - (ka > kb)
+
+
+cdef inline int history_slot(int move) noexcept nogil:
+    return <int>(((<unsigned int>move) * 2654435761u) >> 20) & (HISTORY_SIZE - 1)
+
+
+cdef inline double to_tt(double score, int ply) noexcept nogil:
+    """Mate scores are stored relative to the node, so a TT hit at another ply stays exact."""
+    if score > MATE_THRESHOLD:
+        return score + ply
+    if score < -MATE_THRESHOLD:
+        return score - ply
+    return score
+
+
+cdef inline double from_tt(double score, int ply) noexcept nogil:
+    if score > MATE_THRESHOLD:
+        return score - ply
+    if score < -MATE_THRESHOLD:
+        return score + ply
+    return score
+
+
+cdef class AlphaBeta:
+    """One search engine bound to a kernel; its TT and history survive between searches."""
+    cdef GameKernel kernel
+    cdef Evaluator evaluator
+    cdef TTEntry* table
+    cdef u64 table_mask
+    cdef char generation
+    cdef long long history[2][HISTORY_SIZE]
+    cdef OrderedMove* buffers[MAX_PLY]
+    cdef long long capacity[MAX_PLY]
+    cdef int* move_scratch
+    cdef long long move_scratch_size
+    cdef double* probabilities[MAX_PLY]
+    cdef long long chance_capacity[MAX_PLY]
+    cdef int pv[MAX_PLY][MAX_PLY]
+    cdef int pv_length[MAX_PLY]
+    # limits and counters of the current search
+    cdef long long nodes, node_limit
+    cdef double deadline
+    cdef int seldepth
+    cdef bint stopped
+    # options
+    cdef public bint lmr, star2, aspiration
+    # root bookkeeping (multi-PV)
+    cdef int* root_moves
+    cdef double* root_scores
+    cdef int* root_pv
+    cdef int* root_pv_length
+    cdef int root_count
+
+    def __cinit__(self):
+        self.table = NULL
+        self.move_scratch = NULL
+        self.root_moves = NULL
+        self.root_scores = NULL
+        self.root_pv = NULL
+        self.root_pv_length = NULL
+        memset(self.buffers, 0, sizeof(self.buffers))
+        memset(self.capacity, 0, sizeof(self.capacity))
+        memset(self.probabilities, 0, sizeof(self.probabilities))
+        memset(self.chance_capacity, 0, sizeof(self.chance_capacity))
+
+    def __init__(self, GameKernel kernel, Evaluator evaluator, int tt_megabytes=16,
+                 bint lmr=True, bint star2=True, bint aspiration=True):
+        cdef u64 entries = 1
+        while entries * 2 * sizeof(TTEntry) <= <u64>tt_megabytes * 1024 * 1024:
+            entries *= 2
+        self.table = <TTEntry*>malloc(entries * sizeof(TTEntry))
+        if self.table == NULL:
+            raise MemoryError()
+        self.table_mask = entries - 1
+        self.kernel = kernel
+        self.evaluator = evaluator
+        self.lmr, self.star2, self.aspiration = lmr, star2, aspiration
+        self.clear()
+
+    def __dealloc__(self):
+        free(self.table)
+        free(self.move_scratch)
+        free(self.root_moves)
+        free(self.root_scores)
+        free(self.root_pv)
+        free(self.root_pv_length)
+        for i in range(MAX_PLY):
+            free(self.buffers[i])
+            free(self.probabilities[i])
+
+    @property
+    def tt_bytes(self):
+        return (self.table_mask + 1) * sizeof(TTEntry)
+
+    def clear(self):
+        """Forget everything learnt (TT and history): makes a search independent of the past."""
+        memset(self.table, 0, (self.table_mask + 1) * sizeof(TTEntry))
+        memset(self.history, 0, sizeof(self.history))
+        self.generation = 0
+
+    def set_kernel(self, GameKernel kernel):
+        """Search another position (e.g. the next one of a game) keeping the TT."""
+        self.kernel = kernel
+
+    # -- move lists ------------------------------------------------------------------------
+
+    cdef long long ordered_moves(self, int ply, int mover, int tt_move) noexcept nogil:
+        """The legal moves at this ply, TT move first, then by history; 0 if out of memory."""
+        cdef long long n = self.kernel.moves(self.move_scratch, self.move_scratch_size)
+        cdef long long i
+        cdef OrderedMove* out
+        if n > self.move_scratch_size:
+            if not self.grow_scratch(n):
+                return 0
+            self.kernel.moves(self.move_scratch, self.move_scratch_size)
+        if n > self.capacity[ply]:
+            out = <OrderedMove*>realloc(self.buffers[ply], n * sizeof(OrderedMove))
+            if out == NULL:
+                return 0
+            self.buffers[ply] = out
+            self.capacity[ply] = n
+        out = self.buffers[ply]
+        for i in range(n):
+            out[i].move = self.move_scratch[i]
+            if self.move_scratch[i] == tt_move:
+                out[i].key = 1LL << 62
+            else:
+                out[i].key = (self.history[mover][history_slot(self.move_scratch[i])] << 20) \
+                             + (0xFFFFF - i)
+        qsort(out, n, sizeof(OrderedMove), by_key_descending)
+        return n
+
+    cdef bint grow_scratch(self, long long n) noexcept nogil:
+        cdef int* grown = <int*>realloc(self.move_scratch, n * sizeof(int))
+        if grown == NULL:
+            return False
+        self.move_scratch = grown
+        self.move_scratch_size = n
+        return True
+
+    # -- limits ----------------------------------------------------------------------------
+
+    cdef inline bint out_of_budget(self) noexcept nogil:
+        if self.node_limit > 0 and self.nodes >= self.node_limit:
+            self.stopped = True
+        elif (self.nodes & CHECK_EVERY) == 0 and self.deadline > 0 and now() > self.deadline:
+            self.stopped = True
+        return self.stopped
+
+    # -- the search ------------------------------------------------------------------------
+
+    cdef double search(self, int depth, double alpha, double beta, int ply, int pov,
+                       bint probe) noexcept nogil:
+        cdef int player = self.kernel.player()
+        cdef double result, score, best
+        cdef TTEntry* entry
+        cdef u64 key
+        cdef int tt_move = -1, best_move = -1, move, reduction
+        cdef long long i, n
+        cdef double original_alpha = alpha
+        if player >= 0 and player != pov:
+            return -self.search(depth, -beta, -alpha, ply, player, probe)
+        self.nodes += 1
+        self.pv_length[ply] = 0
+        if ply > self.seldepth:
+            self.seldepth = ply
+        if player == -2:
+            result = self.kernel.terminal_value()
+            return (result if pov == 0 else -result) * (MATE - ply)
+        if self.out_of_budget():
+            return 0.0
+        if player == -1:
+            return self.chance(depth, alpha, beta, ply, pov)
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            return self.evaluator.evaluate(self.kernel)
+
+        key = self.kernel.hash_key()
+        entry = &self.table[key & self.table_mask]
+        if entry.key == key:
+            tt_move = entry.move
+            if entry.depth >= depth and not probe:
+                score = from_tt(entry.score, ply)
+                if (entry.bound == EXACT or (entry.bound == LOWER and score >= beta)
+                        or (entry.bound == UPPER and score <= alpha)):
+                    return score
+
+        n = self.ordered_moves(ply, player, tt_move)
+        if n == 0:
+            return self.evaluator.evaluate(self.kernel)
+        if probe:
+            n = 1
+        best = -INFINITE_SCORE
+        for i in range(n):
+            move = self.buffers[ply][i].move
+            self.kernel.make(move)
+            if i == 0:
+                score = self.search(depth - 1, alpha, beta, ply + 1, pov, False)
+            else:
+                reduction = 0
+                if (self.lmr and depth >= 3 and i >= 4 and alpha < MATE_THRESHOLD
+                        and alpha > -MATE_THRESHOLD):
+                    reduction = 2 if i >= 16 and depth >= 5 else 1
+                score = self.search(depth - 1 - reduction, alpha, alpha + WINDOW_EPS,
+                                    ply + 1, pov, False)
+                if score > alpha and reduction:
+                    score = self.search(depth - 1, alpha, alpha + WINDOW_EPS, ply + 1, pov,
+                                        False)
+                if alpha < score < beta:
+                    score = self.search(depth - 1, alpha, beta, ply + 1, pov, False)
+            self.kernel.unmake()
+            if self.stopped:
+                return 0.0
+            if score > best:
+                best = score
+                best_move = move
+                if score > alpha:
+                    alpha = score
+                    self.pv[ply][0] = move
+                    memcpy(&self.pv[ply][1], &self.pv[ply + 1][0],
+                           self.pv_length[ply + 1] * sizeof(int))
+                    self.pv_length[ply] = self.pv_length[ply + 1] + 1
+                    if alpha >= beta:
+                        self.history[player][history_slot(move)] += depth * depth
+                        break
+        if not probe and (entry.key != key or entry.generation != self.generation
+                          or depth >= entry.depth):
+            entry.key = key
+            entry.score = to_tt(best, ply)
+            entry.move = best_move
+            entry.depth = depth
+            entry.generation = self.generation
+            entry.bound = (LOWER if best >= beta else
+                           UPPER if best <= original_alpha else EXACT)
+        return best
+
+    cdef double chance(self, int depth, double alpha, double beta, int ply, int pov) noexcept nogil:
+        """Expectimax with Star1 windows, after a Star2 probe of each outcome's first move.
+
+        Values lie in [-MATE, MATE]. ``low[i]``/``high[i]`` bound outcome i's value; they start
+        at the global bounds and the probe tightens them (one move of a node where ``pov`` moves
+        gives a lower bound, one move of an opponent node an upper bound). Then each outcome is
+        searched in the window outside of which the whole expectation is already decided.
+        """
+        cdef long long n = self.kernel.moves(self.move_scratch, self.move_scratch_size)
+        cdef long long i, j
+        cdef double* p
+        cdef double* low
+        cdef double* high
+        cdef int* outcomes
+        cdef double done = 0.0, rest_low, rest_high, a, b, v, total_low, total_high
+        cdef int mover
+        if n > self.move_scratch_size:
+            if not self.grow_scratch(n):
+                return 0.0
+            self.kernel.moves(self.move_scratch, self.move_scratch_size)
+        if n > self.chance_capacity[ply]:
+            if not self.grow_chance(ply, n):
+                return 0.0
+        p = self.probabilities[ply]
+        low = p + n
+        high = p + 2 * n
+        outcomes = <int*>(p + 3 * n)
+        memcpy(outcomes, self.move_scratch, n * sizeof(int))
+        self.kernel.outcome_probabilities(p, n)
+        for i in range(n):
+            low[i] = -MATE
+            high[i] = MATE
+        if self.star2:
+            for i in range(n):
+                a, b = self.window(i, n, p, low, high, alpha, beta, 0.0, True)
+                a = max(a, low[i])
+                b = min(b, high[i])
+                if a >= b:
+                    continue
+                self.kernel.make(outcomes[i])
+                mover = self.kernel.player()
+                if mover >= 0:
+                    v = self.search(depth, a, b, ply + 1, pov, True)
+                    if mover == pov and v > a:
+                        low[i] = v
+                    elif mover != pov and v < b:
+                        high[i] = v
+                self.kernel.unmake()
+                if self.stopped:
+                    return 0.0
+                total_low = 0.0
+                total_high = 0.0
+                for j in range(n):
+                    total_low += p[j] * low[j]
+                    total_high += p[j] * high[j]
+                if total_low >= beta:
+                    return total_low
+                if total_high <= alpha:
+                    return total_high
+        for i in range(n):
+            a, b = self.window(i, n, p, low, high, alpha, beta, done, False)
+            rest_low = 0.0
+            rest_high = 0.0
+            for j in range(i + 1, n):
+                rest_low += p[j] * low[j]
+                rest_high += p[j] * high[j]
+            if a >= high[i]:
+                return done + p[i] * high[i] + rest_high
+            if b <= low[i]:
+                return done + p[i] * low[i] + rest_low
+            self.kernel.make(outcomes[i])
+            v = self.search(depth, max(a, low[i]), min(b, high[i]), ply + 1, pov, False)
+            self.kernel.unmake()
+            if self.stopped:
+                return 0.0
+            if v <= a:
+                return done + p[i] * v + rest_high
+            if v >= b:
+                return done + p[i] * v + rest_low
+            done += p[i] * v
+        return done
+
+    cdef (double, double) window(self, long long i, long long n, double* p, double* low,
+                                 double* high, double alpha, double beta, double done,
+                                 bint probing) noexcept nogil:
+        """Star1: the values of outcome i outside which the expectation is decided, given the
+        exact sum ``done`` of the outcomes before it (or, while ``probing``, their bounds)."""
+        cdef double rest_low = 0.0, rest_high = 0.0
+        cdef long long j
+        for j in range(0 if probing else i + 1, n):
+            if j != i:
+                rest_low += p[j] * low[j]
+                rest_high += p[j] * high[j]
+        return ((alpha - done - rest_high) / p[i], (beta - done - rest_low) / p[i])
+
+    cdef bint grow_chance(self, int ply, long long n) noexcept nogil:
+        """Chance scratch: probabilities, low, high bounds (doubles) and outcomes (ints)."""
+        cdef double* grown = <double*>realloc(self.probabilities[ply], 4 * n * sizeof(double))
+        if grown == NULL:
+            return False
+        self.probabilities[ply] = grown
+        self.chance_capacity[ply] = n
+        return True
+
+    # -- the root --------------------------------------------------------------------------
+
+    def set_limits(self, double deadline=0.0, long long node_limit=0):
+        """Stop at the monotonic ``deadline`` or after ``node_limit`` nodes (0: no limit)."""
+        self.deadline = deadline
+        self.node_limit = node_limit
+
+    def begin(self):
+        """Start a search of the kernel's position: reset counters and limits, list the root
+        moves."""
+        cdef long long n, i
+        self.nodes = 0
+        self.seldepth = 0
+        self.stopped = False
+        self.set_limits()
+        self.generation = (self.generation + 1) & 0x7F
+        for i in range(HISTORY_SIZE):
+            self.history[0][i] //= 2
+            self.history[1][i] //= 2
+        self.root_count = 0
+        if self.kernel.player() < 0:
+            return
+        n = self.kernel.move_count()
+        free(self.root_moves)
+        free(self.root_scores)
+        free(self.root_pv)
+        free(self.root_pv_length)
+        self.root_moves = <int*>malloc(n * sizeof(int))
+        self.root_scores = <double*>malloc(n * sizeof(double))
+        self.root_pv = <int*>malloc(n * MAX_PLY * sizeof(int))
+        self.root_pv_length = <int*>malloc(n * sizeof(int))
+        if not (self.root_moves and self.root_scores and self.root_pv and self.root_pv_length):
+            raise MemoryError()
+        self.kernel.moves(self.root_moves, n)
+        for i in range(n):
+            self.root_scores[i] = -INFINITE_SCORE
+        self.root_count = n
+
+    @property
+    def nodes(self):
+        return self.nodes
+
+    @property
+    def seldepth(self):
+        return self.seldepth
+
+    @property
+    def stopped(self):
+        return self.stopped
+
+    def iterate(self, int depth, int multipv=1, previous=None):
+        """Search the root to ``depth``; return the best ``multipv`` lines as
+        ``(score, pv)`` pairs (best first, root player's view; at a chance root one line with
+        an empty PV), or None if a limit stopped the iteration."""
+        cdef double alpha = -INFINITE_SCORE, beta = INFINITE_SCORE, best, value
+        cdef int pov = self.kernel.player()
+        cdef bint complete
+        multipv = max(1, min(multipv, MAX_MULTIPV))
+        if pov == -1:
+            with nogil:
+                value = self.chance(depth, alpha, beta, 0, 0)
+            return None if self.stopped else [(value, ())]
+        if (self.aspiration and multipv == 1 and previous is not None
+                and -MATE_THRESHOLD < previous < MATE_THRESHOLD):
+            alpha = previous - ASPIRATION
+            beta = previous + ASPIRATION
+        with nogil:
+            complete = self.root_iteration(depth, multipv, alpha, beta, pov)
+        if not complete:
+            return None
+        best = self.root_scores[0]
+        if best <= alpha or best >= beta:
+            with nogil:
+                complete = self.root_iteration(depth, multipv, -INFINITE_SCORE,
+                                               INFINITE_SCORE, pov)
+            if not complete:
+                return None
+        return [(self.root_scores[i],
+                 tuple(self.root_pv[i * MAX_PLY + j] for j in range(self.root_pv_length[i])))
+                for i in range(min(multipv, self.root_count))]
+
+    cdef bint root_iteration(self, int depth, int multipv, double alpha, double beta,
+                             int pov) noexcept nogil:
+        """Search every root move (PVS; the first ``multipv`` with an open window), then sort
+        them best first, so the next iteration starts with the best. False if stopped."""
+        cdef long long i, searched = 0
+        cdef double floor, v
+        cdef int move
+        for i in range(self.root_count):
+            floor = max(alpha, self.kth_best(i, multipv))
+            move = self.root_moves[i]
+            self.kernel.make(move)
+            if i < multipv:
+                v = self.search(depth - 1, floor, beta, 1, pov, False)
+            else:
+                v = self.search(depth - 1, floor, floor + WINDOW_EPS, 1, pov, False)
+                if floor < v < beta:
+                    v = self.search(depth - 1, floor, beta, 1, pov, False)
+            self.kernel.unmake()
+            if self.stopped:
+                return False
+            searched += 1
+            self.root_scores[i] = v
+            self.root_pv[i * MAX_PLY] = move
+            self.root_pv_length[i] = 1
+            if v > floor:
+                memcpy(&self.root_pv[i * MAX_PLY + 1], &self.pv[1][0],
+                       self.pv_length[1] * sizeof(int))
+                self.root_pv_length[i] += self.pv_length[1]
+            if multipv == 1 and v >= beta:
+                break
+        self.sort_root(searched)
+        return True
+
+    cdef double kth_best(self, long long searched, int k) noexcept nogil:
+        """The k-th best score among the first ``searched`` root moves (-inf if fewer)."""
+        cdef double top[MAX_MULTIPV]
+        cdef long long i, j
+        cdef double v
+        if searched < k:
+            return -INFINITE_SCORE
+        for j in range(k):
+            top[j] = -INFINITE_SCORE
+        for i in range(searched):
+            v = self.root_scores[i]
+            j = k - 1
+            if v <= top[j]:
+                continue
+            while j > 0 and top[j - 1] < v:
+                top[j] = top[j - 1]
+                j -= 1
+            top[j] = v
+        return top[k - 1]
+
+    cdef void sort_root(self, long long searched) noexcept nogil:
+        """Stable insertion sort of the searched root moves by score, best first."""
+        cdef long long i, j
+        cdef int move, length
+        cdef int line[MAX_PLY]
+        cdef double score
+        for i in range(1, searched):
+            score = self.root_scores[i]
+            move = self.root_moves[i]
+            length = self.root_pv_length[i]
+            memcpy(line, &self.root_pv[i * MAX_PLY], length * sizeof(int))
+            j = i
+            while j > 0 and self.root_scores[j - 1] < score:
+                self.root_scores[j] = self.root_scores[j - 1]
+                self.root_moves[j] = self.root_moves[j - 1]
+                self.root_pv_length[j] = self.root_pv_length[j - 1]
+                memcpy(&self.root_pv[j * MAX_PLY], &self.root_pv[(j - 1) * MAX_PLY],
+                       self.root_pv_length[j] * sizeof(int))
+                j -= 1
+            self.root_scores[j] = score
+            self.root_moves[j] = move
+            self.root_pv_length[j] = length
+            memcpy(&self.root_pv[j * MAX_PLY], line, length * sizeof(int))

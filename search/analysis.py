@@ -1,0 +1,48 @@
+"""The analysis API: ``analyse(state, engine, limits)`` -> :class:`Analysis`.
+
+This is what the CLI calls. Every score and probability in an :class:`Analysis` is from the
+player named by ``point_of_view`` (default: the side to move, player 0 at a chance node).
+
+    from engine import get_game
+    from search import analyse, Limits
+    state = get_game("mattock").new_initial_state()
+    result = analyse(state, "alphabeta", Limits(time=1.0))
+    print(result.best_move_str, result.score_text, result.win_probability)
+
+``engine`` is ``"alphabeta"``, ``"mcts"`` or an engine object from :mod:`search.engines`
+(keep the object between moves of a game to reuse its transposition table or tree).
+"""
+from __future__ import annotations
+
+
+from engine.game import CHANCE, TERMINAL, GameError, State
+
+from .engines import Engine, make_engine
+from .limits import Limits
+from .result import Analysis, Progress
+
+
+def analyse(state: State, engine: str | Engine, limits: Limits,
+            progress: Progress | None = None, *, point_of_view: int | None = None,
+            multipv: int = 1) -> Analysis:
+    """Search ``state`` (left unchanged) within ``limits``.
+
+    ``progress`` is called with the analysis so far after each alpha-beta iteration and
+    every few thousand MCTS simulations (with ``workers > 1`` only at the end).
+    ``multipv`` asks for that many lines, best first.
+    """
+    if isinstance(engine, str):
+        engine = make_engine(engine)
+    if not limits.is_bounded():
+        raise ValueError("analyse needs at least one limit (depth, nodes, simulations, "
+                         "time or clock)")
+    mover = state.current_player()
+    if mover == TERMINAL:
+        raise GameError("the game is over: nothing to analyse")
+    if point_of_view is None:
+        point_of_view = 0 if mover == CHANCE else mover
+    if point_of_view not in (0, 1):
+        raise ValueError(f"point_of_view must be 0 or 1, got {point_of_view}")
+    if not hasattr(state, "kernel"):
+        raise GameError("search needs the game's fast implementation (impl='fast')")
+    return engine.analyse(state, limits, progress, point_of_view, max(1, multipv))

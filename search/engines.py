@@ -1,0 +1,257 @@
+"""The two engines behind :func:`search.analyse`: they drive the Cython searchers within the
+limits and turn raw root statistics into an :class:`Analysis`.
+
+An engine object may be kept across the moves of a game: alpha-beta then keeps its
+transposition table and history, MCTS its tree (re-rooted at the new position when that
+position is in the tree).
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from abc import ABC, abstractmethod
+
+from engine.game import CHANCE
+
+from .alphabeta import AlphaBeta, MATE_SCORE, MATE_THRESHOLD_SCORE
+from .evaluators import evaluator_for
+from .limits import Limits
+from .mcts import MCTS
+from .result import Analysis, Line, Progress
+
+MAX_DEPTH = 120              # alpha-beta plies (the searcher's stack holds 128)
+SOFT_ITERATION_SHARE = 0.4   # don't start an iteration after this share of the soft budget
+WIN_PROBABILITY_SCALE = 150  # evaluation units per logistic unit (uncalibrated guess)
+MCTS_CHUNK = 2048            # simulations between progress reports and soft-limit checks
+
+
+class Engine(ABC):
+    name: str
+
+    @abstractmethod
+    def analyse(self, state, limits: Limits, progress: Progress | None, point_of_view: int,
+                multipv: int) -> Analysis:
+        ...
+
+
+def make_engine(name: str, **options) -> Engine:
+    """An engine by name (``alphabeta`` or ``mcts``) with its keyword options."""
+    engines = {"alphabeta": AlphaBetaEngine, "mcts": MCTSEngine}
+    if name not in engines:
+        raise ValueError(f"unknown engine {name!r}; expected one of {', '.join(engines)}")
+    return engines[name](**options)
+
+
+def root_view(state) -> int:
+    """The player whose view the searchers use at the root (player 0 at a chance node)."""
+    mover = state.current_player()
+    return 0 if mover == CHANCE else mover
+
+
+def line_strings(state, moves) -> list[str]:
+    walker = state.clone()
+    out = []
+    for move in moves:
+        out.append(walker.move_to_str(move))
+        walker.play(move)
+    return out
+
+
+class AlphaBetaEngine(Engine):
+    name = "alphabeta"
+
+    def __init__(self, tt_megabytes: int = 64, lmr: bool = True, star2: bool = True,
+                 aspiration: bool = True):
+        self.options = dict(tt_megabytes=tt_megabytes, lmr=lmr, star2=star2,
+                            aspiration=aspiration)
+        self.searcher: AlphaBeta | None = None
+        self.game = None
+
+    def analyse(self, state, limits, progress, point_of_view, multipv):
+        kernel = state.kernel.copy()
+        if self.searcher is None or self.game != state.game.name:
+            self.searcher = AlphaBeta(kernel, evaluator_for(state.game), **self.options)
+            self.game = state.game.name
+        else:
+            self.searcher.set_kernel(kernel)
+        searcher = self.searcher
+        soft, hard = limits.budget()
+        start = time.monotonic()
+        searcher.begin()
+        completed = None
+        previous = None
+        for depth in range(1, min(limits.depth or MAX_DEPTH, MAX_DEPTH) + 1):
+            if depth > 1:
+                # depth 1 always completes, so there is always a move to report
+                if soft is not None and time.monotonic() - start > soft * SOFT_ITERATION_SHARE:
+                    break
+                searcher.set_limits(start + hard if hard is not None else 0.0,
+                                    limits.nodes or 0)
+            lines = searcher.iterate(depth, multipv, previous)
+            if lines is None:
+                break
+            completed = (depth, lines)
+            previous = lines[0][0]
+            if progress:
+                progress(self.result(state, completed, point_of_view, start))
+            if abs(previous) > MATE_THRESHOLD_SCORE and MATE_SCORE - abs(previous) <= depth:
+                break
+        return self.result(state, completed, point_of_view, start)
+
+    def result(self, state, completed, point_of_view, start) -> Analysis:
+        depth, raw = completed
+        sign = 1 if point_of_view == root_view(state) else -1
+        lines = [self.line(state, sign * score, pv) for score, pv in raw if pv]
+        score = sign * raw[0][0]
+        text, probability, plies = describe_score(score)
+        elapsed = time.monotonic() - start
+        nodes = self.searcher.nodes
+        return Analysis(
+            engine=self.name, point_of_view=point_of_view,
+            point_of_view_name=state.game.player_names[point_of_view], lines=lines,
+            score=score, score_text=text, win_probability=probability, nodes=nodes,
+            elapsed=elapsed, nps=nodes / elapsed if elapsed > 0 else 0.0, depth=depth,
+            seldepth=self.searcher.seldepth, proven=plies is not None,
+            info={"tt_bytes": self.searcher.tt_bytes})
+
+    @staticmethod
+    def line(state, score, pv) -> Line:
+        text, probability, plies = describe_score(score)
+        return Line(move=pv[0], move_str=state.move_to_str(pv[0]), pv=list(pv),
+                    pv_str=line_strings(state, pv), score=score, score_text=text,
+                    win_probability=probability, proof_plies=plies)
+
+
+def describe_score(score: float) -> tuple[str, float, int | None]:
+    """Alpha-beta score -> (text, win probability, plies to a proven end or None)."""
+    if score > MATE_THRESHOLD_SCORE:
+        plies = round(MATE_SCORE - score)
+        return f"win in {plies} plies", 1.0, plies
+    if score < -MATE_THRESHOLD_SCORE:
+        plies = round(MATE_SCORE + score)
+        return f"loss in {plies} plies", 0.0, plies
+    return f"{score:+.1f}", 1.0 / (1.0 + math.exp(-score / WIN_PROBABILITY_SCALE)), None
+
+
+class MCTSEngine(Engine):
+    name = "mcts"
+
+    def __init__(self, exploration: float = 1.0, playout: str = "random", solver: bool = True,
+                 seed: int | None = None, workers: int = 1, reuse: bool = True,
+                 max_nodes: int = 2_000_000):
+        if workers < 1:
+            raise ValueError("workers must be at least 1")
+        self.options = dict(exploration=exploration, playout=playout, solver=solver,
+                            max_nodes=max_nodes)
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self.workers = workers
+        self.reuse = reuse
+        self.tree: MCTS | None = None
+        self.game = None
+
+    def analyse(self, state, limits, progress, point_of_view, multipv):
+        if self.workers > 1:
+            from .parallel import analyse_in_workers
+            return analyse_in_workers(self, state, limits, point_of_view, multipv)
+        start = time.monotonic()
+        stats = self.search(state, limits, progress, point_of_view, multipv, start)
+        return self.result(state, stats, point_of_view, multipv, start)
+
+    def tree_for(self, state) -> tuple[MCTS, int]:
+        """The tree to search ``state`` with, and how many nodes of the old one it kept."""
+        kernel = state.kernel.copy()
+        if self.tree is not None and self.reuse and self.game == state.game.name:
+            kept = self.tree.reuse(kernel)
+        else:
+            self.tree = MCTS(kernel, evaluator_for(state.game), seed=self.seed, **self.options)
+            self.game = state.game.name
+            kept = 0
+        self.tree.reset_counters()
+        return self.tree, kept
+
+    def search(self, state, limits, progress, point_of_view, multipv, start) -> dict:
+        """Run simulations within the limits; return the raw root statistics."""
+        tree, kept = self.tree_for(state)
+        soft, hard = limits.budget()
+        deadline = start + hard if hard is not None else 0.0
+        while True:
+            chunk = MCTS_CHUNK
+            if limits.simulations is not None:
+                chunk = min(chunk, limits.simulations - tree.simulations)
+            if chunk <= 0 or tree.run(chunk, deadline, limits.nodes or 0) < chunk:
+                break
+            elapsed = time.monotonic() - start
+            if progress:
+                progress(self.result(state, self.statistics(tree, kept), point_of_view,
+                                     multipv, start))
+            if soft is not None and elapsed > soft and self.settled(tree, state):
+                break
+        return self.statistics(tree, kept)
+
+    @staticmethod
+    def settled(tree, state) -> bool:
+        """Past the soft limit, stop unless the most visited move is not the best valued."""
+        sign = 1 if root_view(state) == 0 else -1
+        children = [c for c in tree.root_children() if c[1] > 0]
+        if not children:
+            return True
+        most = max(children, key=lambda c: c[1])
+        best = max(children, key=lambda c: sign * c[2] / c[1])
+        return most[0] == best[0]
+
+    @staticmethod
+    def statistics(tree, kept) -> dict:
+        children = tree.root_children()
+        top = sorted(children, key=lambda c: -c[1])[:8]
+        return {
+            "children": children,
+            "pvs": {c[0]: tree.principal_variation(c[0]) for c in top},
+            "root": tree.root_summary(),
+            "simulations": tree.simulations, "nodes": tree.made,
+            "tree_nodes": tree.node_count, "depth": tree.max_tree_depth, "kept": kept,
+        }
+
+    def result(self, state, stats, point_of_view, multipv, start) -> Analysis:
+        sign = 1 if point_of_view == 0 else -1
+        mover_sign = 1 if root_view(state) == 0 else -1
+
+        def rank(child):
+            move, visits, value, proven = child
+            proven_rank = 0 if proven is None else 2 if mover_sign * proven > 0 else -1
+            return (proven_rank, visits)
+
+        ordered = sorted(stats["children"], key=rank, reverse=True)[:multipv]
+        lines = []
+        for move, visits, value, proven in ordered:
+            pv = stats["pvs"].get(move) or [move]
+            mean = proven if proven is not None else (value / visits if visits else 0.0)
+            lines.append(Line(move=move, move_str=state.move_to_str(move), pv=pv,
+                              pv_str=line_strings(state, pv), score=sign * mean,
+                              score_text=mcts_text(sign * mean, proven is not None),
+                              win_probability=(1 + sign * mean) / 2, visits=visits))
+        _, root_visits, root_value, root_proven = stats["root"]
+        if root_proven is not None:
+            score = sign * root_proven
+        elif lines:
+            score = lines[0].score
+        else:
+            score = sign * root_value / max(root_visits, 1)
+        elapsed = time.monotonic() - start
+        return Analysis(
+            engine=self.name, point_of_view=point_of_view,
+            point_of_view_name=state.game.player_names[point_of_view], lines=lines,
+            score=score, score_text=mcts_text(score, root_proven is not None),
+            win_probability=(1 + score) / 2, nodes=stats["nodes"], elapsed=elapsed,
+            nps=stats["nodes"] / elapsed if elapsed > 0 else 0.0,
+            seldepth=stats["depth"], simulations=stats["simulations"], seed=self.seed,
+            workers=self.workers, tree_kept=stats["kept"], tree_nodes=stats["tree_nodes"],
+            bytes_per_node=MCTS.bytes_per_node(), proven=root_proven is not None,
+            info={"simulations_per_second":
+                  stats["simulations"] / elapsed if elapsed > 0 else 0.0})
+
+
+def mcts_text(score: float, proven: bool) -> str:
+    if proven:
+        return "proven win" if score > 0 else "proven loss" if score < 0 else "proven draw"
+    return f"{score:+.3f}"

@@ -1,0 +1,494 @@
+# cython: language_level=3
+"""Monte Carlo tree search over any GameKernel: UCT, chance nodes, MCTS-Solver, tree reuse.
+
+The tree is one flat array of 32-byte ``Node`` structs; a node's children are a contiguous
+block, so a node needs no child list and reuse is a compaction copy. A simulation walks down
+from the root with ``make`` (no position copies), expands a leaf on its second visit, finishes
+with a playout in C, backs the result up and unmakes back to the root. Results are stored from
+player 0's view and turned into the mover's view when selecting, so nothing assumes strict
+alternation. Chance nodes pick an outcome by its exact probability. Proven results (MCTS-
+Solver) come from terminal nodes: a decision node is proven as soon as one child wins for its
+mover or all children are proven; a chance node when all outcomes are proven equal.
+
+Everything here is deterministic for a given seed: the generator (search/rng.pxd) is the
+only source of randomness and time limits are only checked between simulations.
+"""
+from libc.math cimport log, sqrt
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memcpy
+
+from engine.kernel cimport GameKernel, u64
+from search.evaluation cimport Evaluator
+from search.rng cimport next_random, random_below, random_unit
+from search.clock cimport now
+
+cdef enum:
+    MAX_DEPTH = 512
+    UNKNOWN_MOVER = -3
+    NOT_PROVEN = 0          # otherwise proven = 2 + player 0's result (1 loss, 2 draw, 3 win)
+    RANDOM_PLAYOUT = 0
+    HEURISTIC_PLAYOUT = 1
+    HEURISTIC_SAMPLES = 4   # the heuristic playout picks the best of this many random moves
+    CHECK_EVERY = 16        # simulations between clock checks
+
+cdef struct Node:
+    double value            # sum of simulation results, player 0's view
+    int visits
+    int first_child         # -1 until expanded
+    int move                # the move (or chance outcome) that leads here
+    int child_count
+    float probability       # of a chance outcome; 1 for moves
+    signed char mover       # player to move here, -1 chance, -2 terminal, -3 not yet seen
+    signed char proven
+
+
+cdef inline double proven_result(Node* node) noexcept nogil:
+    return node.proven - 2
+
+
+cdef class MCTS:
+    """A search tree over the kernel's position; keep the object to reuse the tree."""
+    cdef GameKernel kernel
+    cdef Evaluator evaluator
+    cdef Node* nodes
+    cdef int node_count, node_capacity, max_nodes
+    cdef public double exploration
+    cdef public int playout
+    cdef public bint solver
+    cdef u64 rng
+    cdef int* moves
+    cdef long long moves_size
+    cdef double* probabilities
+    cdef long long probabilities_size
+    cdef int path[MAX_DEPTH]
+    cdef long long made           # positions entered (tree descents and playout plies)
+    cdef long long simulations
+    cdef int max_tree_depth
+    cdef int last_kept
+
+    def __cinit__(self):
+        self.nodes = NULL
+        self.moves = NULL
+        self.probabilities = NULL
+
+    def __init__(self, GameKernel kernel, Evaluator evaluator, double exploration=1.0,
+                 str playout="random", bint solver=True, unsigned long long seed=0,
+                 int max_nodes=2_000_000):
+        if playout not in ("random", "heuristic"):
+            raise ValueError(f"unknown playout {playout!r}; expected random or heuristic")
+        self.kernel = kernel
+        self.evaluator = evaluator
+        self.exploration = exploration
+        self.playout = RANDOM_PLAYOUT if playout == "random" else HEURISTIC_PLAYOUT
+        self.solver = solver
+        self.rng = seed
+        self.max_nodes = max_nodes
+        self.node_capacity = 1024
+        self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
+        self.moves_size = 1024
+        self.moves = <int*>malloc(self.moves_size * sizeof(int))
+        self.probabilities_size = 1024
+        self.probabilities = <double*>malloc(self.probabilities_size * sizeof(double))
+        if not (self.nodes and self.moves and self.probabilities):
+            raise MemoryError()
+        self.reset_root()
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.moves)
+        free(self.probabilities)
+
+    cdef void reset_root(self) noexcept nogil:
+        self.node_count = 1
+        self.init_node(0, -1, 1.0)
+        self.last_kept = 0
+
+    cdef inline void init_node(self, int index, int move, float probability) noexcept nogil:
+        cdef Node* node = &self.nodes[index]
+        node.value = 0.0
+        node.visits = 0
+        node.first_child = -1
+        node.move = move
+        node.child_count = 0
+        node.probability = probability
+        node.mover = UNKNOWN_MOVER
+        node.proven = NOT_PROVEN
+
+    # -- statistics for the Python side -----------------------------------------------------
+
+    @staticmethod
+    def bytes_per_node():
+        return sizeof(Node)
+
+    def reset_counters(self):
+        """Count simulations, positions and depth from zero for a new search."""
+        self.simulations = 0
+        self.made = 0
+        self.max_tree_depth = 0
+
+    @property
+    def node_count(self):
+        return self.node_count
+
+    @property
+    def simulations(self):
+        return self.simulations
+
+    @property
+    def made(self):
+        return self.made
+
+    @property
+    def max_tree_depth(self):
+        return self.max_tree_depth
+
+    @property
+    def kept_nodes(self):
+        """Nodes carried over by the last :meth:`reuse` (0 if the tree was rebuilt)."""
+        return self.last_kept
+
+    def root_children(self):
+        """``(move, visits, value sum from player 0's view, proven result or None)`` per
+        child of the root, in move-generation order."""
+        cdef Node* root = &self.nodes[0]
+        cdef Node* child
+        out = []
+        for i in range(root.child_count if root.first_child >= 0 else 0):
+            child = &self.nodes[root.first_child + i]
+            out.append((child.move, child.visits, child.value,
+                        proven_result(child) if child.proven else None))
+        return out
+
+    def root_summary(self):
+        """``(mover, visits, value sum, proven result or None)`` of the root."""
+        cdef Node* root = &self.nodes[0]
+        return (root.mover, root.visits, root.value,
+                proven_result(root) if root.proven else None)
+
+    def principal_variation(self, int first_move, int length=32):
+        """Most-visited path below the root child ``first_move`` (chance nodes included)."""
+        cdef int index = self.child_with_move(0, first_move)
+        line = [first_move]
+        while index >= 0 and len(line) < length:
+            index = self.most_visited_child(index)
+            if index >= 0:
+                line.append(self.nodes[index].move)
+        return line
+
+    cdef int child_with_move(self, int parent, int move) noexcept nogil:
+        cdef Node* node = &self.nodes[parent]
+        cdef int i
+        if node.first_child < 0:
+            return -1
+        for i in range(node.child_count):
+            if self.nodes[node.first_child + i].move == move:
+                return node.first_child + i
+        return -1
+
+    cdef int most_visited_child(self, int parent) noexcept nogil:
+        cdef Node* node = &self.nodes[parent]
+        cdef int i, best = -1, best_visits = 0
+        if node.first_child < 0:
+            return -1
+        for i in range(node.child_count):
+            if self.nodes[node.first_child + i].visits > best_visits:
+                best_visits = self.nodes[node.first_child + i].visits
+                best = node.first_child + i
+        return best
+
+    # -- running -----------------------------------------------------------------------------
+
+    def run(self, long long simulations, double deadline=0.0, long long node_limit=0):
+        """Run up to ``simulations`` more simulations (stopping early at the monotonic
+        ``deadline``, at ``node_limit`` positions entered, or when the root is proven);
+        return how many ran."""
+        cdef long long done = 0
+        with nogil:
+            while done < simulations:
+                if self.nodes[0].proven != NOT_PROVEN:
+                    break
+                if node_limit > 0 and self.made >= node_limit:
+                    break
+                if deadline > 0 and done % CHECK_EVERY == 0 and now() > deadline:
+                    break
+                if not self.simulate():
+                    break
+                done += 1
+        self.simulations += done
+        return done
+
+    cdef bint simulate(self) noexcept nogil:
+        """One simulation; False only if out of memory for move lists."""
+        cdef int depth = 0, index = 0, i
+        cdef Node* node
+        cdef double result
+        self.path[0] = 0
+        while True:
+            node = &self.nodes[index]
+            if node.mover == UNKNOWN_MOVER:
+                node.mover = <signed char>self.kernel.player()
+            if node.mover == -2:
+                result = self.kernel.terminal_value()
+                if self.solver:
+                    node.proven = <signed char>(2 + result)
+                break
+            if node.proven != NOT_PROVEN:
+                result = proven_result(node)
+                break
+            if node.first_child < 0:
+                if (index != 0 and node.visits == 0) or depth >= MAX_DEPTH - 1 \
+                        or not self.expand(index):
+                    result = self.run_playout()
+                    if result != result:          # NaN: out of memory
+                        return False
+                    break
+                node = &self.nodes[index]         # expand may have moved the array
+            index = self.select(index)
+            self.kernel.make(self.nodes[index].move)
+            self.made += 1
+            depth += 1
+            self.path[depth] = index
+        if depth > self.max_tree_depth:
+            self.max_tree_depth = depth
+        for i in range(depth, -1, -1):
+            node = &self.nodes[self.path[i]]
+            node.visits += 1
+            node.value += result
+            if (self.solver and i < depth and node.proven == NOT_PROVEN
+                    and self.nodes[self.path[i + 1]].proven != NOT_PROVEN):
+                self.try_prove(self.path[i])
+            if i > 0:
+                self.kernel.unmake()
+        return True
+
+    cdef bint expand(self, int index) noexcept nogil:
+        """Give ``index`` its children (all moves or outcomes); False if the tree is full."""
+        cdef long long n = self.load_moves()
+        cdef int i, first
+        cdef Node* grown
+        if n <= 0 or self.node_count + n > self.max_nodes:
+            return False
+        while self.node_count + n > self.node_capacity:
+            grown = <Node*>realloc(self.nodes, 2 * self.node_capacity * sizeof(Node))
+            if grown == NULL:
+                return False
+            self.nodes = grown
+            self.node_capacity *= 2
+        first = self.node_count
+        for i in range(n):
+            self.init_node(first + i, self.moves[i],
+                           self.probabilities[i] if self.nodes[index].mover == -1 else 1.0)
+        self.node_count += n
+        self.nodes[index].first_child = first
+        self.nodes[index].child_count = n
+        return True
+
+    cdef long long load_moves(self) noexcept nogil:
+        """Fill ``moves`` (and at chance nodes ``probabilities``); -1 if out of memory."""
+        cdef long long n = self.kernel.moves(self.moves, self.moves_size)
+        cdef int* grown
+        cdef double* grown_p
+        if n > self.moves_size:
+            grown = <int*>realloc(self.moves, n * sizeof(int))
+            if grown == NULL:
+                return -1
+            self.moves = grown
+            self.moves_size = n
+            self.kernel.moves(self.moves, n)
+        if self.kernel.player() == -1:
+            if n > self.probabilities_size:
+                grown_p = <double*>realloc(self.probabilities, n * sizeof(double))
+                if grown_p == NULL:
+                    return -1
+                self.probabilities = grown_p
+                self.probabilities_size = n
+            self.kernel.outcome_probabilities(self.probabilities, n)
+        return n
+
+    cdef int select(self, int index) noexcept nogil:
+        cdef Node* node = &self.nodes[index]
+        cdef Node* child
+        cdef int i, best = -1
+        cdef double sign, score, best_score = -1e300, log_visits, draw
+        if node.mover == -1:
+            draw = random_unit(&self.rng)
+            for i in range(node.child_count):
+                draw -= self.nodes[node.first_child + i].probability
+                if draw < 0:
+                    return node.first_child + i
+            return node.first_child + node.child_count - 1
+        sign = 1.0 if node.mover == 0 else -1.0
+        log_visits = log(node.visits + 1.0)
+        for i in range(node.child_count):
+            child = &self.nodes[node.first_child + i]
+            if child.proven != NOT_PROVEN:
+                score = sign * proven_result(child)
+                if score > 0:
+                    return node.first_child + i
+                score = -1e200 + score           # proven draw/loss: only if nothing else
+            elif child.visits == 0:
+                return node.first_child + i
+            else:
+                score = (sign * child.value / child.visits
+                         + self.exploration * sqrt(log_visits / child.visits))
+            if score > best_score:
+                best_score = score
+                best = node.first_child + i
+        return best
+
+    cdef void try_prove(self, int index) noexcept nogil:
+        """MCTS-Solver: prove ``index`` from its children if they settle it."""
+        cdef Node* node = &self.nodes[index]
+        cdef Node* child
+        cdef int i
+        cdef double sign, value, best = -2.0, first = 0.0
+        if node.first_child < 0:
+            return
+        sign = 1.0 if node.mover == 0 else -1.0
+        for i in range(node.child_count):
+            child = &self.nodes[node.first_child + i]
+            if child.proven == NOT_PROVEN:
+                if node.mover >= 0:
+                    best = 2.0        # unproven: only a winning child can settle it now
+                    continue
+                return
+            value = proven_result(child)
+            if node.mover == -1:
+                if i == 0:
+                    first = value
+                elif value != first:
+                    return
+                continue
+            if sign * value > 0:
+                node.proven = <signed char>(2 + value)
+                return
+            if sign * value > best:
+                best = sign * value
+        if node.mover == -1:
+            node.proven = <signed char>(2 + first)
+        elif best < 2.0:
+            node.proven = <signed char>(2 + sign * best)
+
+    cdef double run_playout(self) noexcept nogil:
+        """Play to the end from the current position, undo, and return player 0's result
+        (0 if the game outlasts MAX_DEPTH plies, NaN if out of memory)."""
+        cdef int plies = 0, player, move
+        cdef long long n
+        cdef double result = 0.0
+        while plies < MAX_DEPTH:
+            player = self.kernel.player()
+            if player == -2:
+                result = self.kernel.terminal_value()
+                break
+            n = self.load_moves()
+            if n < 0:
+                result = 0.0 / 0.0
+                break
+            if player == -1:
+                move = self.moves[self.sample_outcome(n)]
+            elif self.playout == HEURISTIC_PLAYOUT:
+                move = self.heuristic_move(n)
+            else:
+                move = self.moves[random_below(&self.rng, n)]
+            self.kernel.make(move)
+            plies += 1
+        self.made += plies
+        while plies:
+            self.kernel.unmake()
+            plies -= 1
+        return result
+
+    cdef long long sample_outcome(self, long long n) noexcept nogil:
+        cdef double draw = random_unit(&self.rng)
+        cdef long long i
+        for i in range(n):
+            draw -= self.probabilities[i]
+            if draw < 0:
+                return i
+        return n - 1
+
+    cdef int heuristic_move(self, long long n) noexcept nogil:
+        """Best of a few random moves by the evaluation; a move that ends the game in the
+        mover's favour is taken at once."""
+        cdef int k, move, best = self.moves[0], mover = self.kernel.player(), next_player
+        cdef double score, best_score = -1e300, result
+        for k in range(HEURISTIC_SAMPLES):
+            move = self.moves[random_below(&self.rng, n)]
+            self.kernel.make(move)
+            next_player = self.kernel.player()
+            if next_player == -2:
+                result = self.kernel.terminal_value()
+                score = 1e6 * (result if mover == 0 else -result)
+            elif next_player == mover:
+                score = self.evaluator.evaluate(self.kernel)
+            elif next_player >= 0:
+                score = -self.evaluator.evaluate(self.kernel)
+            else:
+                score = 0.0
+            self.kernel.unmake()
+            if score > best_score:
+                best_score = score
+                best = move
+        return best
+
+    # -- tree reuse ----------------------------------------------------------------------------
+
+    def reuse(self, GameKernel position, int max_plies=2):
+        """Re-root at ``position`` if it lies within ``max_plies`` of the old root in the
+        tree (found by Zobrist key), keeping that subtree; otherwise start afresh. Returns the
+        number of nodes kept."""
+        cdef u64 key = position.hash_key()
+        cdef int found
+        with nogil:
+            found = self.find(0, key, max_plies)
+        self.kernel = position
+        if found < 0:
+            self.reset_root()
+            return 0
+        self.last_kept = self.compact(found)
+        return self.last_kept
+
+    cdef int find(self, int index, u64 key, int plies) noexcept nogil:
+        """The node below ``index`` whose position has ``key`` (old kernel), or -1."""
+        cdef Node* node = &self.nodes[index]
+        cdef int i, found
+        if self.kernel.hash_key() == key:
+            return index
+        if plies == 0 or node.first_child < 0:
+            return -1
+        for i in range(node.child_count):
+            self.kernel.make(self.nodes[node.first_child + i].move)
+            found = self.find(node.first_child + i, key, plies - 1)
+            self.kernel.unmake()
+            if found >= 0:
+                return found
+        return -1
+
+    cdef int compact(self, int new_root) noexcept nogil:
+        """Copy the subtree under ``new_root`` to the front of a fresh array, breadth first
+        (children stay contiguous); return its size."""
+        cdef Node* fresh = <Node*>malloc(self.node_capacity * sizeof(Node))
+        cdef int* source = <int*>malloc(self.node_capacity * sizeof(int))
+        cdef int head = 0, tail = 1, i, old
+        if fresh == NULL or source == NULL:
+            free(fresh)
+            free(source)
+            self.reset_root()
+            return 0
+        fresh[0] = self.nodes[new_root]
+        fresh[0].move = -1
+        source[0] = new_root
+        while head < tail:
+            old = source[head]
+            if self.nodes[old].first_child >= 0:
+                fresh[head].first_child = tail
+                for i in range(self.nodes[old].child_count):
+                    fresh[tail] = self.nodes[self.nodes[old].first_child + i]
+                    source[tail] = self.nodes[old].first_child + i
+                    tail += 1
+            head += 1
+        free(self.nodes)
+        free(source)
+        self.nodes = fresh
+        self.node_count = tail
+        return tail

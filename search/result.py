@@ -1,0 +1,63 @@
+"""What a search reports: :class:`Analysis` with one :class:`Line` per multi-PV line."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+
+@dataclass
+class Line:
+    """One candidate move with its continuation and value (one per multi-PV line)."""
+    move: int
+    move_str: str
+    pv: list[int]
+    pv_str: list[str]
+    score: float            # alpha-beta: evaluation units or +-(MATE - plies); MCTS: mean result
+    score_text: str         # e.g. "+0.35", "win in 7 plies", "proven loss"
+    win_probability: float  # expected score in [0, 1] (a draw counts one half)
+    proof_plies: int | None = None   # plies to the end of a proven result (alpha-beta)
+    visits: int | None = None        # MCTS
+
+
+@dataclass
+class Analysis:
+    engine: str
+    point_of_view: int
+    point_of_view_name: str
+    lines: list[Line]
+    score: float
+    score_text: str
+    win_probability: float
+    nodes: int
+    elapsed: float
+    nps: float
+    depth: int | None = None          # alpha-beta: last completed iteration
+    seldepth: int | None = None       # alpha-beta: deepest ply entered; MCTS: deepest tree ply
+    simulations: int | None = None    # MCTS
+    seed: int | None = None           # MCTS: the seed used (give it back to reproduce)
+    workers: int = 1
+    tree_kept: int | None = None      # MCTS tree reuse: nodes carried over from last search
+    tree_nodes: int | None = None
+    bytes_per_node: int | None = None
+    proven: bool = False
+    info: dict = field(default_factory=dict)
+
+    @property
+    def best_move(self) -> int | None:
+        return self.lines[0].move if self.lines else None
+
+    @property
+    def best_move_str(self) -> str | None:
+        return self.lines[0].move_str if self.lines else None
+
+    @property
+    def pv(self) -> list[int]:
+        return self.lines[0].pv if self.lines else []
+
+    @property
+    def pv_str(self) -> list[str]:
+        return self.lines[0].pv_str if self.lines else []
+
+
+
+Progress = Callable[[Analysis], None]
