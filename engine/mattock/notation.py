@@ -50,6 +50,11 @@ class Position:
     def __post_init__(self):
         self.board = board(self.size)
 
+    def copy(self) -> "Position":
+        """An independent copy; the immutable board geometry is shared, not copied."""
+        return Position(self.size, list(self.tiles), list(self.miners), self.to_move,
+                        self.removal)
+
     def off_board(self, player: int) -> int:
         return self.board.miners_per_player - self.miners.count(player)
 

@@ -6,8 +6,6 @@ implementation can be checked against it. The state is a :class:`~.notation.Posi
 """
 from __future__ import annotations
 
-import copy
-
 from .notation import EMPTY, ROCK, TILE, Position, decode_move, encode_move
 from .state import MattockState
 from .zobrist import position_key
@@ -116,7 +114,7 @@ class ReferenceState(MattockState):
         return removed
 
     def play(self, move: int) -> None:
-        self._history.append(copy.deepcopy(self.pos))
+        self._history.append(self.pos.copy())
         player = self.pos.to_move
         mine, source, target = decode_move(move)
         self._mine(mine)
@@ -133,8 +131,8 @@ class ReferenceState(MattockState):
         self._mine_cells = None
 
     def clone(self) -> "ReferenceState":
-        twin = ReferenceState(self.game, copy.deepcopy(self.pos))
-        twin._history = copy.deepcopy(self._history)
+        twin = ReferenceState(self.game, self.pos.copy())
+        twin._history = [p.copy() for p in self._history]
         return twin
 
     # -- section 5: end of game -------------------------------------------------------------
@@ -146,7 +144,7 @@ class ReferenceState(MattockState):
         return bool(self.mine_cells())
 
     def to_position(self) -> Position:
-        return copy.deepcopy(self.pos)
+        return self.pos.copy()
 
     def hash_key(self) -> int:
         return position_key(self.pos)
