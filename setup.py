@@ -3,8 +3,10 @@
 The packages are the top-level folders ``engine/``, ``search/``, ``cli/`` and ``positions/``
 (see DEVELOPERS.md and the README's layout section); every ``.pyx`` below them is compiled.
 
-Set ``CRYSTALPICK_DEBUG=1`` while building to turn Cython's bounds and wraparound checks back
-on (and build without optimisation) for hunting memory errors in the kernels.
+Set ``CRYSTALPICK_DEBUG=1`` while building for a checked build: Cython's bounds, wraparound
+and initialisation checks back on (memoryviews), and GCC's array-bounds sanitizer in trap
+mode for the kernels' fixed-size C arrays (an out-of-bounds index stops the process at once
+instead of corrupting memory), without optimisation.
 """
 import os
 
@@ -13,6 +15,7 @@ from setuptools import Extension, setup
 
 SUBPACKAGES = ["engine", "search", "cli", "positions"]
 DEBUG = os.environ.get("CRYSTALPICK_DEBUG", "") not in ("", "0")
+DEBUG_FLAGS = ["-O0", "-g", "-fsanitize=bounds", "-fsanitize-undefined-trap-on-error"]
 
 
 def find_packages():
@@ -35,7 +38,7 @@ def extensions():
                     name = path[:-4].replace(os.sep, ".")
                     modules.append(Extension(
                         name, [path],
-                        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+                        extra_compile_args=DEBUG_FLAGS if DEBUG else ["-O3"],
                     ))
     directives = {
         "language_level": 3,
