@@ -26,7 +26,8 @@ tiles and the crystal totals, so the string can never contradict itself.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, fields
 
 from ..game import NotationError
 from .board import CELLS, FACINGS, INDEX, NAMES, SIDE
@@ -66,6 +67,15 @@ class Position:
     placed: int = EMPTY                     # cell of the warrior placed this turn
     fighters: list[int] = field(default_factory=list)
     options: dict = field(default_factory=lambda: dict(PLAY_DEFAULTS))
+
+    def copy(self) -> "Position":
+        """An independent copy that shares the immutable tileset (deepcopy would copy it)."""
+        twin = copy.copy(self)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, (list, dict)):
+                setattr(twin, f.name, value.copy())
+        return twin
 
     def tribe(self, cell: int) -> int:
         return self.tileset.tiles[self.tile[cell]].tribe

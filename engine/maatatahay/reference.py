@@ -6,7 +6,6 @@ restores a snapshot. The pure rule functions (strength, fights, scores) live in 
 """
 from __future__ import annotations
 
-import copy
 from fractions import Fraction
 
 from ..game import CHANCE, TERMINAL
@@ -69,7 +68,7 @@ class ReferenceState(MaatatahayState):
         return super().chance_outcomes()
 
     def play(self, move: int) -> None:
-        self._history.append(copy.deepcopy(self.pos))
+        self._history.append(self.pos.copy())
         self._apply(move)
         self._settle()
 
@@ -77,8 +76,8 @@ class ReferenceState(MaatatahayState):
         self.pos = self._history.pop()
 
     def clone(self) -> "ReferenceState":
-        twin = ReferenceState(self.game, copy.deepcopy(self.pos))
-        twin._history = copy.deepcopy(self._history)
+        twin = ReferenceState(self.game, self.pos.copy())
+        twin._history = [p.copy() for p in self._history]
         return twin
 
     def result(self) -> int | None:
@@ -88,7 +87,7 @@ class ReferenceState(MaatatahayState):
         return scores(self.pos)
 
     def to_position(self) -> Position:
-        return copy.deepcopy(self.pos)
+        return self.pos.copy()
 
     def hash_key(self) -> int:
         return position_key(self.pos)

@@ -10,7 +10,7 @@ import json
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ..game import GameError
@@ -42,7 +42,7 @@ class Tile:
         """Arrows after ``rotation`` clockwise quarter turns (a turn moves each arrow by 2)."""
         return tuple(self.arrows[(d - 2 * rotation) % 8] for d in range(8))
 
-    @property
+    @cached_property
     def rotations(self) -> tuple[int, ...]:
         """Rotations with distinct arrow patterns: the others are the same move."""
         seen, distinct = set(), []
@@ -66,7 +66,7 @@ class Tileset:
     elder: int                                      # bonus per adjacent friendly warrior
     convert: int                                    # bonus per diagonal enemy warrior
 
-    @property
+    @cached_property
     def frame_energy(self) -> tuple[int, ...]:
         """Per cell, the frame arrows pointing at it."""
         energy = [0] * CELLS
@@ -74,7 +74,7 @@ class Tileset:
             energy[cell] += count
         return tuple(energy)
 
-    @property
+    @cached_property
     def index(self) -> dict[str, int]:
         return {tile.id: i for i, tile in enumerate(self.tiles)}
 
