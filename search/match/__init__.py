@@ -1,0 +1,1 @@
+"""Engine-vs-engine matches: statistics, game records, the results database, the runner."""

@@ -1,0 +1,180 @@
+"""Match statistics as fastchess and cutechess report them.
+
+Scores are from the first engine's point of view (win 1, draw 1/2, loss 0). With games played
+in colour-swapped pairs, the pentanomial model counts pairs by their total (0, 1/2, 1, 3/2,
+2) and gives honest error bars, because the two games of a pair share an opening (and in
+Maatatahay the chance sequence) and are correlated; the trinomial model treats every game as
+independent. Elo intervals are 95% normal intervals on the mean score, mapped to Elo.
+
+The SPRT is the generalised SPRT in its usual normal approximation (Van den Bergh), as in
+fastchess: ``LLR = N (s1 - s0) (2 mean - s0 - s1) / (2 var)`` with N, mean and var taken per
+game (trinomial) or per pair (pentanomial), and s0, s1 the scores the hypotheses predict.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+Z95 = 1.959963984540054
+NELO_SCALE = 800 / math.log(10)          # normalized Elo per unit of t-value
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # LL, LD, WL or DD, WD, WW as a mean per game
+PAIR_NAMES = ("LL", "LD", "WL+DD", "WD", "WW")
+MIN_VARIANCE = 1e-9                      # keeps all-win or all-draw results finite
+
+
+def logistic_elo(score: float) -> float:
+    """Elo difference that predicts an expected score of ``score``."""
+    score = min(max(score, 1e-12), 1 - 1e-12)
+    return -400 * math.log10(1 / score - 1)
+
+
+def expected_score(elo: float) -> float:
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+@dataclass
+class Interval:
+    low: float
+    mean: float
+    high: float
+
+    @property
+    def error(self) -> float:
+        """Half width, for the usual 'Elo ± error' display."""
+        return (self.high - self.low) / 2
+
+
+def _moments(values, counts) -> tuple[int, float, float]:
+    n = sum(counts)
+    mean = sum(v * c for v, c in zip(values, counts)) / n
+    variance = sum(c * (v - mean) ** 2 for v, c in zip(values, counts)) / n
+    return n, mean, max(variance, MIN_VARIANCE)
+
+
+@dataclass
+class Results:
+    """Win/draw/loss counts for the first engine, plus pentanomial counts over pairs."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    pairs: list[int] = field(default_factory=lambda: [0] * 5)   # indexed like PAIR_SCORES
+
+    def add_game(self, score: float) -> None:
+        if score == 1:
+            self.wins += 1
+        elif score == 0:
+            self.losses += 1
+        else:
+            self.draws += 1
+
+    def add_pair(self, first: float, second: float) -> None:
+        """Both games of a colour-swapped pair, each from the first engine's view."""
+        self.add_game(first)
+        self.add_game(second)
+        self.pairs[round((first + second) * 2)] += 1
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else 0.5
+
+    @property
+    def draw_ratio(self) -> float:
+        return self.draws / self.games if self.games else 0.0
+
+    def _unit(self, pentanomial: bool) -> tuple[int, float, float]:
+        """(units, mean score, variance of one unit's mean score): per pair or per game."""
+        if pentanomial:
+            return _moments(PAIR_SCORES, self.pairs)
+        return _moments((1.0, 0.5, 0.0), (self.wins, self.draws, self.losses))
+
+    def use_pentanomial(self) -> bool:
+        return sum(self.pairs) > 0
+
+    def elo(self, pentanomial: bool | None = None) -> Interval:
+        pentanomial = self.use_pentanomial() if pentanomial is None else pentanomial
+        n, mean, variance = self._unit(pentanomial)
+        half = Z95 * math.sqrt(variance / n)
+        return Interval(logistic_elo(mean - half), logistic_elo(mean), logistic_elo(mean + half))
+
+    def normalized_elo(self, pentanomial: bool | None = None) -> Interval:
+        """Elo scaled by the result's own spread (nElo): comparable across draw rates."""
+        pentanomial = self.use_pentanomial() if pentanomial is None else pentanomial
+        n, mean, variance = self._unit(pentanomial)
+        per_game_sd = math.sqrt(variance * (2 if pentanomial else 1))
+        half = Z95 * math.sqrt(variance / n)
+        to_nelo = lambda s: (s - 0.5) / per_game_sd * NELO_SCALE  # noqa: E731
+        return Interval(to_nelo(mean - half), to_nelo(mean), to_nelo(mean + half))
+
+    def los(self) -> float:
+        """Likelihood of superiority: P(first engine is stronger), from wins and losses."""
+        decisive = self.wins + self.losses
+        if decisive == 0:
+            return 0.5
+        return 0.5 * (1 + math.erf((self.wins - self.losses) / math.sqrt(2 * decisive)))
+
+
+@dataclass(frozen=True)
+class SPRT:
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    model: str = "normalized"      # or "logistic": what elo0/elo1 are measured in
+
+    def __post_init__(self):
+        if not (0 < self.alpha < 1 and 0 < self.beta < 1):
+            raise ValueError("SPRT alpha and beta must lie strictly between 0 and 1")
+        if self.elo0 >= self.elo1:
+            raise ValueError("SPRT needs elo0 < elo1")
+        if self.model not in ("normalized", "logistic"):
+            raise ValueError("SPRT model must be 'normalized' or 'logistic'")
+
+    @property
+    def lower_bound(self) -> float:
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper_bound(self) -> float:
+        return math.log((1 - self.beta) / self.alpha)
+
+    def llr(self, results: Results, pentanomial: bool | None = None) -> float:
+        pentanomial = results.use_pentanomial() if pentanomial is None else pentanomial
+        if (sum(results.pairs) if pentanomial else results.games) == 0:
+            return 0.0
+        n, mean, variance = results._unit(pentanomial)
+        if self.model == "logistic":
+            s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
+        else:
+            sd = math.sqrt(variance * (2 if pentanomial else 1))
+            s0 = 0.5 + self.elo0 / NELO_SCALE * sd
+            s1 = 0.5 + self.elo1 / NELO_SCALE * sd
+        return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+
+    def decision(self, results: Results) -> str | None:
+        """'H1' (accept elo1), 'H0' (accept elo0) or None (keep playing)."""
+        llr = self.llr(results)
+        if llr >= self.upper_bound:
+            return "H1"
+        if llr <= self.lower_bound:
+            return "H0"
+        return None
+
+    @classmethod
+    def parse(cls, text: str) -> "SPRT":
+        """From the CLI form ``elo0=0,elo1=10,alpha=0.05,beta=0.05[,model=logistic]``."""
+        fields = {}
+        for item in filter(None, text.split(",")):
+            key, sep, value = item.partition("=")
+            if not sep or key not in ("elo0", "elo1", "alpha", "beta", "model"):
+                raise ValueError(f"SPRT setting {item!r}: expected elo0=, elo1=, alpha=, "
+                                 f"beta= or model=")
+            try:
+                fields[key] = value if key == "model" else float(value)
+            except ValueError:
+                raise ValueError(f"SPRT setting {item!r}: {value!r} is not a number") from None
+        return cls(**fields)

@@ -1,0 +1,105 @@
+"""Match statistics against published figures (fastchess's SPRT tests and a pentanomial
+Elo calculator's worked examples), so the formulas are checked, not just re-run."""
+import math
+
+import pytest
+
+from search.match.stats import SPRT, Results, logistic_elo
+
+
+def pentanomial(ll, ld, wl_or_dd, wd, ww):
+    results = Results()
+    results.pairs = [ll, ld, wl_or_dd, wd, ww]
+    return results
+
+
+PENTA_ELO = [  # (LL, LD, WL+DD, WD, WW) -> logistic (low, mean, high), normalized (low, mean, high)
+    ((485, 1923, 2942, 1937, 594), (1.21, 5.11, 9.02), (1.68, 7.10, 12.53)),
+    ((261, 739, 2683, 737, 253), (-5.00, -0.67, 3.66), (-8.13, -1.09, 5.96)),
+    ((63, 252, 385, 250, 74), (-7.38, 3.39, 14.17), (-10.31, 4.74, 19.79)),
+    ((527, 1007, 1932, 933, 511), (-9.16, -3.75, 1.66), (-11.63, -4.76, 2.11)),
+    ((175, 305, 694, 291, 157), (-14.57, -5.36, 3.85), (-18.91, -6.96, 5.00)),
+]
+
+
+@pytest.mark.parametrize("counts,logistic,normalized", PENTA_ELO)
+def test_pentanomial_elo_intervals(counts, logistic, normalized):
+    results = pentanomial(*counts)
+    for interval, expected in ((results.elo(True), logistic),
+                               (results.normalized_elo(True), normalized)):
+        assert (interval.low, interval.mean, interval.high) == pytest.approx(expected, abs=0.01)
+
+
+TRINOMIAL_SPRT = [  # fastchess: (wins, losses, draws), elo0, elo1, model, LLR
+    ((36433, 36027, 68692), 0, 2, "normalized", 0.92),
+    ((10871, 10650, 20431), -1.75, 0.25, "normalized", 2.30),
+    ((21404, 21184, 40708), 0.5, 2.5, "logistic", -1.57),
+    ((57433, 57030, 106593), 0, 2, "logistic", -2.59),
+]
+PENTANOMIAL_SPRT = [  # fastchess: (LL, LD, WL, DD, WD, WW), elo0, elo1, model, LLR
+    ((365, 16618, 36029, 200, 16974, 390), 0, 2, "normalized", 2.25),
+    ((127, 4883, 10311, 401, 5150, 104), -1.75, 0.25, "normalized", 3.01),
+    ((223, 9863, 20279, 1000, 10037, 246), 0.5, 2.5, "logistic", -3.07),
+    ((871, 26175, 55003, 980, 26678, 821), 0, 2, "logistic", -4.98),
+]
+
+
+@pytest.mark.parametrize("wld,elo0,elo1,model,llr", TRINOMIAL_SPRT)
+def test_trinomial_sprt_llr(wld, elo0, elo1, model, llr):
+    wins, losses, draws = wld
+    results = Results(wins=wins, draws=draws, losses=losses)
+    sprt = SPRT(elo0, elo1, 0.05, 0.05, model)
+    assert sprt.llr(results, pentanomial=False) == pytest.approx(llr, abs=0.01)
+
+
+@pytest.mark.parametrize("counts,elo0,elo1,model,llr", PENTANOMIAL_SPRT)
+def test_pentanomial_sprt_llr(counts, elo0, elo1, model, llr):
+    ll, ld, wl, dd, wd, ww = counts
+    sprt = SPRT(elo0, elo1, 0.05, 0.05, model)
+    assert sprt.llr(pentanomial(ll, ld, wl + dd, wd, ww), pentanomial=True) == \
+        pytest.approx(llr, abs=0.01)
+
+
+def test_sprt_bounds_and_decisions():
+    sprt = SPRT(0, 10, 0.05, 0.05)
+    assert sprt.lower_bound == pytest.approx(-2.944, abs=1e-3)
+    assert sprt.upper_bound == pytest.approx(2.944, abs=1e-3)
+    strong = Results()
+    for _ in range(300):
+        strong.add_pair(1, 0.5)
+    assert sprt.decision(strong) == "H1"
+    weak = Results()
+    for _ in range(300):
+        weak.add_pair(0, 0.5)
+    assert sprt.decision(weak) == "H0"
+    assert sprt.decision(Results(wins=3, losses=2)) is None
+
+
+def test_sprt_parse_and_errors():
+    sprt = SPRT.parse("elo0=0,elo1=5,alpha=0.1,beta=0.2")
+    assert (sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta) == (0, 5, 0.1, 0.2)
+    with pytest.raises(ValueError, match="elo0 < elo1"):
+        SPRT.parse("elo0=5,elo1=0")
+    with pytest.raises(ValueError, match="expected elo0="):
+        SPRT.parse("gamma=1")
+
+
+def test_trinomial_elo_los_and_draw_ratio():
+    results = Results(wins=60, draws=20, losses=20)
+    assert results.score == pytest.approx(0.7)
+    assert results.elo(False).mean == pytest.approx(-400 * math.log10(1 / 0.7 - 1))
+    assert results.draw_ratio == pytest.approx(0.2)
+    # LOS from wins and losses only: 0.5 * (1 + erf((W - L) / sqrt(2 (W + L))))
+    assert results.los() == pytest.approx(0.5 * (1 + math.erf(40 / math.sqrt(160))))
+    assert Results(wins=5, losses=5).los() == 0.5
+    assert logistic_elo(0.5) == 0
+
+
+def test_pairs_fill_the_pentanomial_buckets():
+    results = Results()
+    results.add_pair(1, 1)
+    results.add_pair(1, 0)
+    results.add_pair(0.5, 0.5)
+    results.add_pair(0, 0.5)
+    assert results.pairs == [0, 1, 2, 0, 1]
+    assert (results.wins, results.draws, results.losses) == (3, 3, 2)
