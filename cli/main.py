@@ -218,6 +218,180 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
     click.echo(f"perft {depth}: {nodes:,} nodes in {seconds:.3f} s ({nps:,.0f} nodes/s, {impl})")
 
 
+def parse_tc(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    base, _, increment = text.partition("+")
+    try:
+        parsed = (float(base), float(increment or 0))
+    except ValueError:
+        raise InputError(f"--tc {text!r}: expected SECONDS[+INCREMENT], e.g. 10+0.1") from None
+    if parsed[0] <= 0 or parsed[1] < 0:
+        raise InputError(f"--tc {text!r}: the time must be positive, the increment not negative")
+    return parsed
+
+
+@cli.command()
+@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False), required=False)
+@click.option("--engine", "engines", multiple=True, metavar="SPEC",
+              help="Engine spec, given twice: alphabeta[:depth=4,...], mcts[:time=0.5,c=1.4,...], "
+                   "greedy or random. Keys depth/nodes/sims/time set the per-move budget.")
+@click.option("--games", "game_count", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Games to play, in colour-swapped pairs.")
+@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Games played at once, each in its own process.")
+@click.option("--openings", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Openings: one position or move list a line, or game records.")
+@click.option("--openings-order", type=click.Choice(["sequential", "random"]),
+              default="sequential", show_default=True)
+@click.option("--tc", default=None, metavar="SECONDS[+INC]",
+              help="Clock per game and increment per move, e.g. 10+0.1.")
+@click.option("--st", "move_time", type=float, default=None, metavar="SECONDS",
+              help="Fixed time per move (for engines without their own limit).")
+@click.option("--tolerance", type=float, default=0.1, show_default=True,
+              help="Seconds an engine may overstep its clock before it loses on time.")
+@click.option("--max-plies", type=click.IntRange(min=1), default=None,
+              help="Adjudicate a game still running after this many plies as a draw.")
+@click.option("--sprt", default=None, metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
+              help="Stop the match when the SPRT accepts a hypothesis (model=logistic for "
+                   "logistic Elo; default normalized).")
+@click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE")
+@click.option("--tileset", type=click.Path(dir_okay=False), default=None)
+@click.option("--seed", type=int, default=None, help="Match seed (printed; default: random).")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
+              help="Results database (SQLite). Default: crystalpick.sqlite in "
+                   "$XDG_DATA_HOME/crystalpick (~/.local/share/crystalpick).")
+@click.option("--resume", "resume", is_flag=True,
+              help="Continue the newest unfinished match in the database (or --match-id).")
+@click.option("--match-id", type=int, default=None, help="The match to resume.")
+@click.option("--records", "records_path", type=click.Path(dir_okay=False), default=None,
+              help="Also append every finished game's record to this file.")
+@json_option
+@user_errors
+def match(game, engines, game_count, concurrency, openings, openings_order, tc, move_time,
+          tolerance, max_plies, sprt, rules, tileset, seed, db_path, resume, match_id,
+          records_path, as_json):
+    """Play an engine-vs-engine match and report Elo, LOS, pentanomial counts and the SPRT.
+
+    Every game is stored in the results database as soon as it finishes, so an interrupted
+    match (Ctrl-C, a killed process) loses no finished game: continue it with --resume.
+    """
+    import random as _random
+
+    from tqdm import tqdm
+
+    from search.match.db import ResultsDB, default_path
+    from search.match.report import format_summary, progress_text, summary
+    from search.match.runner import (MatchSettings, load_openings, resume_match, run_match,
+                                     start_match)
+
+    db = ResultsDB(db_path or default_path())
+    if resume:
+        state = resume_match(db, match_id)
+    else:
+        if game is None:
+            raise InputError("GAME is required unless --resume is given")
+        settings = MatchSettings(
+            game=game, engines=list(engines), games=game_count, rules=parse_rules(rules),
+            tileset=tileset, openings_order=openings_order,
+            seed=seed if seed is not None else _random.SystemRandom().randrange(2**31),
+            tc=parse_tc(tc), move_time=move_time, tolerance=tolerance, max_plies=max_plies,
+            sprt=sprt, concurrency=concurrency)
+        if openings:
+            with open(openings, encoding="utf-8") as handle:
+                settings.openings = load_openings(handle.read(), openings)
+        state = start_match(db, settings)
+    settings = state.settings
+    click.echo(f"match {state.match_id} in {db.path}: {settings.game}, {' vs '.join(settings.engines)}, "
+               f"{settings.games} games, seed {settings.seed}", err=True)
+    bar = tqdm(total=settings.games, initial=len(state.finished), desc="games", unit="game",
+               file=sys.stderr, disable=None)
+
+    def on_game(outcome):
+        if records_path:
+            with open(records_path, "a", encoding="utf-8") as handle:
+                handle.write(outcome.record + "\n")
+        bar.update(1)
+        bar.set_postfix_str(progress_text(state.unpaired(), state.sprt))
+
+    try:
+        run_match(db, state, on_game)
+    except KeyboardInterrupt:
+        bar.close()
+        click.echo(format_summary(summary(state.unpaired(), settings.engines, state.sprt)),
+                   err=True)
+        raise InputError(f"interrupted: {len(state.finished)} finished games are saved in "
+                         f"{db.path}; continue with --resume --match-id {state.match_id}") from None
+    finally:
+        bar.close()
+        db.close()
+    document = summary(state.unpaired(), settings.engines, state.sprt, state.decision)
+    document.update(match_id=state.match_id, game=settings.game, seed=settings.seed,
+                    db=str(db.path))
+    if as_json:
+        emit_json(document)
+    else:
+        click.echo(format_summary(document))
+
+
+@cli.command()
+@click.argument("record_file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--ply", type=click.IntRange(min=0), default=None,
+              help="Show the position after this many plies (default: the end).")
+@click.option("--game", "index", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which record of the file (1 = first).")
+@user_errors
+def replay(record_file, ply, index):
+    """Show a position from a game record."""
+    from search.match.records import parse_records
+
+    with open(record_file, encoding="utf-8") as handle:
+        records = parse_records(handle.read(), record_file)
+    if not 1 <= index <= len(records):
+        raise InputError(f"{record_file} holds {len(records)} records; --game {index} is not one")
+    record = records[index - 1]
+    state = record.replay(ply)
+    shown = len(record.plies) if ply is None else ply
+    click.echo(f"{record.tags.get('First', '?')} vs {record.tags.get('Second', '?')}: "
+               f"{record.result} ({record.tags.get('Reason', '')}); ply {shown} of "
+               f"{len(record.plies)}")
+    click.echo(state.render(color=use_colour()))
+
+
+@cli.command()
+@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
+              help="Results database (default as for 'match').")
+@json_option
+@user_errors
+def results(db_path, as_json):
+    """List the matches in the results database with their statistics."""
+    from search.match.db import ResultsDB, default_path
+    from search.match.report import format_summary, summary
+    from search.match.runner import MatchState, MatchSettings
+
+    db = ResultsDB(db_path or default_path())
+    listed = []
+    for match_id, created, game, raw, status in db.matches():
+        if raw.get("tc"):
+            raw["tc"] = tuple(raw["tc"])
+        state = MatchState(match_id, MatchSettings(**raw))
+        for pair, swapped, score in db.games(match_id):
+            state.add(pair, swapped, score)
+        document = summary(state.unpaired(), state.settings.engines, state.sprt)
+        document.update(match_id=match_id, game=game, status=status,
+                        created=time.strftime("%Y-%m-%d %H:%M", time.localtime(created)))
+        listed.append(document)
+    db.close()
+    if as_json:
+        emit_json({"matches": listed})
+        return
+    for document in listed:
+        click.echo(f"match {document['match_id']} ({document['game']}, {document['created']}, "
+                   f"{document['status']})")
+        click.echo(format_summary(document))
+        click.echo("")
+
+
 def main():
     cli(prog_name="crystalpick")
 

@@ -19,12 +19,15 @@ Z95 = 1.959963984540054
 NELO_SCALE = 800 / math.log(10)          # normalized Elo per unit of t-value
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # LL, LD, WL or DD, WD, WW as a mean per game
 PAIR_NAMES = ("LL", "LD", "WL+DD", "WD", "WW")
-MIN_VARIANCE = 1e-9                      # keeps all-win or all-draw results finite
+MIN_VARIANCE = 1e-9                      # keeps the LLR of all-win or all-draw results finite
 
 
 def logistic_elo(score: float) -> float:
-    """Elo difference that predicts an expected score of ``score``."""
-    score = min(max(score, 1e-12), 1 - 1e-12)
+    """Elo difference that predicts an expected score of ``score`` (infinite at 0 and 1)."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
     return -400 * math.log10(1 / score - 1)
 
 
@@ -48,7 +51,7 @@ def _moments(values, counts) -> tuple[int, float, float]:
     n = sum(counts)
     mean = sum(v * c for v, c in zip(values, counts)) / n
     variance = sum(c * (v - mean) ** 2 for v, c in zip(values, counts)) / n
-    return n, mean, max(variance, MIN_VARIANCE)
+    return n, mean, variance
 
 
 @dataclass
@@ -105,6 +108,8 @@ class Results:
         """Elo scaled by the result's own spread (nElo): comparable across draw rates."""
         pentanomial = self.use_pentanomial() if pentanomial is None else pentanomial
         n, mean, variance = self._unit(pentanomial)
+        if variance == 0:      # every unit scored the same: no spread to normalise by
+            return Interval(math.nan, math.nan, math.nan)
         per_game_sd = math.sqrt(variance * (2 if pentanomial else 1))
         half = Z95 * math.sqrt(variance / n)
         to_nelo = lambda s: (s - 0.5) / per_game_sd * NELO_SCALE  # noqa: E731
@@ -147,6 +152,7 @@ class SPRT:
         if (sum(results.pairs) if pentanomial else results.games) == 0:
             return 0.0
         n, mean, variance = results._unit(pentanomial)
+        variance = max(variance, MIN_VARIANCE)
         if self.model == "logistic":
             s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
         else:

@@ -1,0 +1,137 @@
+"""Game records: a PGN-like text format (documented in docs/records.md).
+
+::
+
+    [Game "mattock"]
+    [Rules "removal=blocking setup=standard size=5"]
+    [Start "5/3x2/1o5/6o1/9/1x6/5x1/2o3/5 x"]
+    [First "alphabeta:depth=3"]
+    [Second "random"]
+    [Result "1-0"]
+    [Reason "second cannot move"]
+
+    1. h5/h4-h5 {score=+3.0; pov=first; depth=3; nodes=5210; time=0.041}
+    2. b2 {time=0.000}
+    ...
+
+Tag pairs first, then one numbered ply per line: the move in the game's notation (a chance
+outcome is prefixed with ``~``), then an optional ``{key=value; ...}`` comment. Several
+records in one file are separated by blank lines before a ``[`` line. Results are from the
+game's point of view: ``1-0`` first player won, ``0-1`` second, ``1/2-1/2`` draw, ``*``
+unfinished.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from engine import GameError, NotationError, get_game
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+CHANCE_MARK = "~"
+
+
+@dataclass
+class Ply:
+    move: str
+    chance: bool = False
+    comment: dict = field(default_factory=dict)
+
+
+@dataclass
+class GameRecord:
+    tags: dict[str, str]
+    plies: list[Ply] = field(default_factory=list)
+
+    @property
+    def result(self) -> str:
+        return self.tags.get("Result", "*")
+
+    def game(self):
+        rules = dict(item.split("=", 1) for item in self.tags.get("Rules", "").split())
+        tileset = self.tags.get("Tileset")
+        return get_game(self.tags["Game"], rules,
+                        tileset=None if tileset in (None, "default") else tileset)
+
+    def replay(self, plies: int | None = None):
+        """The state after ``plies`` plies (all of them by default)."""
+        state = self.game().parse_position(self.tags["Start"])
+        count = len(self.plies) if plies is None else plies
+        if not 0 <= count <= len(self.plies):
+            raise GameError(f"ply {count} is outside the record (0-{len(self.plies)})")
+        for number, ply in enumerate(self.plies[:count], 1):
+            try:
+                state.play(state.parse_move(ply.move))
+            except GameError as err:
+                raise GameError(f"record ply {number} {ply.move!r}: {err}") from None
+        return state
+
+
+def format_comment(comment: dict) -> str:
+    return "{" + "; ".join(f"{k}={v}" for k, v in comment.items()) + "}"
+
+
+def format_record(record: GameRecord) -> str:
+    lines = [f'[{name} "{value}"]' for name, value in record.tags.items()]
+    lines.append("")
+    for number, ply in enumerate(record.plies, 1):
+        text = f"{number}. {CHANCE_MARK if ply.chance else ''}{ply.move}"
+        if ply.comment:
+            text += " " + format_comment(ply.comment)
+        lines.append(text)
+    return "\n".join(lines) + "\n"
+
+
+_TAG = re.compile(r'^\[(\w+) "(.*)"\]$')
+_PLY = re.compile(r"^(\d+)\.\s+(~?)(\S+)(?:\s+\{(.*)\})?$")
+
+
+def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
+    records: list[GameRecord] = []
+    current: GameRecord | None = None
+    in_moves = False
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        where = f"{source}:{number}"
+        if not line:
+            in_moves = current is not None
+            continue
+        tag = _TAG.match(line)
+        if tag:
+            if current is None or in_moves:
+                current = GameRecord({})
+                records.append(current)
+                in_moves = False
+            current.tags[tag.group(1)] = tag.group(2)
+            continue
+        ply = _PLY.match(line)
+        if not ply or current is None:
+            raise NotationError(f"{where}: expected a tag like [Game \"mattock\"] or a ply like "
+                                f"'12. h5 {{...}}', got {line[:40]!r}")
+        if int(ply.group(1)) != len(current.plies) + 1:
+            raise NotationError(f"{where}: ply number {ply.group(1)} out of sequence (expected "
+                                f"{len(current.plies) + 1})")
+        comment = {}
+        for item in filter(None, (ply.group(4) or "").split(";")):
+            key, _, value = item.strip().partition("=")
+            comment[key] = value
+        current.plies.append(Ply(ply.group(3), ply.group(2) == CHANCE_MARK, comment))
+        in_moves = True
+    for record in records:
+        for tag in ("Game", "Start"):
+            if tag not in record.tags:
+                raise NotationError(f"{source}: a record lacks the [{tag} \"...\"] tag")
+        if record.result not in RESULTS:
+            raise NotationError(f"{source}: result {record.result!r} is not one of "
+                                f"{', '.join(RESULTS)}")
+    return records
+
+
+def result_tag(returns: tuple[float, float] | None) -> str:
+    if returns is None:
+        return "*"
+    if returns[0] > returns[1]:
+        return "1-0"
+    if returns[1] > returns[0]:
+        return "0-1"
+    return "1/2-1/2"

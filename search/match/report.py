@@ -1,0 +1,75 @@
+"""Match statistics as a dictionary (for --json and the database) and as fastchess-style text."""
+from __future__ import annotations
+
+import math
+
+from .stats import PAIR_NAMES, SPRT, Results
+
+
+def _number(value: float) -> float | None:
+    """JSON has no infinity or NaN: an unbounded figure (all games won, say) becomes null."""
+    return round(value, 2) if math.isfinite(value) else None
+
+
+def _text(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
+
+def summary(results: Results, engines: list[str], sprt: SPRT | None = None,
+            decision: str | None = None) -> dict:
+    """Everything a match reports, from engine 1's point of view."""
+    document = {
+        "engines": engines, "point_of_view": engines[0],
+        "games": results.games, "wins": results.wins, "draws": results.draws,
+        "losses": results.losses, "score": round(results.score, 4),
+        "draw_ratio": round(results.draw_ratio, 4), "los": round(results.los(), 4),
+        "pentanomial": dict(zip(PAIR_NAMES, results.pairs)),
+    }
+    if results.games:
+        elo, nelo = results.elo(), results.normalized_elo()
+        document["elo"] = {"value": _number(elo.mean), "low": _number(elo.low),
+                           "high": _number(elo.high), "error": _number(elo.error),
+                           "model": "pentanomial" if results.use_pentanomial() else "trinomial"}
+        document["normalized_elo"] = {"value": _number(nelo.mean), "error": _number(nelo.error)}
+    if sprt is not None:
+        document["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
+                            "beta": sprt.beta, "model": sprt.model,
+                            "llr": round(sprt.llr(results), 3),
+                            "lower_bound": round(sprt.lower_bound, 3),
+                            "upper_bound": round(sprt.upper_bound, 3),
+                            "decision": decision}
+    return document
+
+
+def format_summary(document: dict) -> str:
+    first, second = document["engines"]
+    lines = [f"Results of {first} vs {second} (scores for {first}):"]
+    if "elo" in document:
+        elo, nelo = document["elo"], document["normalized_elo"]
+        lines.append(f"Elo: {_text(elo['value'])} +/- {_text(elo['error'])} (95%, "
+                     f"{elo['model']}), nElo: {_text(nelo['value'])} +/- {_text(nelo['error'])}")
+    lines.append(f"LOS: {100 * document['los']:.2f} %, DrawRatio: "
+                 f"{100 * document['draw_ratio']:.2f} %")
+    points = document["wins"] + document["draws"] / 2
+    lines.append(f"Games: {document['games']}, Wins: {document['wins']}, Losses: "
+                 f"{document['losses']}, Draws: {document['draws']}, Points: {points:g} "
+                 f"({100 * document['score']:.2f} %)")
+    lines.append("Ptnml(0-2): [" + ", ".join(str(v) for v in document["pentanomial"].values())
+                 + "]  (" + ", ".join(document["pentanomial"]) + ")")
+    if "sprt" in document:
+        s = document["sprt"]
+        verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}[s["decision"]]
+        lines.append(f"LLR: {s['llr']:.2f} ({s['lower_bound']:.2f}, {s['upper_bound']:.2f}) "
+                     f"[{s['elo0']:.2f}, {s['elo1']:.2f}] {s['model']}: {verdict}")
+    return "\n".join(lines)
+
+
+def progress_text(results: Results, sprt: SPRT | None) -> str:
+    """The short live line under the progress bar."""
+    text = f"W/D/L {results.wins}/{results.draws}/{results.losses}"
+    if results.games:
+        elo = results.elo()
+        text += f" Elo {elo.mean:+.1f}±{elo.error:.1f}"
+    if sprt is not None:
+        text += f" LLR {sprt.llr(results):.2f}"
+    return text

@@ -1,0 +1,285 @@
+"""Play a match: colour-swapped pairs of games between two engines, in worker processes.
+
+Every game is a task ``(pair, swapped)``; ``swapped`` games let engine 2 move first. Both
+games of a pair start from the same opening and draw their chance events from the same
+seeded stream (the k-th chance event of each game uses the k-th random number), so opening
+and luck cancel out within a pair. Finished games go to the results database at once; the
+statistics, the SPRT and the progress bar are updated in the parent process.
+"""
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import random
+import signal
+import time
+from dataclasses import asdict, dataclass, field
+
+from engine import GameError, get_game
+
+from .players import Player, parse_spec
+from .records import GameRecord, Ply, format_record, parse_records, result_tag
+from .stats import SPRT, Results
+
+
+@dataclass
+class MatchSettings:
+    game: str
+    engines: list[str]
+    games: int = 2
+    rules: dict = field(default_factory=dict)
+    tileset: str | None = None
+    openings: list[str] = field(default_factory=list)   # position strings or move lists
+    openings_order: str = "sequential"
+    seed: int = 0
+    tc: tuple[float, float] | None = None                # (seconds per game, increment)
+    move_time: float | None = None                       # fixed seconds per move
+    tolerance: float = 0.1                               # seconds over the clock before a loss
+    max_plies: int | None = None
+    sprt: str | None = None
+    concurrency: int = 1
+
+    @property
+    def pairs(self) -> int:
+        return (self.games + 1) // 2
+
+    def check(self) -> None:
+        """Fail early, in the parent, on anything a worker would fail on."""
+        if len(self.engines) != 2:
+            raise GameError("a match needs exactly two --engine specs")
+        for spec in self.engines:
+            try:
+                parse_spec(spec)
+            except ValueError as err:
+                raise GameError(str(err)) from None
+        if self.games < 1 or self.concurrency < 1:
+            raise GameError("--games and --concurrency must be at least 1")
+        if self.openings_order not in ("sequential", "random"):
+            raise GameError("--openings-order must be sequential or random")
+        if self.sprt:
+            try:
+                SPRT.parse(self.sprt)
+            except ValueError as err:
+                raise GameError(f"--sprt: {err}") from None
+        game = get_game(self.game, self.rules, tileset=self.tileset)
+        for number, opening in enumerate(self.openings, 1):
+            try:
+                opening_state(game, opening)
+            except GameError as err:
+                raise GameError(f"opening {number}: {err}") from None
+
+
+def derive_seed(*parts) -> int:
+    """A 63-bit seed from the match seed and a task's coordinates (stable across runs)."""
+    digest = hashlib.sha256(repr(parts).encode()).digest()
+    return int.from_bytes(digest[:8], "little") >> 1
+
+
+def opening_state(game, opening: str | None):
+    """An opening line is a position string, or moves to play from the start position."""
+    if not opening:
+        return game.new_initial_state()
+    try:
+        return game.parse_position(opening)
+    except GameError as as_position:
+        try:
+            return game.state(None, opening)
+        except GameError:
+            raise GameError(f"{opening[:50]!r} is neither a position ({as_position}) nor a "
+                            f"move list from the start") from None
+
+
+def load_openings(text: str, source: str) -> list[str]:
+    """Opening lines from a file: one position or move list a line, or game records (each
+    gives the position at its end)."""
+    if text.lstrip().startswith("["):
+        return [record.replay().position() for record in parse_records(text, source)]
+    return [line.strip() for line in text.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")]
+
+
+def opening_for(settings: MatchSettings, pair: int) -> str | None:
+    if not settings.openings:
+        return None
+    if settings.openings_order == "random":
+        return random.Random(derive_seed(settings.seed, "opening", pair)).choice(settings.openings)
+    return settings.openings[pair % len(settings.openings)]
+
+
+@dataclass
+class GameOutcome:
+    pair: int
+    swapped: bool
+    score: float         # engine 1's score
+    result: str
+    reason: str
+    plies: int
+    record: str
+
+
+def play_game(settings: MatchSettings, pair: int, swapped: bool) -> GameOutcome:
+    game = get_game(settings.game, settings.rules, tileset=settings.tileset,
+                    seed=derive_seed(settings.seed, "setup", pair))
+    opening = opening_for(settings, pair)
+    state = opening_state(game, opening)
+    engines = [settings.engines[1], settings.engines[0]] if swapped else list(settings.engines)
+    players = [Player(parse_spec(spec), derive_seed(settings.seed, pair, swapped, side))
+               for side, spec in enumerate(engines)]
+    chance = random.Random(derive_seed(settings.seed, "chance", pair))
+    clocks = [settings.tc[0], settings.tc[0]] if settings.tc else [None, None]
+    increment = settings.tc[1] if settings.tc else 0.0
+    tags = {"Game": game.name, "Rules": " ".join(f"{k}={v}" for k, v in sorted(game.rules.items())),
+            "Start": state.position(), "First": engines[0], "Second": engines[1],
+            "Seed": str(settings.seed), "Pair": str(pair), "Swapped": str(int(swapped))}
+    if game.uses_tileset:
+        tags["Tileset"] = settings.tileset or "default"
+    if settings.tc:
+        tags["TimeControl"] = f"{settings.tc[0]:g}+{settings.tc[1]:g}"
+    elif settings.move_time:
+        tags["TimeControl"] = f"{settings.move_time:g}/move"
+    record = GameRecord(tags)
+    returns, reason = None, ""
+    while not state.is_terminal():
+        if settings.max_plies is not None and len(record.plies) >= settings.max_plies:
+            returns, reason = (0.0, 0.0), f"adjudicated draw at {settings.max_plies} plies"
+            break
+        if state.is_chance_node():
+            move = draw_outcome(state.chance_outcomes(), chance.random())
+            record.plies.append(Ply(state.move_to_str(move), chance=True))
+            state.play(move)
+            continue
+        side = state.current_player()
+        started = time.monotonic()
+        try:
+            move, comment = players[side].choose(
+                state, players[side].limits(clocks[side], increment, settings.move_time))
+        except Exception as err:   # an engine failure loses the game; the match goes on
+            returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
+            reason = f"{game.player_names[side]} engine failed: {err}"
+            break
+        spent = time.monotonic() - started
+        comment["time"] = f"{spent:.3f}"
+        record.plies.append(Ply(state.move_to_str(move), comment=comment))
+        if clocks[side] is not None:
+            clocks[side] -= spent
+            if clocks[side] < -settings.tolerance:
+                returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
+                reason = f"{game.player_names[side]} lost on time"
+                break
+            clocks[side] += increment
+        state.play(move)
+    if returns is None:
+        returns = state.returns()
+        winner = state.winner()
+        reason = "draw" if winner is None else f"{game.player_names[winner]} wins by the rules"
+    record.tags["Result"] = result_tag(returns)
+    record.tags["Reason"] = reason
+    first_engine_side = 1 if swapped else 0
+    mine, theirs = returns[first_engine_side], returns[1 - first_engine_side]
+    score = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
+    return GameOutcome(pair, swapped, score, record.tags["Result"], reason, len(record.plies),
+                       format_record(record))
+
+
+def draw_outcome(outcomes: list[tuple[int, float]], u: float) -> int:
+    total = 0.0
+    for move, probability in outcomes:
+        total += probability
+        if u < total:
+            return move
+    return outcomes[-1][0]
+
+
+def _play_task(args) -> GameOutcome:
+    settings, pair, swapped = args
+    return play_game(settings, pair, swapped)
+
+
+def _ignore_interrupts():
+    """Workers leave Ctrl-C to the parent, which stops them and keeps what is finished."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@dataclass
+class MatchState:
+    match_id: int
+    settings: MatchSettings
+    results: Results = field(default_factory=Results)
+    finished: dict = field(default_factory=dict)    # (pair, swapped) -> engine-1 score
+    decision: str | None = None
+
+    def add(self, pair: int, swapped: bool, score: float) -> None:
+        self.finished[pair, swapped] = score
+        other = self.finished.get((pair, not swapped))
+        if other is None:
+            return
+        first, second = (score, other) if not swapped else (other, score)
+        self.results.add_pair(first, second)
+
+    def pending(self) -> list[tuple[int, bool]]:
+        tasks = [(pair, swapped) for pair in range(self.settings.pairs)
+                 for swapped in (False, True)][: self.settings.games]
+        return [t for t in tasks if t not in self.finished]
+
+    @property
+    def sprt(self) -> SPRT | None:
+        return SPRT.parse(self.settings.sprt) if self.settings.sprt else None
+
+    def unpaired(self) -> Results:
+        """W/D/L over every finished game (pairs or not), for the trinomial figures."""
+        results = Results()
+        for score in self.finished.values():
+            results.add_game(score)
+        results.pairs = list(self.results.pairs)
+        return results
+
+
+def run_match(db, state: MatchState, on_game=None) -> MatchState:
+    """Play the pending games of a match, storing each as it finishes. ``on_game`` is
+    called with each outcome (for progress display). Stops early on an SPRT decision."""
+    tasks = [(state.settings, pair, swapped) for pair, swapped in state.pending()]
+    sprt = state.sprt
+    pool = None
+    try:
+        if state.settings.concurrency > 1 and len(tasks) > 1:
+            pool = multiprocessing.get_context("fork").Pool(
+                state.settings.concurrency, initializer=_ignore_interrupts)
+            outcomes = pool.imap_unordered(_play_task, tasks)
+        else:
+            outcomes = map(_play_task, tasks)
+        for outcome in outcomes:
+            db.add_game(state.match_id, outcome.pair, outcome.swapped, outcome.score,
+                        outcome.result, outcome.reason, outcome.plies, outcome.record)
+            state.add(outcome.pair, outcome.swapped, outcome.score)
+            if on_game:
+                on_game(outcome)
+            if sprt and state.results.use_pentanomial():
+                state.decision = sprt.decision(state.results)
+                if state.decision:
+                    break
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    db.set_status(state.match_id, "finished")
+    return state
+
+
+def start_match(db, settings: MatchSettings) -> MatchState:
+    settings.check()
+    return MatchState(db.new_match(settings.game, asdict(settings)), settings)
+
+
+def resume_match(db, match_id: int | None) -> MatchState:
+    found = db.match(match_id)
+    if found is None:
+        raise GameError("no unfinished match to resume in this database" if match_id is None
+                        else f"no match {match_id} in this database")
+    match_id, raw, _ = found
+    if raw.get("tc"):
+        raw["tc"] = tuple(raw["tc"])
+    state = MatchState(match_id, MatchSettings(**raw))
+    for pair, swapped, score in db.games(match_id):
+        state.add(pair, swapped, score)
+    db.set_status(match_id, "running")
+    return state

@@ -1,0 +1,160 @@
+"""Matches through the real CLI: statistics out, games in the database, records that replay,
+and a match killed mid-way that resumes without losing or repeating a game."""
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from engine import GAMES, get_game
+from search.match.players import parse_spec
+from search.match.records import format_record, parse_records
+from search.match.runner import MatchSettings, draw_outcome, play_game
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_random_vs_greedy_match(tmp_path, game):
+    db = tmp_path / "results.sqlite"
+    records = tmp_path / "games.rec"
+    result = run("match", game, "--engine", "random", "--engine", "greedy", "--games", "4",
+                 "--seed", "5", "--db", str(db), "--records", str(records), "--json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output[result.output.index("{"):])
+    assert document["games"] == 4 and document["seed"] == 5
+    assert document["wins"] + document["draws"] + document["losses"] == 4
+    assert sum(document["pentanomial"].values()) == 2
+    stored = sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert stored == 4
+    parsed = parse_records(records.read_text(), str(records))
+    assert len(parsed) == 4
+    for record in parsed:
+        final = record.replay()
+        assert final.is_terminal() or "adjudicated" in record.tags["Reason"]
+        assert {record.tags["First"], record.tags["Second"]} == {"random", "greedy"}
+
+
+def test_same_seed_same_games(tmp_path):
+    settings = MatchSettings(game="mattock", engines=["random", "greedy"], seed=9)
+    def moves(outcome):
+        return [ply.move for ply in parse_records(outcome.record)[0].plies]
+
+    first = moves(play_game(settings, 0, False))
+    assert moves(play_game(settings, 0, False)) == first      # comments hold times; moves not
+    assert moves(play_game(settings, 0, True)) != first
+
+
+def test_record_round_trip_replays_to_the_same_final_position():
+    settings = MatchSettings(game="mattock", engines=["random", "random"], seed=4,
+                             rules={"removal": "literal"})
+    outcome = play_game(settings, 1, False)
+    record, = parse_records(outcome.record)
+    assert format_record(record) == outcome.record
+    final = record.replay()
+    assert final.position().endswith("removal=literal")
+    replayed = get_game("mattock", {"removal": "literal"}).state(
+        record.tags["Start"], [p.move for p in record.plies])
+    assert replayed.position() == final.position()
+    assert outcome.plies == len(record.plies)
+    assert record.result == {1.0: "1-0", -1.0: "0-1"}[final.returns()[0]]
+
+
+def test_replay_command_shows_any_ply(tmp_path):
+    outcome = play_game(MatchSettings(game="mattock", engines=["random", "random"], seed=2), 0,
+                        False)
+    path = tmp_path / "one.rec"
+    path.write_text(outcome.record)
+    shown = run("replay", str(path), "--ply", "2")
+    assert shown.exit_code == 0 and "ply 2 of" in shown.output
+    record, = parse_records(outcome.record)
+    assert f"position: {record.replay(2).position()}" in shown.output
+    assert run("replay", str(path), "--ply", "999").exit_code == 2
+
+
+def test_openings_file_and_sequential_order(tmp_path):
+    openings = tmp_path / "openings.txt"
+    openings.write_text("# two openings\nh5/h4-h5 g3\n5/3x2/1o5/6o1/9/1x6/5x1/2o3/5 o\n")
+    db = tmp_path / "r.sqlite"
+    result = run("match", "mattock", "--engine", "random", "--engine", "random", "--games", "4",
+                 "--openings", str(openings), "--db", str(db), "--seed", "1")
+    assert result.exit_code == 0, result.output
+    starts = [parse_records(r)[0].tags["Start"] for (r,) in sqlite3.connect(db).execute(
+        "SELECT record FROM games ORDER BY pair, swapped")]
+    expected_first = get_game("mattock").state(None, "h5/h4-h5 g3").position()
+    assert starts == [expected_first, expected_first,
+                      "5/3x2/1o5/6o1/9/1x6/5x1/2o3/5 o", "5/3x2/1o5/6o1/9/1x6/5x1/2o3/5 o"]
+
+
+def test_sprt_stops_a_lopsided_match(tmp_path):
+    result = run("match", "mattock", "--engine", "greedy", "--engine", "random", "--games", "200",
+                 "--sprt", "elo0=0,elo1=50,alpha=0.05,beta=0.05,model=logistic", "--seed", "3",
+                 "--db", str(tmp_path / "s.sqlite"), "--json")
+    document = json.loads(result.output[result.output.index("{"):])
+    assert document["sprt"]["decision"] == "H1"
+    assert document["games"] < 200
+    assert document["sprt"]["llr"] >= document["sprt"]["upper_bound"]
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--engine", "random"], "exactly two --engine"),
+    (["--engine", "random", "--engine", "stockfish"], "unknown engine 'stockfish'"),
+    (["--engine", "mcts:c=abc", "--engine", "random"], "expected float"),
+    (["--engine", "random", "--engine", "random", "--tc", "fast"], "expected SECONDS"),
+    (["--engine", "random", "--engine", "random", "--sprt", "elo0=3,elo1=1"], "elo0 < elo1"),
+])
+def test_bad_match_settings_exit_2(tmp_path, args, fragment):
+    result = run("match", "mattock", *args, "--db", str(tmp_path / "x.sqlite"))
+    assert result.exit_code == 2 and fragment in result.output, result.output
+
+
+def test_engine_specs():
+    spec = parse_spec("mcts:time=0.5,c=1.4,workers=2")
+    assert spec.limits == {"time": 0.5} and spec.options == {"exploration": 1.4, "workers": 2}
+    assert parse_spec("greedy").limits == {"depth": 1}
+
+
+def test_chance_outcome_drawn_by_cumulative_probability():
+    outcomes = [(7, 0.25), (8, 0.5), (9, 0.25)]
+    assert [draw_outcome(outcomes, u) for u in (0.0, 0.24, 0.25, 0.74, 0.75, 0.999)] == \
+        [7, 7, 8, 8, 9, 9]
+
+
+def test_killed_match_resumes_without_losing_or_repeating_games(tmp_path):
+    db = tmp_path / "kill.sqlite"
+    command = [sys.executable, "-c", "from cli.main import main; main()", "match", "mattock",
+               "--engine", "alphabeta:depth=2", "--engine", "random", "--games", "12",
+               "--seed", "8", "--db", str(db)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    finished = 0
+    while time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+        if db.exists():
+            try:
+                finished = sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            except sqlite3.OperationalError:
+                continue
+            if finished >= 3:
+                break
+    assert process.poll() is None, "the match ended before it could be killed"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    before = sqlite3.connect(db).execute(
+        "SELECT pair, swapped, record FROM games ORDER BY pair, swapped").fetchall()
+    assert 3 <= len(before) < 12
+    resumed = run("match", "--resume", "--db", str(db), "--json")
+    assert resumed.exit_code == 0, resumed.output
+    after = sqlite3.connect(db).execute(
+        "SELECT pair, swapped, record FROM games ORDER BY pair, swapped").fetchall()
+    assert [(p, s) for p, s, _ in after] == [(p, s) for p in range(6) for s in (0, 1)]
+    assert set(before) <= set(after)          # finished games kept exactly as they were
+    assert json.loads(resumed.output[resumed.output.index("{"):])["games"] == 12
