@@ -220,15 +220,17 @@ def round_starters(st, rng, policy) -> list[int]:
 
 
 def temple_first(st, rng):
-    """Take temples when possible and carry crystals, so games last all 12 rounds."""
+    """Take temples when possible and keep crystals for them, so games last all 12 rounds."""
     moves = st.legal_moves()
-    temples = [m for m in moves if st.move_to_str(m).count("$")]
+    temples = [m for m in moves if "$" in st.move_to_str(m)]
+    if st.move_to_str(moves[0]).startswith("load:"):
+        return min(moves, key=lambda m: sum(decode_two(move_payload(m))))
     return rng.choice(temples or moves)
 
 
 def test_active_player_alternates_and_a_full_game_has_six_each(impl):
     full_games = 0
-    for seed in range(16):
+    for seed in range(8):
         st = Maatatahay(impl=impl, seed=seed).new_initial_state()
         starters = round_starters(st, random.Random(seed), temple_first)
         assert all(a != b for a, b in zip(starters, starters[1:]))

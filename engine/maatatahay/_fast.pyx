@@ -11,27 +11,25 @@ Everything here is nogil C; the :class:`Kernel` class only converts to and from 
 """
 from libc.string cimport memset
 
-from .board import NEIGHBOUR
-from .constants import (DEATH_LIMIT, PLAY_OPTIONS, RELIC_DRAWS, STORAGE_LIMIT,
-                        TEMPLE_BASE_COST)
+from . import constants as K
+from . import notation as N
+from . import board as B
+from .constants import PLAY_OPTIONS
 from .notation import EMPTY, Position
-from . import constants as _c
 
-# Phases and move kinds, copied from the Python modules into C constants once.
-cdef int PAIR = _c.PAIR, ORDER = _c.ORDER, PLACE = _c.PLACE, DRAW = _c.DRAW
-cdef int LOAD = _c.LOAD, FIGHT = _c.FIGHT, REFILL = _c.REFILL, OVER = _c.OVER
-from .notation import (KIND_SHIFT as _KS, M_PAIR as _MP, M_ORDER as _MO, M_PLACE as _MPL,
-                       M_LOAD as _ML, M_FIGHT as _MF, M_DRAW as _MD, M_DEAL as _MDE)
-cdef int KIND_SHIFT = _KS
-cdef int M_PAIR = _MP, M_ORDER = _MO, M_PLACE = _MPL, M_LOAD = _ML
-cdef int M_FIGHT = _MF, M_DRAW = _MD, M_DEAL = _MDE
-cdef int C_DEATH_LIMIT = DEATH_LIMIT, C_RELIC_DRAWS = RELIC_DRAWS
-cdef int C_STORAGE_LIMIT = STORAGE_LIMIT, C_TEMPLE_BASE_COST = TEMPLE_BASE_COST
+# Phases, move kinds and rule numbers, copied from the Python modules into C globals once.
+cdef int PAIR = K.PAIR, ORDER = K.ORDER, PLACE = K.PLACE, DRAW = K.DRAW
+cdef int LOAD = K.LOAD, FIGHT = K.FIGHT, REFILL = K.REFILL, OVER = K.OVER
+cdef int C_DEATH_LIMIT = K.DEATH_LIMIT, C_RELIC_DRAWS = K.RELIC_DRAWS
+cdef int C_STORAGE_LIMIT = K.STORAGE_LIMIT, C_TEMPLE_BASE_COST = K.TEMPLE_BASE_COST
+cdef int KIND_SHIFT = N.KIND_SHIFT
+cdef int M_PAIR = N.M_PAIR, M_ORDER = N.M_ORDER, M_PLACE = N.M_PLACE, M_LOAD = N.M_LOAD
+cdef int M_FIGHT = N.M_FIGHT, M_DRAW = N.M_DRAW, M_DEAL = N.M_DEAL
 cdef int ELDER = 1, CONVERT = 2
 cdef int ORTHOGONAL[4]
-ORTHOGONAL[:] = [0, 2, 4, 6]
+ORTHOGONAL[:] = B.ORTHOGONAL
 cdef int DIAGONAL[4]
-DIAGONAL[:] = [1, 3, 5, 7]
+DIAGONAL[:] = B.DIAGONAL
 
 
 # -- small helpers ---------------------------------------------------------------------------
@@ -576,7 +574,7 @@ cdef void load_data(Data* d, object position):
         d.temple[c] = 1
     for c in range(NCELLS):
         for direction in range(8):
-            d.neighbour[c][direction] = NEIGHBOUR[c][direction]
+            d.neighbour[c][direction] = B.NEIGHBOUR[c][direction]
     options = position.options
     d.discount_any = options["temple-discount"] == "any"
     d.death_total = options["death-limit"] == "total"
