@@ -232,7 +232,7 @@ cdef long long choose2(long long n, int k) noexcept nogil:
         return 1
     if k == 1:
         return n
-    return n * (n - 1) / 2
+    return n * (n - 1) // 2
 
 
 cdef int probabilities(KState* s, double* out) noexcept nogil:
@@ -454,7 +454,7 @@ cdef void scores(KState* s, int* points) noexcept nogil:
             points[s.c.relics[k]] += k + 1
     if not s.d.relic_order:
         for k in range(2):
-            points[k] = counts[k] * (counts[k] + 1) / 2
+            points[k] = counts[k] * (counts[k] + 1) // 2
     for cell in range(NCELLS):
         if is_warrior(s, cell, -1):
             points[s.d.tribe[s.c.tile[cell]]] += (s.d.gems[s.c.tile[cell]]
