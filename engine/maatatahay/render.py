@@ -30,14 +30,14 @@ def _cell_lines(pos: Position, cell: int) -> tuple[list[str], int | None]:
     tile = pos.tileset.tiles[pos.tile[cell]]
     mark = "T" if temple else ""
     if not pos.alive[cell]:
-        return [f"{tile.id}✝{mark}", "dead", ""], tile.tribe
+        return [f"{tile.id}✝{mark}", "dead", TRIBES[tile.tribe]], tile.tribe
     arrows = "".join(ARROWS[d] * n for d, n in enumerate(tile.arrows_at(pos.rotation[cell])))
     printed, energy, bonus = strength_parts(pos, cell)
     ability = {"elder": "E", "convert": "C", None: ""}[tile.ability]
     crystals = format_crystals(pos.warrior_spirit[cell], pos.warrior_energy[cell])
     return ([f"{tile.id}{FACINGS[pos.rotation[cell]]}{mark} {arrows}",
              f"{printed + energy + bonus}={printed}+{energy}+{bonus}{ability}",
-             "" if crystals == "-" else crystals], tile.tribe)
+             f"{TRIBES[tile.tribe]} {'' if crystals == '-' else crystals}"], tile.tribe)
 
 
 def _paint(text: str, tribe: int | None, temple: bool, color: bool) -> str:
@@ -47,6 +47,10 @@ def _paint(text: str, tribe: int | None, temple: bool, color: bool) -> str:
     if tribe is not None:
         return f"{COLOURS[tribe]}{text}{RESET}"
     return f"{TEMPLE_COLOUR}{text}{RESET}" if temple else text
+
+
+def _words(spirit: int, energy: int) -> str:
+    return f"{spirit} Spirit {energy} Energy"
 
 
 def pending_text(pos: Position) -> str:
@@ -92,7 +96,7 @@ def render(pos: Position, color: bool = False) -> str:
     deaths = [pos.deaths(0), pos.deaths(1)]
     lines += [
         "cell: id+facing(^>v<) arrows / strength=printed+Energy+bonus (E Elder, C Convert) / "
-        "crystals (s Spirit, e Energy); T temple taken, ✝ dead",
+        "tribe, crystals (s Spirit, e Energy); T temple taken, ✝ dead",
         f"tileset: {pos.tileset.label()}",
         "rules: " + " ".join(f"{o.name}={pos.options[o.name]}" for o in PLAY_OPTIONS),
         f"to act: {pending_text(pos)}   (active player: {TRIBES[pos.active]})",
@@ -100,14 +104,14 @@ def render(pos: Position, color: bool = False) -> str:
     for p in (0, 1):
         deck = ",".join(pos.tileset.tiles[t].id for t in pos.deck
                         if pos.tileset.tiles[t].tribe == p) or "-"
-        lines.append(f"{TRIBES[p]:5}: storage {format_crystals(pos.storage_spirit[p], pos.storage_energy[p])}"
+        lines.append(f"{TRIBES[p]:5}: storage {_words(pos.storage_spirit[p], pos.storage_energy[p])}"
                      f"  relics {pos.relics.count(p)}  lost {deaths[p]}/{DEATH_LIMIT}"
                      f"  score {points[p]}  deck {deck}")
     relics = " ".join(f"{k}:{'BW'[o]}" for k, o in enumerate(pos.relics, 1)) or "none"
     pairs = ", ".join(f"{pos.tileset.tiles[b].id}+{pos.tileset.tiles[w].id}"
                       for b, w in pos.pairs) or "none"
     lines += [
-        f"bag {format_crystals(pos.bag_spirit, pos.bag_energy)}  supply {pos.supply_energy}e"
+        f"bag {_words(pos.bag_spirit, pos.bag_energy)}  supply {pos.supply_energy} Energy"
         f"  Spirit removed {pos.removed_spirit}  Spirit track {sum(deaths)}",
         f"relics in order taken: {relics}",
         f"pairs on offer: {pairs}",
