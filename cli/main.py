@@ -26,6 +26,12 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
+class Interrupted(click.ClickException):
+    """Ctrl-C: say what was kept, exit with the shell's usual 128 + SIGINT."""
+
+    exit_code = 130
+
+
 def parse_rules(values: tuple[str, ...]) -> dict[str, str]:
     rules = {}
     for item in values:
@@ -320,7 +326,7 @@ def match(game, engines, game_count, concurrency, openings, openings_order, tc, 
         bar.close()
         click.echo(format_summary(summary(state.unpaired(), settings.engines, state.sprt)),
                    err=True)
-        raise InputError(f"interrupted: {len(state.finished)} finished games are saved in "
+        raise Interrupted(f"interrupted: {len(state.finished)} finished games are saved in "
                          f"{db.path}; continue with --resume --match-id {state.match_id}") from None
     finally:
         bar.close()
