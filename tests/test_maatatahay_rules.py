@@ -7,7 +7,6 @@ numbers are worked out by hand from the rules page and the default tileset's pri
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 
 import pytest
 

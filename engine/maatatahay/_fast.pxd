@@ -7,7 +7,7 @@ cdef enum:
     MAX_PAIRS = 3
     MAX_RELICS = 5
     MAX_MOVES = 1024      # loads are bounded by (15+1) * (45+1) crystals, placements by 400
-    MAX_PLIES = 256       # a game has at most 12 rounds of ~12 steps
+    MAX_PLIES = 256       # a game has at most 12 rounds of at most 17 plies
 
 # Component data and rule options: fixed for the life of a kernel.
 cdef struct Data:

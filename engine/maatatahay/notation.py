@@ -387,7 +387,7 @@ class _Parser:
                                 f"'B1,B4/W2' ('-' for an empty deck)")
         deck = []
         for tribe, part in enumerate(parts):
-            tiles = [] if part == "-" else [self.tile_id(t, f"decks", tribe)
+            tiles = [] if part == "-" else [self.tile_id(t, "decks", tribe)
                                             for t in part.split(",")]
             if tiles != sorted(tiles):
                 raise NotationError(f"decks: list the {('Balan', 'Wazu')[tribe]} deck in "
@@ -402,10 +402,7 @@ class _Parser:
         pos["deck"] = deck
 
     def tile_pair(self, text: str, where: str) -> tuple[int, int]:
-        parts = text.split("+")
-        if len(parts) != 2:
-            raise NotationError(f"{where} {text!r}: expected a pair like 'B3+W4'")
-        pair = (self.tile_id(parts[0], where, 0), self.tile_id(parts[1], where, 1))
+        pair = _tile_pair(self.tileset, text, where)
         for t in pair:
             self.claim(t, where)
         return pair

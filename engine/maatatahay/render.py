@@ -6,7 +6,7 @@ relics, deaths, scores, the pending decision and the position string.
 """
 from __future__ import annotations
 
-from .board import CELLS, COLUMNS, FACINGS, SIDE
+from .board import COLUMNS, FACINGS, SIDE
 from .constants import (DEATH_LIMIT, DRAW, FIGHT, LOAD, ORDER, OVER, PAIR, PLACE,
                         PLAY_OPTIONS, REFILL)
 from .notation import EMPTY, Position, format_crystals, format_position

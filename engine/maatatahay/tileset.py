@@ -204,7 +204,7 @@ def parse_tileset(data, source: str) -> Tileset:
     note = check.string(head, "note", "[tileset]", default="")
     reconstruction = head.get("reconstruction", False)
     if not isinstance(reconstruction, bool):
-        check.fail("[tileset]", f"field 'reconstruction' must be true or false")
+        check.fail("[tileset]", "field 'reconstruction' must be true or false")
     magnitudes = check.table(data.get("abilities", {}), "[abilities]", set(ABILITIES))
     elder = check.integer(magnitudes, "elder", "[abilities]", 0, 4, default=1)
     convert = check.integer(magnitudes, "convert", "[abilities]", 0, 4, default=1)
