@@ -224,6 +224,105 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
     click.echo(f"perft {depth}: {nodes:,} nodes in {seconds:.3f} s ({nps:,.0f} nodes/s, {impl})")
 
 
+@cli.command()
+@game_arguments
+@click.option("--engine", "engine_name", type=click.Choice(["alphabeta", "mcts"]),
+              default="alphabeta", show_default=True)
+@click.option("--option", "engine_options", multiple=True, metavar="KEY=VALUE",
+              help="Engine option, e.g. c=1.2 (MCTS exploration), playout=heuristic, "
+                   "tt_megabytes=256; repeatable.")
+@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds to search.")
+@click.option("--depth", type=click.IntRange(min=1), default=None, help="Alpha-beta depth.")
+@click.option("--nodes", type=click.IntRange(min=1), default=None, help="Node budget.")
+@click.option("--sims", type=click.IntRange(min=1), default=None, help="MCTS simulations.")
+@click.option("--multipv", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Number of best lines to report.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="MCTS root-parallel worker processes.")
+@click.option("--stream", is_flag=True, help="With --json: one JSON line per search report.")
+@json_option
+@user_errors
+def analyse(game, position, moves, rules, seed, tileset, engine_name, engine_options,
+            time_limit, depth, nodes, sims, multipv, workers, stream, as_json):
+    """Search a position: best move, principal variation and evaluation.
+
+    Without a limit the search runs for 1 second. Scores and win rates are from the point of
+    view printed above the table (the side to move). Ctrl-C stops the search and prints the
+    best result found so far.
+    """
+    from tqdm import tqdm
+
+    from search import Limits, analyse as run_analysis, make_engine
+    from search.specs import parse_spec
+
+    from .output import analysis_document, lines_table
+
+    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    if state.is_terminal():
+        raise InputError("the game is over in this position: nothing to analyse")
+    try:
+        spec = parse_spec(engine_name + ":" + ",".join(engine_options))
+    except ValueError as err:
+        raise InputError(str(err)) from None
+    if spec.limits:
+        raise InputError(f"give limits as --time/--depth/--nodes/--sims, not --option "
+                         f"{', '.join(spec.limits)}")
+    options = dict(spec.options)
+    if engine_name == "mcts":
+        options.update(workers=workers, seed=seed)
+    elif workers > 1:
+        raise InputError("--workers applies to --engine mcts only")
+    limits = Limits(depth=depth, nodes=nodes, simulations=sims,
+                    time=time_limit if time_limit or depth or nodes or sims else 1.0)
+    try:
+        engine = make_engine(engine_name, **options)
+    except (TypeError, ValueError) as err:
+        raise InputError(f"engine options: {err}") from None
+    inputs = {"game": game_obj.name, "position": state.position(), "moves": moves.split(),
+              "rules": game_obj.rules, "engine": engine_name, "options": options,
+              "limits": {k: v for k, v in vars(limits).items() if v not in (None, 0.0)},
+              "multipv": multipv, "seed": getattr(engine, "seed", seed)}
+    if game_obj.uses_tileset:
+        inputs["tileset"] = game_obj.tileset_path or "default"
+    if not as_json:
+        click.echo(state.render(color=use_colour()))
+        click.echo("")
+    bar = tqdm(total=limits.time, desc="search", file=sys.stderr, disable=None,
+               bar_format="{l_bar}{bar}| {elapsed}/{total}s {postfix}" if limits.time else None)
+    latest = []
+
+    def progress(report):
+        latest[:] = [report]
+        if limits.time:
+            bar.n = min(report.elapsed, limits.time)
+        bar.set_postfix_str(f"nodes {report.nodes:,} nps {report.nps:,.0f} best "
+                            f"{report.best_move_str}", refresh=True)
+        if as_json and stream:
+            click.echo(json.dumps(analysis_document(report, inputs, final=False)))
+
+    interrupted = False
+    try:
+        result = run_analysis(state, engine, limits, progress, multipv=multipv)
+    except KeyboardInterrupt:
+        if not latest:
+            raise Interrupted("interrupted before the search reported a result") from None
+        result, interrupted = latest[0], True
+    finally:
+        bar.close()
+    document = analysis_document(result, inputs, final=True)
+    if interrupted:
+        document["interrupted"] = True
+    if as_json:
+        click.echo(json.dumps(document) if stream else json.dumps(document, indent=2))
+        return
+    click.echo(lines_table(result, state.to_move_name()))
+    if interrupted:
+        click.echo("(interrupted: best result so far)")
+    if result.seed is not None:
+        click.echo(f"seed: {result.seed}")
+
+
 def parse_tc(text: str | None) -> tuple[float, float] | None:
     if text is None:
         return None

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from cli.main import cli
 from engine import GAMES, get_game
-from search.match.players import parse_spec
+from search.specs import parse_spec
 from search.match.records import format_record, parse_records
 from search.match.runner import MatchSettings, draw_outcome, play_game
 

@@ -1,70 +1,15 @@
-"""Match players from engine specs such as ``mcts:time=0.5,c=1.4``, ``alphabeta:depth=4``,
-``greedy`` or ``random``.
+"""Match players built from engine specs (see :mod:`search.specs`).
 
-A spec is ``NAME[:KEY=VALUE,...]``. Keys that are search limits (``depth``, ``nodes``,
-``sims``, ``time``) set the per-move budget; the others are the engine's options (``c`` is
-MCTS's exploration constant). ``greedy`` is alpha-beta at depth 1: the move whose position the
-evaluation likes best. ``random`` plays uniformly at random from its own seeded generator.
 A player is created in the process that plays the game, so specs, not objects, travel.
+``random`` draws from its own seeded generator.
 """
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from ..engines import make_engine
 from ..limits import Limits
-
-LIMIT_KEYS = {"depth": ("depth", int), "nodes": ("nodes", int), "sims": ("simulations", int),
-              "simulations": ("simulations", int), "time": ("time", float)}
-OPTION_ALIASES = {"c": "exploration"}
-OPTION_TYPES = {"exploration": float, "tt_megabytes": int, "workers": int, "max_nodes": int,
-                "playout": str, "lmr": "bool", "star2": "bool", "aspiration": "bool",
-                "solver": "bool", "reuse": "bool"}
-BUILT_IN = ("alphabeta", "mcts", "greedy", "random")
-
-
-@dataclass(frozen=True)
-class EngineSpec:
-    text: str
-    name: str
-    limits: dict
-    options: dict
-
-
-def _convert(key: str, value: str, kind):
-    if kind == "bool":
-        if value.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
-            raise ValueError(f"engine option {key}={value!r}: expected true or false")
-        return value.lower() in ("1", "true", "yes", "on")
-    try:
-        return kind(value)
-    except ValueError:
-        raise ValueError(f"engine option {key}={value!r}: expected {kind.__name__}") from None
-
-
-def parse_spec(text: str) -> EngineSpec:
-    name, _, rest = text.strip().partition(":")
-    if name not in BUILT_IN:
-        raise ValueError(f"unknown engine {name!r} in {text!r}; expected one of "
-                         f"{', '.join(BUILT_IN)} (with options, e.g. mcts:time=0.5,c=1.4)")
-    limits, options = {}, {}
-    for item in filter(None, rest.split(",")):
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"engine option {item!r} in {text!r}: expected KEY=VALUE")
-        if key in LIMIT_KEYS:
-            field, kind = LIMIT_KEYS[key]
-            limits[field] = _convert(key, value, kind)
-            continue
-        key = OPTION_ALIASES.get(key, key)
-        if key not in OPTION_TYPES or name in ("greedy", "random"):
-            raise ValueError(f"engine option {key!r} is not known for {name}")
-        options[key] = _convert(key, value, OPTION_TYPES[key])
-    if name == "greedy":
-        name, limits = "alphabeta", {"depth": 1}
-    return EngineSpec(text, name, limits, options)
-
+from ..specs import EngineSpec
 
 class Player:
     """Chooses moves for one side of one game; keeps its search state between moves."""

@@ -17,7 +17,8 @@ from dataclasses import asdict, dataclass, field
 
 from engine import GameError, get_game
 
-from .players import Player, parse_spec
+from ..specs import parse_spec
+from .players import Player
 from .records import GameRecord, Ply, format_record, parse_records, result_tag
 from .stats import SPRT, Results
 

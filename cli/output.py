@@ -1,0 +1,63 @@
+"""How the CLI prints an analysis: the lines table for people, the JSON document for programs.
+
+The JSON follows KataGo's analysis engine in spirit: the inputs echoed back, then per-line
+move, score, win rate, visits or depth and PV, and every value says whose point of view it is
+from (``point_of_view``). ``schema`` names the document's version; ``docs/analysis.schema.json``
+is its JSON Schema.
+"""
+from __future__ import annotations
+
+SCHEMA = "crystalpick.analysis/1"
+
+
+def line_document(rank: int, line, depth: int | None) -> dict:
+    document = {"rank": rank, "move": line.move_str, "score": line.score,
+                "score_text": line.score_text, "win_rate": round(line.win_probability, 4),
+                "pv": line.pv_str}
+    if line.visits is not None:
+        document["visits"] = line.visits
+    if depth is not None:
+        document["depth"] = depth
+    if line.proof_plies is not None:
+        document["proof_plies"] = line.proof_plies
+    return document
+
+
+def analysis_document(analysis, inputs: dict, final: bool) -> dict:
+    result = {
+        "best_move": analysis.best_move_str, "score": analysis.score,
+        "score_text": analysis.score_text, "win_rate": round(analysis.win_probability, 4),
+        "nodes": analysis.nodes, "nps": round(analysis.nps), "elapsed": round(analysis.elapsed, 4),
+        "depth": analysis.depth, "seldepth": analysis.seldepth,
+        "simulations": analysis.simulations, "proven": analysis.proven,
+        "lines": [line_document(rank, line, analysis.depth)
+                  for rank, line in enumerate(analysis.lines, 1)],
+    }
+    if analysis.tree_nodes is not None:
+        result.update(tree_nodes=analysis.tree_nodes, tree_kept=analysis.tree_kept,
+                      bytes_per_node=analysis.bytes_per_node)
+    return {"schema": SCHEMA, "final": final, "input": inputs,
+            "point_of_view": analysis.point_of_view_name, "result": result}
+
+
+def lines_table(analysis, to_move: str) -> str:
+    """The best lines as an aligned table, with the point of view stated above it."""
+    pov = analysis.point_of_view_name
+    whose = f"{pov}, to move" if pov == to_move else pov
+    header = ["#", "move", "score", "win %", "visits" if analysis.simulations is not None
+              else "depth", "PV"]
+    rows = []
+    for rank, line in enumerate(analysis.lines, 1):
+        effort = line.visits if line.visits is not None else analysis.depth
+        rows.append([str(rank), line.move_str, line.score_text,
+                     f"{100 * line.win_probability:.1f}", str(effort), " ".join(line.pv_str)])
+    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header) - 1)]
+    out = [f"scores are for {whose}"]
+    for row in [header] + rows:
+        out.append("  ".join(cell.rjust(w) if i in (0, 2, 3, 4) else cell.ljust(w)
+                             for i, (cell, w) in enumerate(zip(row, widths))) + "  " + row[-1])
+    effort = (f"{analysis.simulations:,} simulations" if analysis.simulations is not None
+              else f"depth {analysis.depth}/{analysis.seldepth}")
+    out.append(f"{effort}, {analysis.nodes:,} nodes in {analysis.elapsed:.2f} s "
+               f"({analysis.nps:,.0f} nodes/s)")
+    return "\n".join(out)

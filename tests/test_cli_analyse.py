@@ -1,0 +1,84 @@
+"""``crystalpick analyse``: options, the JSON document against its schema, stream mode."""
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from cli.main import cli
+from engine import GAMES, get_game
+
+SCHEMA = json.loads((Path(__file__).parent.parent / "docs" / "analysis.schema.json").read_text())
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["analyse", *args])
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("engine,limit", [("alphabeta", ["--depth", "2"]),
+                                          ("mcts", ["--sims", "300"])])
+def test_json_matches_schema_and_engine(game, engine, limit):
+    result = run(game, "--engine", engine, *limit, "--multipv", "2", "--seed", "4", "--json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    jsonschema.validate(document, SCHEMA)
+    state = get_game(game).parse_position(document["input"]["position"])
+    legal = {state.move_to_str(m) for m in state.legal_moves()}
+    lines = document["result"]["lines"]
+    assert 1 <= len(lines) <= 2 and {line["move"] for line in lines} <= legal
+    assert document["result"]["best_move"] == lines[0]["move"]
+    assert document["point_of_view"] == state.to_move_name()
+    if engine == "mcts":
+        assert document["input"]["seed"] == 4
+        assert document["result"]["simulations"] >= 300
+
+
+def test_stream_prints_reports_then_the_final_document():
+    result = run("mattock", "--depth", "3", "--json", "--stream")
+    documents = [json.loads(line) for line in result.output.splitlines()]
+    assert [d["final"] for d in documents] == [False] * (len(documents) - 1) + [True]
+    assert len(documents) >= 2
+    for document in documents:
+        jsonschema.validate(document, SCHEMA)
+
+
+def test_same_seed_same_mcts_result():
+    first = json.loads(run("mattock", "--engine", "mcts", "--sims", "500", "--seed", "11",
+                           "--json").output)
+    second = json.loads(run("mattock", "--engine", "mcts", "--sims", "500", "--seed", "11",
+                            "--json").output)
+    assert first["result"]["lines"] == second["result"]["lines"]
+
+
+def test_human_output_names_the_point_of_view():
+    result = run("mattock", "--moves", "h5", "--depth", "2", "--multipv", "3")
+    assert result.exit_code == 0
+    assert "scores are for second, to move" in result.output
+    assert "position: " in result.output               # the board is shown first
+    table = result.output.split("scores are for")[1].splitlines()
+    assert table[1].split()[:2] == ["#", "move"] and len(table) == 2 + 3 + 1
+
+
+def test_engine_options_reach_the_engine():
+    result = run("mattock", "--engine", "mcts", "--option", "c=0.3", "--sims", "100", "--json")
+    assert json.loads(result.output)["input"]["options"]["exploration"] == 0.3
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--option", "depth=3"], "give limits as --time"),
+    (["--option", "colour=red"], "engine option 'colour' is not known"),
+    (["--option", "c=high", "--engine", "mcts"], "expected float"),
+    (["--workers", "2"], "--workers applies to --engine mcts only"),
+    (["--moves", "h5 h5"], "move 2: illegal move 'h5'"),
+])
+def test_bad_analyse_input_exits_2(args, fragment):
+    result = run("mattock", "--depth", "1", *args)
+    assert result.exit_code == 2 and fragment in result.output, result.output
+
+
+def test_finished_game_is_not_analysed():
+    finished = "1-1--/1---2/o-2--1/-1--1-x1/1-1o-2--/--2o2-/1-1----/-x-2-/2--x x"
+    result = run("mattock", finished, "--depth", "1")
+    assert result.exit_code == 2 and "game is over" in result.output
