@@ -323,6 +323,18 @@ def analyse(game, position, moves, rules, seed, tileset, engine_name, engine_opt
         click.echo(f"seed: {result.seed}")
 
 
+@cli.command("engine")
+@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
+def engine_command(game):
+    """Speak the crystalpick engine protocol on stdin/stdout (for GUIs and match runners).
+
+    The protocol is documented in docs/protocol.md: protocol, isready, setoption, newgame,
+    position, go, stop, show, moves, quit.
+    """
+    from .protocol import serve
+    serve(game)
+
+
 def parse_tc(text: str | None) -> tuple[float, float] | None:
     if text is None:
         return None

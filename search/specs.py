@@ -3,11 +3,13 @@
 Keys that are search limits (``depth``, ``nodes``, ``sims``, ``time``) set the per-move
 budget; the others are the engine's options (``c`` is MCTS's exploration constant).
 ``greedy`` is alpha-beta at depth 1: the move whose position the evaluation likes best.
-``random`` plays uniformly at random. The CLI's ``--engine``/``--option`` and the match runner
-both read engines this way.
+``random`` plays uniformly at random. ``cmd:COMMAND LINE`` is an external program speaking
+the crystalpick engine protocol (docs/protocol.md), e.g. ``cmd:crystalpick engine mattock``.
+The CLI's ``--engine``/``--option`` and the match runner both read engines this way.
 """
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 
 LIMIT_KEYS = {"depth": ("depth", int), "nodes": ("nodes", int), "sims": ("simulations", int),
@@ -40,6 +42,14 @@ def _convert(key: str, value: str, kind):
 
 def parse_spec(text: str) -> EngineSpec:
     name, _, rest = text.strip().partition(":")
+    if name == "cmd":
+        try:
+            command = shlex.split(rest)
+        except ValueError as err:
+            raise ValueError(f"engine command {rest!r}: {err}") from None
+        if not command:
+            raise ValueError("cmd: needs a command line, e.g. cmd:crystalpick engine mattock")
+        return EngineSpec(text, "cmd", {}, {"command": command})
     if name not in BUILT_IN:
         raise ValueError(f"unknown engine {name!r} in {text!r}; expected one of "
                          f"{', '.join(BUILT_IN)} (with options, e.g. mcts:time=0.5,c=1.4)")

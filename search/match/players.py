@@ -17,8 +17,11 @@ class Player:
     def __init__(self, spec: EngineSpec, seed: int):
         self.spec = spec
         self.rng = random.Random(seed)
-        self.engine = None
-        if spec.name != "random":
+        self.engine = self.external = None
+        if spec.name == "cmd":
+            from .external import ExternalEngine
+            self.external = ExternalEngine(spec.options["command"], {})
+        elif spec.name != "random":
             options = dict(spec.options)
             if spec.name == "mcts":
                 options.setdefault("seed", seed)
@@ -36,6 +39,8 @@ class Player:
 
     def choose(self, state, limits: Limits) -> tuple[int, dict]:
         """The move to play and what to say about it in the record's comment."""
+        if self.external is not None:
+            return self.choose_external(state, limits)
         if self.engine is None:
             return self.rng.choice(state.legal_moves()), {}
         from ..analysis import analyse
@@ -47,3 +52,19 @@ class Player:
         if result.simulations is not None:
             comment["visits"] = result.simulations
         return result.best_move, comment
+
+    def choose_external(self, state, limits: Limits) -> tuple[int, dict]:
+        soft, hard = limits.budget()
+        if limits.clock is not None:
+            go = f"clock {int(limits.clock * 1000)} inc {int(limits.increment * 1000)}"
+        else:
+            go = f"movetime {int((limits.time or 1.0) * 1000)}"
+        text, comment = self.external.best_move(state.position(), go, hard or soft or 1.0)
+        try:
+            return state.parse_move(text), comment
+        except Exception as err:
+            raise RuntimeError(f"illegal move from the engine: {err}") from None
+
+    def close(self) -> None:
+        if self.external is not None:
+            self.external.close()

@@ -124,8 +124,6 @@ def play_game(settings: MatchSettings, pair: int, swapped: bool) -> GameOutcome:
     opening = opening_for(settings, pair)
     state = opening_state(game, opening)
     engines = [settings.engines[1], settings.engines[0]] if swapped else list(settings.engines)
-    players = [Player(parse_spec(spec), derive_seed(settings.seed, pair, swapped, side))
-               for side, spec in enumerate(engines)]
     chance = random.Random(derive_seed(settings.seed, "chance", pair))
     clocks = [settings.tc[0], settings.tc[0]] if settings.tc else [None, None]
     increment = settings.tc[1] if settings.tc else 0.0
@@ -139,36 +137,46 @@ def play_game(settings: MatchSettings, pair: int, swapped: bool) -> GameOutcome:
     elif settings.move_time:
         tags["TimeControl"] = f"{settings.move_time:g}/move"
     record = GameRecord(tags)
+    players: list[Player] = []
     returns, reason = None, ""
-    while not state.is_terminal():
-        if settings.max_plies is not None and len(record.plies) >= settings.max_plies:
-            returns, reason = (0.0, 0.0), f"adjudicated draw at {settings.max_plies} plies"
-            break
-        if state.is_chance_node():
-            move = draw_outcome(state.chance_outcomes(), chance.random())
-            record.plies.append(Ply(state.move_to_str(move), chance=True))
-            state.play(move)
-            continue
-        side = state.current_player()
-        started = time.monotonic()
-        try:
-            move, comment = players[side].choose(
-                state, players[side].limits(clocks[side], increment, settings.move_time))
-        except Exception as err:   # an engine failure loses the game; the match goes on
-            returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
-            reason = f"{game.player_names[side]} engine failed: {err}"
-            break
-        spent = time.monotonic() - started
-        comment["time"] = f"{spent:.3f}"
-        record.plies.append(Ply(state.move_to_str(move), comment=comment))
-        if clocks[side] is not None:
-            clocks[side] -= spent
-            if clocks[side] < -settings.tolerance:
-                returns = (-1.0, 1.0) if side == 0 else (1.0, -1.0)
-                reason = f"{game.player_names[side]} lost on time"
+    try:
+        for side, spec in enumerate(engines):
+            try:
+                players.append(Player(parse_spec(spec),
+                                      derive_seed(settings.seed, pair, swapped, side)))
+            except Exception as err:     # an engine that cannot start loses the game
+                returns, reason = loss(side), f"{game.player_names[side]} engine failed: {err}"
                 break
-            clocks[side] += increment
-        state.play(move)
+        while returns is None and not state.is_terminal():
+            if settings.max_plies is not None and len(record.plies) >= settings.max_plies:
+                returns, reason = (0.0, 0.0), f"adjudicated draw at {settings.max_plies} plies"
+                break
+            if state.is_chance_node():
+                move = draw_outcome(state.chance_outcomes(), chance.random())
+                record.plies.append(Ply(state.move_to_str(move), chance=True))
+                state.play(move)
+                continue
+            side = state.current_player()
+            started = time.monotonic()
+            try:
+                move, comment = players[side].choose(
+                    state, players[side].limits(clocks[side], increment, settings.move_time))
+            except Exception as err:   # an engine failure loses the game; the match goes on
+                returns, reason = loss(side), f"{game.player_names[side]} engine failed: {err}"
+                break
+            spent = time.monotonic() - started
+            comment["time"] = f"{spent:.3f}"
+            record.plies.append(Ply(state.move_to_str(move), comment=comment))
+            if clocks[side] is not None:
+                clocks[side] -= spent
+                if clocks[side] < -settings.tolerance:
+                    returns, reason = loss(side), f"{game.player_names[side]} lost on time"
+                    break
+                clocks[side] += increment
+            state.play(move)
+    finally:
+        for player in players:
+            player.close()
     if returns is None:
         returns = state.returns()
         winner = state.winner()
@@ -180,6 +188,10 @@ def play_game(settings: MatchSettings, pair: int, swapped: bool) -> GameOutcome:
     score = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
     return GameOutcome(pair, swapped, score, record.tags["Result"], reason, len(record.plies),
                        format_record(record))
+
+
+def loss(side: int) -> tuple[float, float]:
+    return (-1.0, 1.0) if side == 0 else (1.0, -1.0)
 
 
 def draw_outcome(outcomes: list[tuple[int, float]], u: float) -> int:

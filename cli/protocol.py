@@ -1,0 +1,256 @@
+"""The crystalpick engine protocol (CPEP): a UCI/GTP-like line protocol on stdin/stdout.
+
+Spec: docs/protocol.md. The session reads commands on the main thread and searches on a
+worker thread, so ``stop``, ``isready`` and ``quit`` are answered during a search (any other
+command waits for the search to end, as in UCI engines); a stop takes effect at the searcher's next progress report (each alpha-beta iteration, every few
+thousand MCTS simulations) and the best move found so far is reported.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+from importlib.metadata import PackageNotFoundError, version
+
+from engine import GameError, get_game
+
+LIMIT_WORDS = {"depth": ("depth", int), "nodes": ("nodes", int), "sims": ("simulations", int)}
+FOREVER = 1e9     # seconds: the limit behind "go infinite" (ended by "stop")
+
+
+class StopSearch(Exception):
+    """Raised from the progress callback to end a search early."""
+
+
+def package_version() -> str:
+    try:
+        return version("crystalpick")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+class Session:
+    def __init__(self, game_name: str, out=None):
+        self.out = out or sys.stdout
+        self.game_name = game_name
+        self.rules: dict[str, str] = {}
+        self.tileset: str | None = None
+        self.engine_name = "alphabeta"
+        self.engine_options: dict = {}
+        self.multipv = 1
+        self.write_lock = threading.Lock()
+        self.stop_requested = threading.Event()
+        self.search_thread: threading.Thread | None = None
+        self.new_game()
+
+    # -- output --------------------------------------------------------------------------
+    def send(self, line: str) -> None:
+        with self.write_lock:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    def error(self, message: str) -> None:
+        self.send(f"info string error: {message}")
+
+    # -- commands ------------------------------------------------------------------------
+    def new_game(self) -> None:
+        self.game = get_game(self.game_name, self.rules, tileset=self.tileset)
+        self.state = self.game.new_initial_state()
+        self.engine = None            # a fresh engine: no TT or tree from an older game
+
+    def handle(self, line: str) -> bool:
+        """Execute one command line; return False on quit."""
+        words = line.split()
+        if not words:
+            return True
+        command, args = words[0], words[1:]
+        if command == "quit":
+            self.stop_search()
+            return False
+        if command == "stop":
+            self.stop_search()
+            return True
+        if command == "isready":
+            self.send("readyok")
+            return True
+        if self.searching():       # as in UCI engines: other commands wait for the search
+            self.search_thread.join()
+        handler = getattr(self, "cmd_" + command.replace("-", "_"), None)
+        if handler is None:
+            self.error(f"unknown command {command!r}; expected protocol, isready, setoption, "
+                       f"newgame, position, go, stop, show, moves or quit")
+            return True
+        try:
+            handler(args)
+        except (GameError, ValueError) as err:
+            self.error(str(err))
+        return True
+
+    def cmd_protocol(self, args) -> None:
+        self.send(f"id name crystalpick {package_version()}")
+        self.send(f"id game {self.game.name}")
+        self.send("option name engine type choice default alphabeta values alphabeta mcts")
+        self.send("option name multipv type int default 1")
+        for opt in self.game.rule_options:
+            self.send(f"option name rule.{opt.name} type choice default {opt.default} values "
+                      + " ".join(opt.choices))
+        if self.game.uses_tileset:
+            self.send("option name tileset type string default default")
+        self.send("option name <engine option> type string (see 'crystalpick analyse --help')")
+        self.send("protocolok")
+
+    def cmd_setoption(self, args) -> None:
+        text = " ".join(args)
+        if not text.startswith("name ") or " value " not in text:
+            raise ValueError("expected: setoption name NAME value VALUE")
+        name, value = text[5:].split(" value ", 1)
+        name, value = name.strip(), value.strip()
+        if name == "engine":
+            if value not in ("alphabeta", "mcts"):
+                raise ValueError("engine must be alphabeta or mcts")
+            self.engine_name, self.engine_options = value, {}
+        elif name == "multipv":
+            self.multipv = max(1, int(value))
+        elif name.startswith("rule."):
+            self.rules[name[5:]] = value
+            self.new_game()
+        elif name == "tileset":
+            self.tileset = None if value == "default" else value
+            self.new_game()
+        else:
+            from search.specs import parse_spec
+            spec = parse_spec(f"{self.engine_name}:{name}={value}")
+            if spec.limits:
+                raise ValueError(f"{name} is a search limit: give it to 'go'")
+            self.engine_options.update(spec.options)
+        self.engine = None
+
+    def cmd_newgame(self, args) -> None:
+        self.new_game()
+
+    def cmd_position(self, args) -> None:
+        """``position start [moves M ...]`` or ``position NOTATION... [moves M ...]``."""
+        if not args:
+            raise ValueError("expected: position start|NOTATION [moves M1 M2 ...]")
+        if "moves" in args:
+            cut = args.index("moves")
+            base, moves = args[:cut], args[cut + 1:]
+        else:
+            base, moves = args, []
+        position = None if base == ["start"] else " ".join(base)
+        self.state = self.game.state(position, moves)
+
+    def cmd_show(self, args) -> None:
+        for line in self.state.render().splitlines():
+            self.send("info string " + line)
+
+    def cmd_moves(self, args) -> None:
+        if self.state.is_chance_node():
+            self.send("info string chance " + " ".join(
+                f"{self.state.move_to_str(m)}:{p:.6g}" for m, p in self.state.chance_outcomes()))
+        else:
+            self.send("info string moves " + " ".join(
+                self.state.move_to_str(m) for m in self.state.legal_moves()))
+
+    def cmd_go(self, args) -> None:
+        from search import Limits
+        limits = self.parse_go(args, Limits)
+        if self.state.is_terminal():
+            raise ValueError("the game is over: no move to search")
+        if self.state.is_chance_node():
+            raise ValueError("a chance node: play the outcome with 'position ... moves'")
+        self.stop_requested.clear()
+        self.search_thread = threading.Thread(target=self.search, args=(limits,), daemon=True)
+        self.search_thread.start()
+
+    @staticmethod
+    def parse_go(args, Limits):
+        fields, i = {}, 0
+        clock = increment = None
+        while i < len(args):
+            word = args[i]
+            if word == "infinite":
+                fields["time"] = FOREVER
+                i += 1
+                continue
+            if i + 1 >= len(args):
+                raise ValueError(f"go {word}: a number must follow")
+            try:
+                value = float(args[i + 1])
+            except ValueError:
+                raise ValueError(f"go {word} {args[i + 1]!r}: not a number") from None
+            if word in LIMIT_WORDS:
+                key, kind = LIMIT_WORDS[word]
+                fields[key] = kind(value)
+            elif word == "movetime":
+                fields["time"] = value / 1000
+            elif word == "clock":
+                clock = value / 1000
+            elif word == "inc":
+                increment = value / 1000
+            else:
+                raise ValueError(f"go: unknown limit {word!r}; expected depth, nodes, sims, "
+                                 f"movetime MS, clock MS, inc MS or infinite")
+            i += 2
+        if clock is not None:
+            fields.update(clock=clock, increment=increment or 0.0)
+        if not fields:
+            fields["time"] = 1.0
+        return Limits(**fields)
+
+    # -- searching -----------------------------------------------------------------------
+    def searching(self) -> bool:
+        return self.search_thread is not None and self.search_thread.is_alive()
+
+    def stop_search(self) -> None:
+        if self.searching():
+            self.stop_requested.set()
+            self.search_thread.join()
+
+    def search(self, limits) -> None:
+        from search import analyse, make_engine
+        if self.engine is None or self.engine.name != self.engine_name:
+            self.engine = make_engine(self.engine_name, **self.engine_options)
+        latest = []
+
+        def progress(report):
+            latest[:] = [report]
+            self.send_info(report)
+            if self.stop_requested.is_set():
+                raise StopSearch
+
+        try:
+            result = analyse(self.state, self.engine, limits, progress, multipv=self.multipv)
+            self.send_info(result)
+        except StopSearch:
+            result = latest[0]
+        except Exception as err:          # report, never die: the GUI keeps its engine
+            self.error(f"search failed: {err}")
+            return
+        self.send(f"bestmove {result.best_move_str}")
+
+    def send_info(self, report) -> None:
+        for rank, line in enumerate(report.lines, 1):
+            effort = (f"depth {report.depth} seldepth {report.seldepth}" if report.depth
+                      else f"visits {line.visits}")
+            self.send(f"info multipv {rank} {effort} nodes {report.nodes} nps {int(report.nps)} "
+                      f"time {int(report.elapsed * 1000)} pov {report.point_of_view_name} "
+                      f"score {score_words(line)} winrate {line.win_probability:.4f} "
+                      f"pv {' '.join(line.pv_str)}")
+
+
+def score_words(line) -> str:
+    """``value X`` (evaluation units), ``win N``/``loss N`` (proven, N plies), or
+    ``proven win|loss|draw`` (MCTS-Solver, length unknown)."""
+    if line.proof_plies is not None:
+        return f"{'win' if line.score > 0 else 'loss'} {line.proof_plies}"
+    if line.score_text.startswith("proven"):
+        return line.score_text
+    return f"value {line.score:.6g}"
+
+
+def serve(game_name: str, stdin=None, stdout=None) -> None:
+    session = Session(game_name, stdout)
+    for line in stdin or sys.stdin:
+        if not session.handle(line.strip()):
+            break
+    session.stop_search()
