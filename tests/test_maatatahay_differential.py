@@ -51,12 +51,13 @@ def check_same(ref, fast, seed: int, ply: int) -> None:
 
 
 def play_game(seed: int) -> tuple[int, int, int]:
-    """Play one game on both implementations; return (decisions, chance nodes, plies)."""
+    """Play one game, setup included, on both implementations; return (decisions, chance
+    nodes, plies)."""
     rules = random.Random(seed).choice([{}, {"temple-discount": "any"},
                                         {"death-limit": "total"},
                                         {"relic-scoring": "order", "layout": "chaos"}])
-    ref = Maatatahay(rules, impl="reference", seed=seed).new_initial_state()
-    fast = Maatatahay(rules, impl="fast", seed=seed).new_initial_state()
+    ref = Maatatahay(rules, impl="reference").setup_state()      # the setup is chance too
+    fast = Maatatahay(rules, impl="fast").setup_state()
     rng = random.Random(seed)
     decisions = chances = 0
     while True:

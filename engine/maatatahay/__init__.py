@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import random
 
-from ..game import Game, RuleOption
+from ..game import CHANCE, Game, RuleOption
 from .constants import PLAY_OPTIONS
-from .deal import random_setup
 from .notation import Position, parse_position
+from .start import RANDOM_LAYOUT, setup_position
 from .tileset import load_tileset
-
-RANDOM_LAYOUT = "random"
 
 
 class Maatatahay(Game):
@@ -51,14 +49,23 @@ class Maatatahay(Game):
         from .reference import ReferenceState
         return ReferenceState(self, position)
 
+    def setup_state(self):
+        """The game before its setup: the layout (if random), the cell crystals, the first
+        three pairs and the coin toss are the chance nodes that follow."""
+        options = {o.name: self.rules[o.name] for o in PLAY_OPTIONS}
+        return self._state(setup_position(self.tileset, self.rules["layout"], options))
+
     def new_initial_state(self):
-        """A random setup drawn from ``seed`` (a fresh seed, kept in ``self.seed``, if None)."""
+        """The setup's chance nodes played out with outcomes drawn (by their probabilities)
+        from ``seed``: a fresh seed, kept in ``self.seed``, if None."""
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(2**32)
-        options = {o.name: self.rules[o.name] for o in PLAY_OPTIONS}
-        position = random_setup(self.tileset, self.rules["layout"], options,
-                                random.Random(self.seed))
-        return self._state(position)
+        rng = random.Random(self.seed)
+        state = self.setup_state()
+        while state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.play(rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0])
+        return self._state(state.to_position())
 
     def parse_position(self, text: str):
         return self._state(parse_position(text, self.tileset, self.rules, self.explicit_rules))
@@ -69,8 +76,9 @@ class Maatatahay(Game):
                            "reconstruction": self.tileset.reconstruction,
                            "note": self.tileset.note, "label": self.tileset.label()}
         info["layouts"] = list(self.tileset.layouts)
-        info["chance"] = ("setup drawn from --seed; relic bag draws and pair refills are "
-                          "chance nodes with exact probabilities")
+        info["chance"] = ("setup (layout, cell crystals, first pairs, coin toss), relic bag "
+                          "draws and pair refills are chance nodes with exact probabilities; "
+                          "a new game plays the setup's outcomes from --seed")
         return info
 
 

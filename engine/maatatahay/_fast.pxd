@@ -7,7 +7,8 @@ cdef enum:
     MAX_PAIRS = 3
     MAX_RELICS = 5
     MAX_MOVES = 1024      # loads are bounded by (15+1) * (45+1) crystals, placements by 400
-    MAX_PLIES = 256       # a game has at most 12 rounds of at most 17 plies
+    MAX_PLIES = 256       # a game has at most 12 rounds of at most 17 plies, a setup 25
+    MAX_LAYOUTS = 32
 
 # Component data and rule options: fixed for the life of a kernel.
 cdef struct Data:
@@ -21,7 +22,8 @@ cdef struct Data:
     unsigned int tribe_tiles[2]   # bitmask of each tribe's tiles
     int frame[NCELLS]             # frame arrows pointing at each cell
     int elder, convert            # bonus per counted neighbour
-    int temple[NCELLS]
+    int layout_count
+    int layouts[MAX_LAYOUTS][5]   # the temple cells of each named layout
     int discount_any, death_total, relic_order    # the non-default option values
     int option_choice[3]          # choice index of each play option (for the key)
     int neighbour[NCELLS][8]
@@ -31,6 +33,7 @@ cdef struct Core:
     signed char tile[NCELLS]      # tile index or -1
     signed char rotation[NCELLS]
     signed char alive[NCELLS]
+    signed char temple[NCELLS]    # set by the layout (a setup chance event)
     unsigned char warrior_spirit[NCELLS]
     unsigned char warrior_energy[NCELLS]
     unsigned char cell_spirit[NCELLS]

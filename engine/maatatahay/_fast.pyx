@@ -20,11 +20,14 @@ from .notation import EMPTY, Position
 # Phases, move kinds and rule numbers, copied from the Python modules into C globals once.
 cdef int PAIR = K.PAIR, ORDER = K.ORDER, PLACE = K.PLACE, DRAW = K.DRAW
 cdef int LOAD = K.LOAD, FIGHT = K.FIGHT, REFILL = K.REFILL, OVER = K.OVER
+cdef int LAYOUT = K.LAYOUT, CRYSTALS = K.CRYSTALS, REVEAL = K.REVEAL, TOSS = K.TOSS
+cdef int C_PAIRS_ON_OFFER = K.PAIRS_ON_OFFER
 cdef int C_DEATH_LIMIT = K.DEATH_LIMIT, C_RELIC_DRAWS = K.RELIC_DRAWS
 cdef int C_STORAGE_LIMIT = K.STORAGE_LIMIT, C_TEMPLE_BASE_COST = K.TEMPLE_BASE_COST
 cdef int KIND_SHIFT = N.KIND_SHIFT
 cdef int M_PAIR = N.M_PAIR, M_ORDER = N.M_ORDER, M_PLACE = N.M_PLACE, M_LOAD = N.M_LOAD
 cdef int M_FIGHT = N.M_FIGHT, M_DRAW = N.M_DRAW, M_DEAL = N.M_DEAL
+cdef int M_LAYOUT = N.M_LAYOUT, M_CRYSTAL = N.M_CRYSTAL, M_TOSS = N.M_TOSS
 cdef int ELDER = 1, CONVERT = 2
 cdef int ORTHOGONAL[4]
 ORTHOGONAL[:] = B.ORTHOGONAL
@@ -69,11 +72,16 @@ cdef inline int order_chooser(KState* s) noexcept nogil:
     return 0 if b < w else 1
 
 
+cdef inline bint is_chance(int phase) noexcept nogil:
+    return (phase == DRAW or phase == REFILL or phase == LAYOUT or phase == CRYSTALS
+            or phase == REVEAL or phase == TOSS)
+
+
 cdef int current_player(KState* s) noexcept nogil:
     cdef int phase = s.c.phase
     if phase == OVER:
         return -2
-    if phase == DRAW or phase == REFILL:
+    if is_chance(phase):
         return -1
     if phase == PAIR:
         return s.c.active
@@ -148,7 +156,7 @@ cdef int generate_placements(KState* s, int* out) noexcept nogil:
     for cell in range(NCELLS):
         if s.c.tile[cell] >= 0:
             continue
-        if not s.d.temple[cell]:
+        if not s.c.temple[cell]:
             if out == NULL:
                 n += nrot
                 continue
@@ -201,6 +209,34 @@ cdef int generate_deals(KState* s, int* out) noexcept nogil:
     return n
 
 
+cdef int next_undealt(KState* s) noexcept nogil:
+    """The next setup cell waiting for its crystal, or -1."""
+    cdef int cell
+    for cell in range(NCELLS):
+        if (s.c.tile[cell] < 0 and not s.c.temple[cell]
+                and s.c.cell_spirit[cell] + s.c.cell_energy[cell] == 0):
+            return cell
+    return -1
+
+
+cdef int generate_setup(KState* s, int* out) noexcept nogil:
+    """The setup's chance outcomes other than the pairs: layout, crystal, coin toss."""
+    cdef int phase = s.c.phase, i, cell, n = 0
+    if phase == LAYOUT:
+        for i in range(s.d.layout_count):
+            n = emit(out, n, M_LAYOUT << KIND_SHIFT | i)
+    elif phase == CRYSTALS:
+        cell = next_undealt(s)
+        if s.c.bag_spirit:
+            n = emit(out, n, M_CRYSTAL << KIND_SHIFT | cell << 1)
+        if s.c.bag_energy:
+            n = emit(out, n, M_CRYSTAL << KIND_SHIFT | cell << 1 | 1)
+    elif phase == TOSS:
+        n = emit(out, n, M_TOSS << KIND_SHIFT)
+        n = emit(out, n, M_TOSS << KIND_SHIFT | 1)
+    return n
+
+
 cdef int generate(KState* s, int* out) noexcept nogil:
     """The legal moves or chance outcomes, in the reference implementation's order."""
     cdef int phase = s.c.phase, i, n = 0
@@ -210,8 +246,10 @@ cdef int generate(KState* s, int* out) noexcept nogil:
         return generate_loads(s, out)
     if phase == DRAW:
         return generate_draws(s, out)
-    if phase == REFILL:
+    if phase == REFILL or phase == REVEAL:
         return generate_deals(s, out)
+    if phase == LAYOUT or phase == CRYSTALS or phase == TOSS:
+        return generate_setup(s, out)
     if phase == PAIR:
         for i in range(s.c.pair_count):
             n = emit(out, n, M_PAIR << KIND_SHIFT | s.c.pairs[i][1] << 6 | s.c.pairs[i][0])
@@ -236,8 +274,8 @@ cdef long long choose2(long long n, int k) noexcept nogil:
 
 
 cdef int probabilities(KState* s, double* out) noexcept nogil:
-    """Exact chance probabilities in the order of generate(): hypergeometric bag draws,
-    uniform refills."""
+    """Exact chance probabilities in the order of generate(): hypergeometric bag draws, the
+    bag's colour shares for setup crystals, uniform otherwise."""
     cdef int size, k, n = 0
     cdef long long total
     cdef double uniform
@@ -250,8 +288,17 @@ cdef int probabilities(KState* s, double* out) noexcept nogil:
                                   * choose2(s.c.bag_energy, size - k)) / <double>total
                 n += 1
         return n
-    if s.c.phase == REFILL:
-        n = generate_deals(s, NULL)
+    if s.c.phase == CRYSTALS:
+        total = s.c.bag_spirit + s.c.bag_energy
+        if s.c.bag_spirit:
+            out[n] = <double>s.c.bag_spirit / <double>total
+            n += 1
+        if s.c.bag_energy:
+            out[n] = <double>s.c.bag_energy / <double>total
+            n += 1
+        return n
+    if is_chance(s.c.phase):                  # refills, reveals, layout, toss: uniform
+        n = generate(s, NULL)
         uniform = 1.0 / n
         for k in range(n):
             out[k] = uniform
@@ -268,7 +315,7 @@ cdef void place(KState* s, int cell, int rotation, int paid_spirit, int paid_ene
     s.c.rotation[cell] = rotation
     s.c.alive[cell] = 1
     s.c.placed = cell
-    if s.d.temple[cell]:
+    if s.c.temple[cell]:
         s.c.storage_spirit[player] -= paid_spirit
         s.c.storage_energy[player] -= paid_energy
         s.c.bag_spirit += paid_spirit
@@ -341,7 +388,7 @@ cdef bint game_over(KState* s) noexcept nogil:
     if s.c.deck == 0 and s.c.pair_count == 0:
         return True
     for cell in range(NCELLS):
-        if s.c.tile[cell] < 0 and not s.d.temple[cell]:
+        if s.c.tile[cell] < 0 and not s.c.temple[cell]:
             free_cells += 1
     return free_cells <= 1
 
@@ -376,7 +423,7 @@ cdef void take_pair(KState* s, int balan, int wazu) noexcept nogil:
 
 
 cdef void apply(KState* s, int move) noexcept nogil:
-    cdef int kind = move >> KIND_SHIFT, low = move & 63, high = (move >> 6) & 63, player
+    cdef int kind = move >> KIND_SHIFT, low = move & 63, high = (move >> 6) & 63, player, i, cell
     if kind == M_PLACE:
         place(s, (move >> 2) & 31, move & 3, (move >> 7) & 7, (move >> 10) & 7)
     elif kind == M_LOAD:
@@ -402,6 +449,26 @@ cdef void apply(KState* s, int move) noexcept nogil:
         s.c.pairs[s.c.pair_count][1] = high
         s.c.pair_count += 1
         s.c.deck &= ~((1u << low) | (1u << high))
+        if s.c.phase != REVEAL:
+            s.c.phase = PAIR
+        elif s.c.pair_count >= C_PAIRS_ON_OFFER:
+            s.c.phase = TOSS
+    elif kind == M_LAYOUT:
+        for i in range(5):
+            s.c.temple[s.d.layouts[move & 63][i]] = 1
+        s.c.phase = CRYSTALS
+    elif kind == M_CRYSTAL:
+        cell = (move & 63) >> 1
+        if move & 1:
+            s.c.bag_energy -= 1
+            s.c.cell_energy[cell] += 1
+        else:
+            s.c.bag_spirit -= 1
+            s.c.cell_spirit[cell] += 1
+        if next_undealt(s) < 0:
+            s.c.phase = REVEAL
+    elif kind == M_TOSS:
+        s.c.active = low
         s.c.phase = PAIR
 
 
@@ -413,7 +480,7 @@ cdef void settle(KState* s) noexcept nogil:
         phase = s.c.phase
         if phase == PAIR and s.c.pair_count == 1:
             take_pair(s, s.c.pairs[0][0], s.c.pairs[0][1])
-        elif (phase == DRAW or phase == REFILL) and generate(s, NULL) == 1:
+        elif is_chance(phase) and generate(s, NULL) == 1:
             generate(s, out)
             apply(s, out[0])
         elif phase == LOAD:
@@ -503,7 +570,7 @@ cdef u64 position_key(KState* s) noexcept nogil:
             key ^= mix(4, c, s.c.cell_spirit[c])
         if s.c.cell_energy[c]:
             key ^= mix(5, c, s.c.cell_energy[c])
-        if s.d.temple[c]:
+        if s.c.temple[c]:
             key ^= mix(6, c, 0)
         if (s.c.fighters >> c) & 1:
             key ^= mix(19, c, 0)
@@ -570,8 +637,10 @@ cdef void load_data(Data* d, object position):
         d.frame[c] = energy
     d.elder = tileset.elder
     d.convert = tileset.convert
-    for c in position.temples:
-        d.temple[c] = 1
+    d.layout_count = len(tileset.layouts)
+    for k, cells in enumerate(tileset.layouts.values()):
+        for i, c in enumerate(cells):
+            d.layouts[k][i] = c
     for c in range(NCELLS):
         for direction in range(8):
             d.neighbour[c][direction] = B.NEIGHBOUR[c][direction]
@@ -600,6 +669,8 @@ cdef void load_core(Core* c, object pos):
         c.storage_energy[p] = pos.storage_energy[p]
     c.bag_spirit, c.bag_energy = pos.bag_spirit, pos.bag_energy
     c.supply_energy, c.removed_spirit = pos.supply_energy, pos.removed_spirit
+    for cell in pos.temples:
+        c.temple[cell] = 1
     c.relic_count = len(pos.relics)
     for i, owner in enumerate(pos.relics):
         c.relics[i] = owner
@@ -643,7 +714,7 @@ cdef class Kernel:
 
     cdef long long outcome_probabilities(self, double* out, long long capacity) noexcept nogil:
         cdef long long count = generate(&self.s, NULL)
-        if self.s.c.phase != DRAW and self.s.c.phase != REFILL:
+        if not is_chance(self.s.c.phase):
             return 0
         if count <= capacity:
             probabilities(&self.s, out)
@@ -681,7 +752,7 @@ cdef class Kernel:
             warrior_energy=[c.warrior_energy[x] for x in cells],
             cell_spirit=[c.cell_spirit[x] for x in cells],
             cell_energy=[c.cell_energy[x] for x in cells],
-            temples=tuple(x for x in cells if self.s.d.temple[x]),
+            temples=tuple(x for x in cells if self.s.c.temple[x]),
             storage_spirit=[c.storage_spirit[0], c.storage_spirit[1]],
             storage_energy=[c.storage_energy[0], c.storage_energy[1]],
             bag_spirit=c.bag_spirit, bag_energy=c.bag_energy, supply_energy=c.supply_energy,
@@ -715,7 +786,7 @@ cdef class Kernel:
         cdef int moves[MAX_MOVES]
         cdef double probs[MAX_MOVES]
         cdef int n = generate(&self.s, moves)
-        if self.s.c.phase != DRAW and self.s.c.phase != REFILL:
+        if not is_chance(self.s.c.phase):
             return []
         probabilities(&self.s, probs)
         return [(moves[i], probs[i]) for i in range(n)]

@@ -15,10 +15,14 @@ TEMPLE_BASE_COST = 4                         # cost max(1, 4 - k)
 DEATH_LIMIT = 6                              # section 7
 PAIRS_ON_OFFER = 3                           # section 2.4
 
-# The decision points and chance events of section 6, in the order a round visits them.
-PHASES = ("pair", "order", "place", "draw", "load", "fight", "refill", "over")
-PAIR, ORDER, PLACE, DRAW, LOAD, FIGHT, REFILL, OVER = range(len(PHASES))
-CHANCE_PHASES = (DRAW, REFILL)
+# The decision points and chance events of section 6, in the order a round visits them,
+# then the chance events of the setup (section 2): layout, a crystal per cell, the first
+# three pairs, the coin toss.
+PHASES = ("pair", "order", "place", "draw", "load", "fight", "refill", "over",
+          "layout", "crystals", "reveal", "toss")
+PAIR, ORDER, PLACE, DRAW, LOAD, FIGHT, REFILL, OVER, LAYOUT, CRYSTALS, REVEAL, TOSS = \
+    range(len(PHASES))
+CHANCE_PHASES = (DRAW, REFILL, LAYOUT, CRYSTALS, REVEAL, TOSS)
 
 TRIBE_LETTERS = "BW"
 

@@ -11,14 +11,16 @@ Fields, separated by single spaces, always in this order::
   a dead one, then the crystals on it (omitted when none).
 * CRYS: ``<n>s<m>e`` with each part left out when zero and the count left out when one
   (``s``, ``2e``, ``s3e``); ``-`` is no crystal at all.
-* temples: the five temple cells (a temple without a tile still holds its relic).
+* temples: the five temple cells (a temple without a tile still holds its relic), or ``-``
+  before the setup has drawn the layout.
 * relics: the owner of each relic taken so far, in the order taken (``BWB``) or ``-``.
 * decks: the tiles left in the Balan and the Wazu deck, in tileset order (``-`` if none).
 * pairs: the pairs on offer ``B3+W4,...`` in display order, or ``-``.
 * pending: ``pair``; ``order:B3+W4``; ``place:B3,W4`` (tiles still to place this round, the
   first one now); ``draw:c3[:W4]``, ``load:c3[:W4]`` (the warrior just placed, then the tile
   still to place); ``fight:c3:b2,c4[:W4]`` (placed warrior, fights not yet resolved);
-  ``refill``; ``over``.
+  ``refill``; ``over``; and the setup's chance events ``layout``, ``crystals`` (the next cell
+  without a crystal gets one), ``reveal`` (the first three pairs), ``toss``.
 
 Deaths, the Spirit track and the removed Spirit are not written: they follow from the dead
 tiles and the crystal totals, so the string can never contradict itself.
@@ -31,8 +33,9 @@ from dataclasses import dataclass, field, fields
 
 from ..game import NotationError
 from .board import CELLS, FACINGS, INDEX, NAMES, SIDE
-from .constants import (ENERGY_TOTAL, PHASES, PLAY_DEFAULTS, PLAY_OPTIONS, SPIRIT_TOTAL,
-                        TRIBE_LETTERS, DRAW, FIGHT, LOAD, ORDER, OVER, PAIR, PLACE, REFILL)
+from .constants import (CRYSTALS, DRAW, ENERGY_TOTAL, FIGHT, LAYOUT, LOAD, ORDER, PAIR, PHASES,
+                        PLACE, PLAY_DEFAULTS, PLAY_OPTIONS, REFILL, REVEAL, SPIRIT_TOTAL,
+                        TRIBE_LETTERS)
 from .tileset import Tileset
 
 EMPTY = -1
@@ -91,10 +94,17 @@ class Position:
         return self.tribe(self.placed)
 
 
+def undealt_cells(pos: Position) -> list[int]:
+    """Setup cells still waiting for their crystal: empty, not a temple, holding none."""
+    return [c for c in range(CELLS) if pos.tile[c] == EMPTY and c not in pos.temples
+            and pos.cell_spirit[c] + pos.cell_energy[c] == 0]
+
+
 # -- moves -----------------------------------------------------------------------------------
 # A move is KIND << 16 | payload; the kinds are the decision points and chance events.
 KIND_SHIFT = 16
-M_PAIR, M_ORDER, M_PLACE, M_LOAD, M_FIGHT, M_DRAW, M_DEAL = range(1, 8)
+M_PAIR, M_ORDER, M_PLACE, M_LOAD, M_FIGHT, M_DRAW, M_DEAL, M_LAYOUT, M_CRYSTAL, M_TOSS = \
+    range(1, 11)
 
 
 def encode_place(cell: int, rotation: int, paid_spirit: int = 0, paid_energy: int = 0) -> int:
@@ -168,13 +178,19 @@ def format_move(tileset: Tileset, move: int) -> str:
     if kind == M_DEAL:
         first, second = decode_two(payload)
         return f"deal:{ids[first]}+{ids[second]}"
+    if kind == M_LAYOUT:
+        return f"layout:{list(tileset.layouts)[payload]}"
+    if kind == M_CRYSTAL:
+        return f"crystal:{NAMES[payload >> 1]}{'se'[payload & 1]}"
+    if kind == M_TOSS:
+        return f"toss:{TRIBE_LETTERS[payload]}"
     raise NotationError(f"not a Maatatahay move code: {move}")
 
 
 _PLACE = re.compile(r"^([a-e][1-5])([\^>v<])(?:\$(.+))?$")
 MOVE_HELP = ("a pair 'B3+W4', 'first:B|W', a placement like 'c3>' or 'c3^$2se' (cell, facing "
              "^ > v <, temple payment), 'load:<crystals>', 'fight:<cell>', 'draw:<crystals>' "
-             "or 'deal:B7+W2'")
+             "or 'deal:B7+W2'; setup: 'layout:<name>', 'crystal:a2s', 'toss:B'")
 
 
 def _tile_pair(tileset: Tileset, text: str, what: str) -> tuple[int, int]:
@@ -213,6 +229,12 @@ def parse_move_syntax(tileset: Tileset, text: str) -> int:
         return encode_pair_of(M_LOAD if head == "load" else M_DRAW, spirit, energy)
     elif head == "deal":
         return encode_pair_of(M_DEAL, *_tile_pair(tileset, rest, "deal"))
+    elif head == "layout" and rest in tileset.layouts:
+        return M_LAYOUT << KIND_SHIFT | list(tileset.layouts).index(rest)
+    elif head == "crystal" and rest[:-1] in INDEX and rest[-1:] in ("s", "e"):
+        return M_CRYSTAL << KIND_SHIFT | INDEX[rest[:-1]] << 1 | "se".index(rest[-1])
+    elif head == "toss" and rest in ("B", "W"):
+        return M_TOSS << KIND_SHIFT | TRIBE_LETTERS.index(rest)
     raise NotationError(f"malformed move {text!r}: expected {MOVE_HELP}")
 
 
@@ -257,7 +279,7 @@ def format_position(pos: Position) -> str:
     pairs = ",".join(f"{tileset.tiles[b].id}+{tileset.tiles[w].id}" for b, w in pos.pairs)
     fields = [
         "/".join(rows),
-        "temples=" + ",".join(NAMES[c] for c in pos.temples),
+        "temples=" + (",".join(NAMES[c] for c in pos.temples) or "-"),
         "store=" + "/".join(format_crystals(pos.storage_spirit[p], pos.storage_energy[p])
                             for p in (0, 1)),
         "bag=" + format_crystals(pos.bag_spirit, pos.bag_energy),
@@ -352,6 +374,9 @@ class _Parser:
         pos["warrior_spirit"][cell], pos["warrior_energy"][cell] = spirit, energy
 
     def temples(self, text: str, pos: dict) -> None:
+        if text == "-":
+            pos["temples"] = ()
+            return
         cells = [self.cell(c, "temples") for c in text.split(",")]
         if len(set(cells)) != 5 or cells != sorted(cells):
             raise NotationError(f"temples={text!r}: expected 5 different cells in board order "
@@ -425,8 +450,8 @@ class _Parser:
                                 f"with its details (e.g. 'place:B3,W4', 'load:c3:W4')")
         phase = PHASES.index(parts[0])
         pos["phase"] = phase
-        expected = {PAIR: (1, 1), ORDER: (2, 2), PLACE: (2, 2), DRAW: (2, 3), LOAD: (2, 3),
-                    FIGHT: (3, 4), REFILL: (1, 1), OVER: (1, 1)}[phase]
+        expected = {ORDER: (2, 2), PLACE: (2, 2), DRAW: (2, 3), LOAD: (2, 3),
+                    FIGHT: (3, 4)}.get(phase, (1, 1))
         if not expected[0] <= len(parts) <= expected[1]:
             raise NotationError(f"pending={text!r}: '{parts[0]}' takes {expected[0] - 1}"
                                 f"{'' if expected[0] == expected[1] else f'-{expected[1] - 1}'}"
@@ -535,6 +560,13 @@ def _checked(pos: Position, parser: _Parser) -> Position:
         raise NotationError(f"{energy} Energy crystals counted (bag, storages, cells, "
                             f"warriors, supply); the game has exactly {ENERGY_TOTAL}")
     pos.removed_spirit = SPIRIT_TOTAL - spirit
+    if (pos.phase == LAYOUT) != (not pos.temples):
+        raise NotationError("temples=- (no layout yet) goes with pending=layout, and only with it")
+    if pos.phase == CRYSTALS and not (undealt_cells(pos) and pos.bag_spirit + pos.bag_energy):
+        raise NotationError("pending=crystals needs a cell without its crystal (outside the "
+                            "temples) and a crystal in the bag")
+    if pos.phase == REVEAL and len(pos.pairs) >= 3:
+        raise NotationError("pending=reveal: the three first pairs are already on offer")
     free = sum(1 for c in range(CELLS) if pos.tile[c] == EMPTY and c not in pos.temples)
     if pos.phase in (PAIR, ORDER) and (free < 2 or (pos.phase == PAIR and not pos.pairs)):
         raise NotationError(f"pending={PHASES[pos.phase]}: a round needs a pair on offer and "

@@ -10,12 +10,14 @@ from fractions import Fraction
 
 from ..game import CHANCE, TERMINAL
 from .board import CELLS, NEIGHBOUR, ORTHOGONAL, opposite
-from .constants import DRAW, FIGHT, LOAD, ORDER, OVER, PAIR, PLACE, REFILL, STORAGE_LIMIT
-from .notation import (EMPTY, KIND_SHIFT, M_DEAL, M_DRAW, M_FIGHT, M_LOAD, M_ORDER, M_PAIR,
-                       Position, decode_place, decode_two, encode_pair_of, encode_place,
-                       move_kind, move_payload)
-from .rules import (draw_outcomes, fight_odds, game_over, is_surrounded, is_warrior,
-                    order_chooser, payments, scores, temple_cost, winner)
+from .constants import (CHANCE_PHASES, CRYSTALS, DRAW, FIGHT, LAYOUT, LOAD, ORDER, OVER, PAIR,
+                        PAIRS_ON_OFFER, PLACE, REFILL, REVEAL, STORAGE_LIMIT, TOSS)
+from .notation import (EMPTY, KIND_SHIFT, M_CRYSTAL, M_DEAL, M_DRAW, M_FIGHT, M_LAYOUT, M_LOAD,
+                       M_ORDER, M_PAIR, M_TOSS, Position, decode_place, decode_two,
+                       encode_pair_of, encode_place, move_kind, move_payload, undealt_cells)
+from .rules import (crystal_outcomes, deal_outcomes, draw_outcomes, fight_odds, game_over,
+                    is_surrounded, is_warrior, order_chooser, payments, scores, temple_cost,
+                    winner)
 from .state import MaatatahayState
 from .zobrist import position_key
 
@@ -31,7 +33,7 @@ class ReferenceState(MaatatahayState):
         phase = self.pos.phase
         if phase == OVER:
             return TERMINAL
-        if phase in (DRAW, REFILL):
+        if phase in CHANCE_PHASES:
             return CHANCE
         if phase == PAIR:
             return self.pos.active
@@ -51,21 +53,29 @@ class ReferenceState(MaatatahayState):
             return [encode_pair_of(M_LOAD, s, e) for s, e in self._loads()]
         if pos.phase == FIGHT:
             return [M_FIGHT << KIND_SHIFT | c for c in pos.fighters]
-        return [move for move, _ in self.chance_outcomes()] if pos.phase in (DRAW, REFILL) else []
+        return [move for move, _ in self.exact_chance_outcomes()]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.is_chance_node():
+            return super().chance_outcomes()
         return [(m, float(p)) for m, p in self.exact_chance_outcomes()]
 
     def exact_chance_outcomes(self) -> list[tuple[int, Fraction]]:
         pos = self.pos
         if pos.phase == DRAW:
             return [(encode_pair_of(M_DRAW, s, e), p) for s, e, p in draw_outcomes(pos)]
-        if pos.phase == REFILL:
-            balan = [t for t in pos.deck if pos.tileset.tiles[t].tribe == 0]
-            wazu = [t for t in pos.deck if pos.tileset.tiles[t].tribe == 1]
-            p = Fraction(1, len(balan) * len(wazu))
-            return [(encode_pair_of(M_DEAL, b, w), p) for b in balan for w in wazu]
-        return super().chance_outcomes()
+        if pos.phase in (REFILL, REVEAL):
+            return [(encode_pair_of(M_DEAL, b, w), p) for b, w, p in deal_outcomes(pos)]
+        if pos.phase == LAYOUT:
+            count = len(pos.tileset.layouts)
+            return [(M_LAYOUT << KIND_SHIFT | k, Fraction(1, count)) for k in range(count)]
+        if pos.phase == CRYSTALS:
+            cell = undealt_cells(pos)[0]
+            return [(M_CRYSTAL << KIND_SHIFT | cell << 1 | colour, p)
+                    for colour, p in crystal_outcomes(pos)]
+        if pos.phase == TOSS:
+            return [(M_TOSS << KIND_SHIFT | p, Fraction(1, 2)) for p in (0, 1)]
+        return []
 
     def play(self, move: int) -> None:
         self._history.append(self.pos.copy())
@@ -119,7 +129,24 @@ class ReferenceState(MaatatahayState):
             pos.pairs.append(decode_two(payload))
             for tile in decode_two(payload):
                 pos.deck.remove(tile)
-            pos.phase = PAIR
+            if pos.phase == REVEAL:                      # 2.4: three pairs, then the toss
+                pos.phase = REVEAL if len(pos.pairs) < PAIRS_ON_OFFER else TOSS
+            else:
+                pos.phase = PAIR
+        elif kind == M_LAYOUT:                           # 2.1
+            pos.temples = list(pos.tileset.layouts.values())[payload]
+            pos.phase = CRYSTALS
+        elif kind == M_CRYSTAL:                          # 2.3: one crystal per cell
+            cell, energy = payload >> 1, payload & 1
+            if energy:
+                pos.bag_energy -= 1
+                pos.cell_energy[cell] += 1
+            else:
+                pos.bag_spirit -= 1
+                pos.cell_spirit[cell] += 1
+            pos.phase = CRYSTALS if undealt_cells(pos) else REVEAL
+        elif kind == M_TOSS:                             # 2.5
+            pos.active, pos.phase = payload, PAIR
         else:
             self._place(*decode_place(payload))
 
@@ -130,7 +157,7 @@ class ReferenceState(MaatatahayState):
         while True:
             if pos.phase == PAIR and len(pos.pairs) == 1:
                 self._apply(encode_pair_of(M_PAIR, *pos.pairs[0]))
-            elif pos.phase in (DRAW, REFILL) and len(self.exact_chance_outcomes()) == 1:
+            elif pos.phase in CHANCE_PHASES and len(self.exact_chance_outcomes()) == 1:
                 self._apply(self.exact_chance_outcomes()[0][0])
             elif pos.phase == LOAD and len(self._loads()) == 1:
                 self._load(0, 0)

@@ -7,8 +7,8 @@ relics, deaths, scores, the pending decision and the position string.
 from __future__ import annotations
 
 from .board import COLUMNS, FACINGS, SIDE
-from .constants import (DEATH_LIMIT, DRAW, FIGHT, LOAD, ORDER, OVER, PAIR, PLACE,
-                        PLAY_OPTIONS, REFILL)
+from .constants import (CRYSTALS, DEATH_LIMIT, DRAW, FIGHT, LAYOUT, LOAD, ORDER, OVER, PAIR,
+                        PLACE, PLAY_OPTIONS, REFILL, REVEAL, TOSS)
 from .notation import EMPTY, Position, format_crystals, format_position
 from .rules import order_chooser, scores, strength_parts, winner
 
@@ -65,8 +65,14 @@ def pending_text(pos: Position) -> str:
     if phase == PLACE:
         after = f" (then {ids[pos.queue[1]]})" if len(pos.queue) > 1 else ""
         return f"{TRIBES[pos.placer()]} to place {ids[pos.queue[0]]}{after}"
-    if phase == REFILL:
+    if phase in (REFILL, REVEAL):
         return "chance: one tile from each deck refills the pairs"
+    if phase == LAYOUT:
+        return "chance (setup): the temple layout"
+    if phase == CRYSTALS:
+        return "chance (setup): a crystal from the bag for the next empty cell"
+    if phase == TOSS:
+        return "chance (setup): the coin toss for the first active player"
     if phase == OVER:
         best = winner(pos)
         return "game over: " + ("a draw" if best is None else f"{TRIBES[best]} wins")

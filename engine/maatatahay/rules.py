@@ -130,6 +130,20 @@ def payments(pos: Position, cost: int, player: int) -> list[tuple[int, int]]:
     return [(s, cost - s) for s in range(1, min(cost, spirit) + 1) if cost - s <= energy]
 
 
+def crystal_outcomes(pos: Position) -> list[tuple[int, Fraction]]:
+    """The colour drawn from the bag for the next setup cell: (1 if Energy, probability)."""
+    s, e = pos.bag_spirit, pos.bag_energy
+    return [(colour, Fraction(n, s + e)) for colour, n in enumerate((s, e)) if n]
+
+
+def deal_outcomes(pos: Position) -> list[tuple[int, int, Fraction]]:
+    """Every (Balan tile, Wazu tile) the decks can give, uniformly."""
+    balan = [t for t in pos.deck if pos.tileset.tiles[t].tribe == 0]
+    wazu = [t for t in pos.deck if pos.tileset.tiles[t].tribe == 1]
+    p = Fraction(1, len(balan) * len(wazu))
+    return [(b, w, p) for b in balan for w in wazu]
+
+
 def draw_outcomes(pos: Position) -> list[tuple[int, int, Fraction]]:
     """The colours of the relic's bag draws with their hypergeometric probabilities."""
     s, e = pos.bag_spirit, pos.bag_energy

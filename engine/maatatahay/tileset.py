@@ -21,6 +21,7 @@ TRIBES = ("Balan", "Wazu")
 ABILITIES = ("elder", "convert")
 TILES_PER_TRIBE = 12
 TEMPLES = 5
+MAX_LAYOUTS = 32                   # the kernel's table size
 TILE_ID = re.compile(r"^[A-Z][A-Z0-9]{0,7}$")
 LAYOUT_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 
@@ -178,8 +179,8 @@ def _frame_arrow(check: _Checker, data, position: int) -> tuple[int, int, int]:
 
 
 def _layouts(check: _Checker, data) -> dict:
-    if not isinstance(data, dict) or not data:
-        check.fail("layouts", "expected a table of at least one named layout")
+    if not isinstance(data, dict) or not 1 <= len(data) <= MAX_LAYOUTS:
+        check.fail("layouts", f"expected a table of 1-{MAX_LAYOUTS} named layouts")
     layouts = {}
     for name, cells in data.items():
         where = f"layout {name!r}"
