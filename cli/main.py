@@ -323,6 +323,34 @@ def analyse(game, position, moves, rules, seed, tileset, engine_name, engine_opt
         click.echo(f"seed: {result.seed}")
 
 
+@cli.command()
+@game_arguments
+@click.option("--engine", "engine_spec", default="alphabeta:time=1", show_default=True,
+              metavar="SPEC", help="The engine, as for 'match' (e.g. mcts:time=2,c=1.2).")
+@click.option("--human", type=click.Choice(["first", "second", "both", "none"]),
+              default="first", show_default=True, help="Which side(s) you play.")
+@user_errors
+def play(game, position, moves, rules, seed, tileset, engine_spec, human):
+    """Play a game in the terminal against an engine (or watch engines play with --human none).
+
+    At your turn type a move, or: moves, show, hint, undo, save FILE, help, quit.
+    """
+    import random as _random
+
+    from search.specs import parse_spec
+
+    from .play import TerminalGame
+
+    try:
+        parse_spec(engine_spec)
+    except ValueError as err:
+        raise InputError(str(err)) from None
+    seed = seed if seed is not None else _random.SystemRandom().randrange(2**31)
+    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    humans = {"first": {0}, "second": {1}, "both": {0, 1}, "none": set()}[human]
+    TerminalGame(game_obj, state, engine_spec, humans, seed, use_colour()).run()
+
+
 @cli.command("engine")
 @click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
 def engine_command(game):

@@ -1,0 +1,135 @@
+"""The interactive terminal game behind ``crystalpick play``.
+
+People type moves or commands at the prompt; engines answer through the same players the
+match runner uses. Chance events are drawn from a seeded generator whose seed is printed, and
+the game is kept as a record (``save FILE``), so any game can be replayed exactly.
+"""
+from __future__ import annotations
+
+import random
+
+import click
+
+from engine import GameError
+from search.match.players import Player
+from search.match.records import GameRecord, Ply, format_record, result_tag
+from search.match.runner import draw_outcome
+from search.specs import parse_spec
+
+HELP = ("commands: a move in notation | moves | show | hint | undo | save FILE | help | quit")
+
+
+class TerminalGame:
+    def __init__(self, game, state, engine_spec: str, humans: set[int], seed: int,
+                 color: bool):
+        self.game, self.state, self.humans, self.color = game, state, humans, color
+        self.engine_spec = engine_spec
+        self.players = {side: Player(parse_spec(engine_spec), seed + side)
+                        for side in (0, 1) if side not in humans}
+        self.chance = random.Random(seed)
+        self.seed = seed
+        names = [engine_spec if side in self.players else "human" for side in (0, 1)]
+        self.record = GameRecord({"Game": game.name, "Rules": " ".join(
+            f"{k}={v}" for k, v in sorted(game.rules.items())), "Start": state.position(),
+            "First": names[0], "Second": names[1], "Seed": str(seed)})
+
+    def say(self, text: str = "") -> None:
+        click.echo(text)
+
+    def play(self, move: int, chance: bool = False, comment: dict | None = None) -> None:
+        self.record.plies.append(Ply(self.state.move_to_str(move), chance, comment or {}))
+        self.state.play(move)
+
+    def run(self) -> None:
+        self.say(f"seed: {self.seed}")
+        self.say(self.state.render(color=self.color))
+        while not self.state.is_terminal():
+            if self.state.is_chance_node():
+                move = draw_outcome(self.state.chance_outcomes(), self.chance.random())
+                self.say(f"chance: {self.state.move_to_str(move)}")
+                self.play(move, chance=True)
+                continue
+            side = self.state.current_player()
+            if side in self.players:
+                self.engine_move(side)
+            elif not self.human_turn(side):
+                return
+        winner = self.state.winner()
+        self.record.tags["Result"] = result_tag(self.state.returns())
+        self.say("game over: " + ("draw" if winner is None
+                                   else f"{self.game.player_names[winner]} wins"))
+        if not self.humans:
+            self.say("")
+            self.say(format_record(self.record).rstrip())
+
+    def engine_move(self, side: int) -> None:
+        player = self.players[side]
+        move, comment = player.choose(self.state, player.limits(None, 0.0, None))
+        score = f" ({comment['score']} for {comment['pov']})" if "score" in comment else ""
+        self.say(f"{self.game.player_names[side]} plays {self.state.move_to_str(move)}{score}")
+        self.play(move, comment=comment)
+        self.say(self.state.render(color=self.color))
+
+    def human_turn(self, side: int) -> bool:
+        """Read commands until a move is played; False when the user quits."""
+        while True:
+            try:
+                text = click.prompt(f"{self.game.player_names[side]} to move", prompt_suffix="> ",
+                                    default="", show_default=False).strip()
+            except (click.Abort, EOFError):
+                self.say("")
+                return False
+            word, _, rest = text.partition(" ")
+            if not text:
+                continue
+            if word == "quit":
+                return False
+            if word == "help":
+                self.say(HELP)
+            elif word == "moves":
+                self.say(" ".join(self.state.move_to_str(m) for m in self.state.legal_moves()))
+            elif word == "show":
+                self.say(self.state.render(color=self.color))
+            elif word == "hint":
+                helper = Player(parse_spec(self.engine_spec), self.seed)
+                move, comment = helper.choose(self.state, helper.limits(None, 0.0, None))
+                self.say(f"hint: {self.state.move_to_str(move)} ({comment.get('score', '?')})")
+            elif word == "undo":
+                self.undo()
+            elif word == "save":
+                self.save(rest.strip())
+            else:
+                try:
+                    move = self.state.parse_move(text)
+                except GameError as err:
+                    self.say(f"{err} (type 'help' for commands)")
+                    continue
+                self.play(move)
+                self.say(self.state.render(color=self.color))
+                return True
+
+    def undo(self) -> None:
+        """Take back plies until it is a human's decision again (at least one ply)."""
+        if not self.record.plies:
+            self.say("nothing to undo")
+            return
+        while self.record.plies:
+            self.record.plies.pop()
+            self.state.undo()
+            if self.state.current_player() in self.humans:
+                break
+        self.say(self.state.render(color=self.color))
+
+    def save(self, path: str) -> None:
+        if not path:
+            self.say("save needs a file name: save FILE")
+            return
+        self.record.tags["Result"] = result_tag(self.state.returns()
+                                                if self.state.is_terminal() else None)
+        try:
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(format_record(self.record))
+        except OSError as err:
+            self.say(f"cannot save to {path}: {err.strerror}")
+            return
+        self.say(f"saved {len(self.record.plies)} plies to {path}")

@@ -1,0 +1,54 @@
+"""``crystalpick play`` driven through its standard input."""
+from click.testing import CliRunner
+
+from cli.main import cli
+from search.match.records import parse_records
+
+
+def play(stdin, *args):
+    return CliRunner().invoke(cli, ["play", "mattock", "--engine", "alphabeta:depth=1",
+                                    "--seed", "1", *args], input=stdin)
+
+
+def test_bad_input_reprompts_then_moves_and_engine_answers():
+    result = play("zz\ne5\nh5\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "malformed move 'zz'" in result.output
+    assert "illegal move 'e5'" in result.output
+    assert "second plays " in result.output and "for second)" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_undo_returns_to_the_humans_turn_and_save_writes_a_record(tmp_path):
+    path = tmp_path / "game.rec"
+    result = play(f"h5\nundo\nc5\nsave {path}\nquit\n")
+    assert result.exit_code == 0, result.output
+    record, = parse_records(path.read_text())
+    assert record.plies[0].move == "c5" and len(record.plies) == 2
+    assert record.tags["First"] == "human" and record.result == "*"
+    assert record.replay().position() in result.output
+
+
+def test_moves_hint_and_help():
+    result = play("moves\nhint\nhelp\nquit\n")
+    assert "h5/h4-h5" in result.output and "hint: " in result.output
+    assert "commands:" in result.output
+
+
+def test_engines_play_a_whole_game_and_print_the_record():
+    result = CliRunner().invoke(cli, ["play", "mattock", "--human", "none", "--engine", "greedy",
+                                      "--seed", "3"])
+    assert result.exit_code == 0
+    record_text = result.output[result.output.index('[Game "mattock"]'):]
+    record, = parse_records(record_text)
+    assert record.replay().is_terminal() and record.result in ("1-0", "0-1")
+    assert "game over:" in result.output
+
+
+def test_end_of_input_quits_cleanly():
+    assert play("").exit_code == 0
+
+
+def test_bad_engine_spec_exits_2():
+    result = CliRunner().invoke(cli, ["play", "mattock", "--engine", "deep-blue"])
+    assert result.exit_code == 2 and "unknown engine" in result.output
