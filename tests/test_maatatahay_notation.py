@@ -16,8 +16,8 @@ from test_maatatahay_support import TILESET, build
 
 
 def game_positions(seed: int, impl: str = "fast") -> list[str]:
-    """Every position of one random game, in notation."""
-    state = Maatatahay(impl=impl, seed=seed).new_initial_state()
+    """Every position of one random game, setup included, in notation."""
+    state = Maatatahay(impl=impl).setup_state()
     rng = random.Random(seed)
     texts = [state.position()]
     while not state.is_terminal():
@@ -27,7 +27,7 @@ def game_positions(seed: int, impl: str = "fast") -> list[str]:
 
 
 SAMPLES = [text for seed in range(6) for text in game_positions(seed)]
-START = SAMPLES[0]
+START = Maatatahay(seed=0).new_initial_state().position()
 
 
 @pytest.mark.parametrize("impl", ["fast", "reference"])
@@ -59,8 +59,13 @@ def test_every_legal_move_string_parses_back():
         state.play(rng.choice(state.legal_moves()))
 
 
+def test_setup_positions_are_in_the_samples():
+    phases = {text.split("pending=")[1].split()[0].split(":")[0] for text in SAMPLES}
+    assert {"layout", "crystals", "reveal", "toss", "pair", "place", "load"} <= phases
+
+
 def test_a_game_record_replays_exactly():
-    state = Maatatahay(seed=8).new_initial_state()
+    state = Maatatahay().setup_state()
     start = state.position()
     rng = random.Random(8)
     record = []
@@ -94,6 +99,9 @@ MALFORMED = [
     (replace_field(START, "pending", "dance"), "pending"),
     (replace_field(START, "pending", "order"), "pending"),
     (replace_field(START, "pairs", "W1+B1"), "pairs"),
+    (replace_field(START, "temples", "-"), "temples=- (no layout yet)"),
+    (replace_field(START, "pending", "crystals"), "pending=crystals"),
+    (replace_field(START, "pending", "reveal"), "pending=reveal"),
     (START + " death-limit=never", "death-limit"),
     (START + " colour=red", "option field"),
     (START + " death-limit=total death-limit=total", "twice"),
@@ -146,7 +154,8 @@ def test_rule_flag_fills_options_the_position_omits():
 
 
 @pytest.mark.parametrize("text", ["", "z9^", "c3", "c3>$", "c3>$-", "B1+W", "W1+B1",
-                                  "first:X", "load:1s", "fight:f1", "deal:B1", "draw:q"])
+                                  "first:X", "load:1s", "fight:f1", "deal:B1", "draw:q",
+                                  "layout:random", "crystal:a1", "crystal:f1s", "toss:X"])
 def test_malformed_moves(text):
     with pytest.raises(NotationError):
         parse_move_syntax(TILESET, text)

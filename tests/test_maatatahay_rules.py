@@ -407,3 +407,54 @@ def test_game_ends_when_one_free_cell_remains(impl):
         moves = [m for m in st.legal_moves() if "$" not in st.move_to_str(m)]
         st.play(moves[0])
     assert st.is_terminal()
+
+
+# -- the setup as chance nodes (section 2) ---------------------------------------------------
+
+def outcomes(st) -> dict[str, float]:
+    return {st.move_to_str(m): p for m, p in st.chance_outcomes()}
+
+
+def test_setup_layout_is_uniform_among_the_tilesets_layouts(impl):
+    st = Maatatahay(impl=impl).setup_state()
+    assert st.current_player() == CHANCE
+    assert outcomes(st) == {f"layout:{name}": pytest.approx(1 / 5) for name in
+                            ("diagonal", "partial-diagonal", "even", "chaos", "corners")}
+
+
+def test_named_layout_skips_the_layout_draw(impl):
+    st = Maatatahay({"layout": "diagonal"}, impl=impl).setup_state()
+    assert st.to_position().temples == (0, 6, 12, 18, 24)
+    assert outcomes(st) == {"crystal:b1s": 0.5, "crystal:b1e": 0.5}      # a1 is a temple
+
+
+def test_setup_crystals_follow_the_bag(impl):
+    st = Maatatahay({"layout": "diagonal"}, impl=impl).setup_state()
+    play(st, "crystal:b1s", "crystal:c1s")
+    assert outcomes(st) == {"crystal:d1s": pytest.approx(11 / 24),
+                            "crystal:d1e": pytest.approx(13 / 24)}
+
+
+def test_setup_ends_with_three_pairs_and_a_coin_toss(impl):
+    st = Maatatahay({"layout": "diagonal"}, impl=impl).setup_state()
+    rng = random.Random(4)
+    while st.to_position().phase != 10:                             # until "reveal"
+        st.play(rng.choice(st.legal_moves()))
+    assert len(st.legal_moves()) == 144                             # 12 x 12 tiles
+    play(st, "deal:B1+W2", "deal:B3+W4")
+    assert len(st.legal_moves()) == 100
+    play(st, "deal:B5+W6")
+    assert outcomes(st) == {"toss:B": 0.5, "toss:W": 0.5}
+    play(st, "toss:W")
+    pos = st.to_position()
+    assert (pos.phase, pos.active, pos.pairs) == (0, 1, [(0, 13), (2, 15), (4, 17)])
+    assert sum(pos.cell_spirit) + sum(pos.cell_energy) == 20
+
+
+def test_new_game_is_the_setup_played_with_the_seed(impl):
+    first = Maatatahay(impl=impl, seed=21).new_initial_state().position()
+    assert Maatatahay(impl=impl, seed=21).new_initial_state().position() == first
+    assert Maatatahay(impl=impl, seed=22).new_initial_state().position() != first
+    game = Maatatahay(impl=impl)
+    game.new_initial_state()
+    assert isinstance(game.seed, int)
