@@ -135,13 +135,27 @@ def games(as_json):
         click.echo("")
 
 
+def svg_option(command):
+    return click.option("--svg", "svg_path", type=click.Path(dir_okay=False), default=None,
+                        help="Also write an SVG diagram of the position to this file.")(command)
+
+
+def write_svg(state, path: str | None, mark: int | None = None) -> None:
+    if path:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(state.svg(mark))
+        click.echo(f"diagram written to {path}", err=True)
+
+
 @cli.command()
 @game_arguments
 @impl_option
+@svg_option
 @user_errors
-def show(game, position, moves, rules, seed, tileset, impl):
+def show(game, position, moves, rules, seed, tileset, impl, svg_path):
     """Draw a position: board, side to move, pieces in hand and the position string."""
     game_obj, state = load_state(game, position, moves, rules, seed, tileset, impl)
+    write_svg(state, svg_path)
     click.echo(state.render(color=use_colour()))
     if state.is_terminal():
         winner = state.winner()
@@ -241,10 +255,11 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="MCTS root-parallel worker processes.")
 @click.option("--stream", is_flag=True, help="With --json: one JSON line per search report.")
+@svg_option
 @json_option
 @user_errors
 def analyse(game, position, moves, rules, seed, tileset, engine_name, engine_options,
-            time_limit, depth, nodes, sims, multipv, workers, stream, as_json):
+            time_limit, depth, nodes, sims, multipv, workers, stream, svg_path, as_json):
     """Search a position: best move, principal variation and evaluation.
 
     Without a limit the search runs for 1 second. Scores and win rates are from the point of
@@ -310,6 +325,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_name, engine_opt
         result, interrupted = latest[0], True
     finally:
         bar.close()
+    write_svg(state, svg_path, result.best_move)
     document = analysis_document(result, inputs, final=True)
     if interrupted:
         document["interrupted"] = True

@@ -191,6 +191,10 @@ class State(ABC):
     def render(self, color: bool = False) -> str:
         """A human-readable Unicode diagram of the position (ANSI colours if ``color``)."""
 
+    def svg(self, mark: int | None = None) -> str:
+        """An SVG diagram of the position, with move ``mark`` highlighted if given."""
+        raise GameError(f"{self.game.name} has no SVG diagrams yet")
+
     def perft(self, depth: int) -> int:
         """Number of move paths of length ``depth`` (chance outcomes count as plies)."""
         from .perft import perft

@@ -1,0 +1,75 @@
+"""SVG diagram of a Mattock position: the hex board, rock and tiles, miners by colour, cell
+names, and optionally one move marked (the mined cell outlined, the miner's step as an arrow).
+"""
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape
+
+from .notation import EMPTY, TILE, Position, decode_move, format_position
+
+HEX = 28                                     # centre-to-corner distance in pixels
+ROCK_FILL, TILE_FILL = "#8d8478", "#f2e3c4"
+MINER_FILLS = ("#c62828", "#1565c0")          # first player red, second blue
+MARK = "#2e7d32"
+PLAYER_NAMES = ("first", "second")
+
+
+def _centre(pos: Position, cell: int) -> tuple[float, float]:
+    q, r = pos.board.coords[cell]
+    radius = pos.board.radius
+    return (HEX * math.sqrt(3) * (q + r / 2 + radius) + 2.2 * HEX,
+            HEX * 1.5 * (r + radius) + 1.6 * HEX)
+
+
+def _corners(x: float, y: float) -> str:
+    return " ".join(f"{x + HEX * math.cos(math.radians(60 * i - 30)):.1f},"
+                    f"{y + HEX * math.sin(math.radians(60 * i - 30)):.1f}" for i in range(6))
+
+
+def svg(pos: Position, mark: int | None = None) -> str:
+    b = pos.board
+    width = HEX * math.sqrt(3) * (2 * b.radius + 1) + 4.4 * HEX
+    height = HEX * 1.5 * 2 * b.radius + 3.2 * HEX + 70
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+           f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
+           f'<title>Mattock {escape(format_position(pos))}</title>',
+           '<rect width="100%" height="100%" fill="white"/>']
+    for cell in range(b.cell_count):
+        x, y = _centre(pos, cell)
+        fill = TILE_FILL if pos.tiles[cell] == TILE else ROCK_FILL
+        out.append(f'<polygon class="cell {"tile" if pos.tiles[cell] == TILE else "rock"}" '
+                   f'data-cell="{b.names[cell]}" points="{_corners(x, y)}" fill="{fill}" '
+                   f'stroke="#5d5348" stroke-width="1.5"/>')
+        out.append(f'<text x="{x:.1f}" y="{y + HEX * 0.62:.1f}" font-size="8" text-anchor="middle" '
+                   f'fill="#3e3a35">{b.names[cell]}</text>')
+        owner = pos.miners[cell]
+        if owner != EMPTY:
+            out.append(f'<circle class="miner {PLAYER_NAMES[owner]}" data-cell="{b.names[cell]}" '
+                       f'cx="{x:.1f}" cy="{y - 2:.1f}" r="{HEX * 0.45:.1f}" '
+                       f'fill="{MINER_FILLS[owner]}" stroke="black"/>')
+    letters = b.row_letters()
+    for number, row in enumerate(b.rows):
+        x, y = _centre(pos, row[0])
+        out.append(f'<text class="rim" x="{x - HEX * 1.3:.1f}" y="{y + 4:.1f}" font-size="13" '
+                   f'text-anchor="middle" font-weight="bold">{letters[number]}</text>')
+    if mark is not None:
+        mine, source, target = decode_move(mark)
+        x, y = _centre(pos, mine)
+        out.append(f'<polygon class="mark" points="{_corners(x, y)}" fill="none" stroke="{MARK}" '
+                   f'stroke-width="4"/>')
+        if source >= 0:
+            (x1, y1), (x2, y2) = _centre(pos, source), _centre(pos, target)
+            out.append(f'<defs><marker id="arrow" markerWidth="8" markerHeight="8" refX="6" '
+                       f'refY="4" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="{MARK}"/>'
+                       f'</marker></defs>')
+            out.append(f'<line class="mark" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
+                       f'stroke="{MARK}" stroke-width="4" marker-end="url(#arrow)"/>')
+    y = height - 45
+    out.append(f'<text x="{HEX}" y="{y:.0f}" font-size="14">To move: '
+               f'{PLAYER_NAMES[pos.to_move]}. Miners off the board: first {pos.off_board(0)}, '
+               f'second {pos.off_board(1)}.</text>')
+    out.append(f'<text x="{HEX}" y="{y + 20:.0f}" font-size="10" fill="#555">'
+               f'{escape(format_position(pos))}</text>')
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,43 @@
+"""SVG diagrams parse as XML and hold what the position holds."""
+import xml.etree.ElementTree as ET
+
+from click.testing import CliRunner
+
+from cli.main import cli
+from engine import get_game
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def parse(text):
+    return ET.fromstring(text)
+
+
+def test_mattock_diagram_has_every_cell_and_miner():
+    state = get_game("mattock").state(None, "h5/h4-h5 g3")
+    root = parse(state.svg())
+    cells = root.findall(f"{NS}polygon")
+    assert len(cells) == 61
+    assert sum("tile" in c.get("class") for c in cells) == 8
+    miners = {(c.get("data-cell"), c.get("class")) for c in root.findall(f"{NS}circle")}
+    assert miners == {("h5", "miner first"), ("c6", "miner first"), ("d2", "miner first"),
+                      ("g2", "miner second"), ("f7", "miner second"), ("b3", "miner second")}
+    assert state.position() in root.find(f"{NS}title").text
+
+
+def test_marked_move_draws_the_cell_and_the_step():
+    state = get_game("mattock", {"size": "7"}).new_initial_state()
+    move = state.legal_moves()[1]
+    root = parse(state.svg(move))
+    assert len(root.findall(f"{NS}polygon")) == 127 + 1
+    assert root.find(f"{NS}line").get("class") == "mark"
+
+
+def test_show_and_analyse_write_svg_files(tmp_path):
+    shown = tmp_path / "show.svg"
+    result = CliRunner().invoke(cli, ["show", "mattock", "--svg", str(shown)])
+    assert result.exit_code == 0 and parse(shown.read_text()).tag == f"{NS}svg"
+    analysed = tmp_path / "analyse.svg"
+    result = CliRunner().invoke(cli, ["analyse", "mattock", "--depth", "2", "--svg", str(analysed)])
+    assert result.exit_code == 0
+    assert any(p.get("class") == "mark" for p in parse(analysed.read_text()).iter())
