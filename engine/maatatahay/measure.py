@@ -14,14 +14,15 @@ import time
 from collections import Counter
 
 from . import Maatatahay
-from .constants import PHASES
+from .constants import CHANCE_PHASES, CRYSTALS, LAYOUT, PHASES, REVEAL, TOSS
 
 
 def game_shape(games: int) -> dict:
-    """Average decision points and chance nodes per game, mean options per phase."""
+    """Average decision points and chance nodes per game (setup included), mean options per
+    phase."""
     visits, options = Counter(), Counter()
     for seed in range(games):
-        state = Maatatahay(seed=seed).new_initial_state()
+        state = Maatatahay().setup_state()
         rng = random.Random(seed)
         while not state.is_terminal():
             phase = PHASES[state.to_position().phase]
@@ -34,9 +35,11 @@ def game_shape(games: int) -> dict:
             else:
                 move = rng.choice(moves)
             state.play(move)
-    chance = visits["draw"] + visits["refill"]
+    chance = sum(visits[PHASES[p]] for p in CHANCE_PHASES)
+    setup = sum(visits[PHASES[p]] for p in (LAYOUT, CRYSTALS, REVEAL, TOSS))
     return {"decisions per game": (sum(visits.values()) - chance) / games,
             "chance nodes per game": chance / games,
+            "setup chance nodes per game": setup / games,
             "per phase": {p: (visits[p] / games, options[p] / visits[p])
                           for p in PHASES if visits[p]}}
 
@@ -65,7 +68,8 @@ def main() -> None:
     args = parser.parse_args()
     shape = game_shape(args.games)
     print(f"{args.games} random games: {shape['decisions per game']:.1f} decision points and "
-          f"{shape['chance nodes per game']:.1f} chance nodes per game")
+          f"{shape['chance nodes per game']:.1f} chance nodes per game (of which "
+          f"{shape['setup chance nodes per game']:.1f} in the setup)")
     print("phase      per game   mean options (branching)")
     for phase, (per_game, branching) in shape["per phase"].items():
         print(f"{phase:8} {per_game:9.2f}   {branching:8.2f}")
