@@ -367,6 +367,76 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
     TerminalGame(game_obj, state, engine_spec, humans, seed, use_colour()).run()
 
 
+@cli.command()
+@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False), required=False)
+@click.option("--impl", type=click.Choice(["fast", "reference"]), default="fast",
+              show_default=True, help="Implementation for the perft part.")
+@click.option("--perft-depth", type=click.IntRange(min=1), default=None,
+              help="Override the suite's perft depth.")
+@click.option("--depth", type=click.IntRange(min=1), default=None,
+              help="Override the suite's alpha-beta depth.")
+@click.option("--sims", type=click.IntRange(min=1), default=None,
+              help="Override the suite's MCTS simulations.")
+@click.option("--profile", "profile_path", type=click.Path(dir_okay=False), default=None,
+              help="Run under cProfile, print the top functions and save the profile here.")
+@json_option
+@user_errors
+def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
+    """Run the fixed bench suite: perft, alpha-beta and MCTS on every bench position.
+
+    Prints nodes, time and nodes/second per position and in total, then 'signature: N', the
+    total node count, which changes only when move generation or search behaviour changes.
+    """
+    import dataclasses
+
+    from search.bench import DEFAULTS, bench_game, signature, totals
+
+    names = [game] if game else sorted(GAMES)
+
+    def run_all():
+        rows = []
+        for name in names:
+            settings = dataclasses.replace(
+                DEFAULTS[name], **{k: v for k, v in (("perft_depth", perft_depth),
+                                                    ("alphabeta_depth", depth),
+                                                    ("mcts_simulations", sims)) if v})
+            if not as_json:
+                click.echo(f"{name}: perft depth {settings.perft_depth} ({impl}), alpha-beta "
+                           f"depth {settings.alphabeta_depth}, MCTS {settings.mcts_simulations} "
+                           f"simulations")
+            rows += bench_game(name, settings, impl, None if as_json else print_row)
+        return rows
+
+    def print_row(row):
+        parts = "  ".join(f"{part} {m.nodes:>10,} {m.seconds:6.2f}s {m.nps:>12,.0f}/s"
+                          for part, m in row.parts.items())
+        click.echo(f"  {row.position_id:<12} {parts}")
+
+    if profile_path:
+        import cProfile
+        import pstats
+        profiler = cProfile.Profile()
+        rows = profiler.runcall(run_all)
+        profiler.dump_stats(profile_path)
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(15)
+    else:
+        rows = run_all()
+    total = totals(rows)
+    if as_json:
+        emit_json({"games": names, "impl": impl, "signature": signature(rows),
+                   "positions": [{"game": r.game, "id": r.position_id,
+                                  **{p: {"nodes": m.nodes, "seconds": round(m.seconds, 4),
+                                         "nps": round(m.nps)} for p, m in r.parts.items()}}
+                                 for r in rows],
+                   "total": {p: {"nodes": m.nodes, "seconds": round(m.seconds, 4),
+                                 "nps": round(m.nps)} for p, m in total.items()}})
+        return
+    click.echo("")
+    for part, m in total.items():
+        click.echo(f"total {part:<9} {m.nodes:>12,} nodes {m.seconds:7.2f} s {m.nps:>12,.0f} nodes/s")
+    click.echo(f"signature: {signature(rows)}")
+
+
 @cli.command("engine")
 @click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
 def engine_command(game):

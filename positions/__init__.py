@@ -1,6 +1,7 @@
 """Position suites as data (perft tables, bench positions, opening sets), shipped in the wheel.
 
-Perft tables follow python-chess's perft file layout, one entry per blank-line-separated
+Perft tables (``*.perft``) and bench suites (``*.bench``, the same blocks without counts)
+follow python-chess's perft file layout, one entry per blank-line-separated
 block (``#`` starts a comment)::
 
     id start-5
@@ -26,7 +27,8 @@ class PerftCase:
     counts: dict[int, int] = field(default_factory=dict)   # depth -> node count
 
 
-def parse_perft(text: str, source: str = "<perft>") -> list[PerftCase]:
+def parse_suite(text: str, source: str = "<suite>", need_counts: bool = False) -> list[PerftCase]:
+    """Blocks of ``id``/``position`` (and ``perft`` lines where ``need_counts``)."""
     cases: list[PerftCase] = []
     current: PerftCase | None = None
     for number, raw in enumerate(text.splitlines(), 1):
@@ -49,12 +51,19 @@ def parse_perft(text: str, source: str = "<perft>") -> list[PerftCase]:
             raise ValueError(f"{source}:{number}: unknown key {key!r}; expected id, position "
                              f"or perft")
     for case in cases:
-        if not case.position or not case.counts:
-            raise ValueError(f"{source}: entry {case.id!r} needs a position and perft lines")
+        if not case.position or (need_counts and not case.counts):
+            raise ValueError(f"{source}: entry {case.id!r} needs a position"
+                             + (" and perft lines" if need_counts else ""))
     return cases
 
 
 def perft_suite(game: str) -> list[PerftCase]:
     """The perft table of ``game`` (``positions/<game>.perft``)."""
     name = f"{game}.perft"
-    return parse_perft(read_text(name), name)
+    return parse_suite(read_text(name), name, need_counts=True)
+
+
+def bench_suite(game: str) -> list[PerftCase]:
+    """The positions ``crystalpick bench`` runs for ``game`` (``positions/<game>.bench``)."""
+    name = f"{game}.bench"
+    return parse_suite(read_text(name), name)

@@ -1,0 +1,93 @@
+"""``crystalpick bench``: a fixed workload whose node count is a signature of the build.
+
+Like Stockfish's bench: for every position of ``positions/<game>.bench`` it runs perft to a
+fixed depth, alpha-beta to a fixed depth and MCTS for a fixed number of simulations with a
+fixed seed, and sums the nodes. The total changes only when move generation or search
+behaviour changes, so it is printed as ``signature: N``; times and nodes/second are the
+profiling part.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from engine import get_game
+from positions import bench_suite
+
+from .engines import make_engine
+from .limits import Limits
+
+BENCH_SEED = 20261130
+
+
+@dataclass(frozen=True)
+class BenchSettings:
+    perft_depth: int
+    alphabeta_depth: int
+    mcts_simulations: int
+
+
+DEFAULTS = {"mattock": BenchSettings(perft_depth=3, alphabeta_depth=4, mcts_simulations=3000),
+            "maatatahay": BenchSettings(perft_depth=2, alphabeta_depth=4, mcts_simulations=1000)}
+
+
+@dataclass
+class Measurement:
+    nodes: int
+    seconds: float
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass
+class BenchRow:
+    game: str
+    position_id: str
+    parts: dict[str, Measurement] = field(default_factory=dict)   # perft, alphabeta, mcts
+
+
+def timed(work) -> Measurement:
+    started = time.perf_counter()
+    nodes = work()
+    return Measurement(nodes, time.perf_counter() - started)
+
+
+def bench_game(game_name: str, settings: BenchSettings, impl: str = "fast",
+               on_row=None) -> list[BenchRow]:
+    fast_game = get_game(game_name)
+    perft_game = get_game(game_name, impl=impl)
+    rows = []
+    for case in bench_suite(game_name):
+        row = BenchRow(game_name, case.id)
+        row.parts["perft"] = timed(
+            lambda: perft_game.parse_position(case.position).perft(settings.perft_depth))
+        state = fast_game.parse_position(case.position)
+        if not state.is_terminal() and not state.is_chance_node():
+            alphabeta = make_engine("alphabeta", tt_megabytes=16)
+            row.parts["alphabeta"] = timed(lambda: alphabeta.analyse(
+                state, Limits(depth=settings.alphabeta_depth), None, state.current_player(),
+                1).nodes)
+            mcts = make_engine("mcts", seed=BENCH_SEED, reuse=False)
+            row.parts["mcts"] = timed(lambda: mcts.analyse(
+                state, Limits(simulations=settings.mcts_simulations), None,
+                state.current_player(), 1).nodes)
+        rows.append(row)
+        if on_row:
+            on_row(row)
+    return rows
+
+
+def totals(rows: list[BenchRow]) -> dict[str, Measurement]:
+    out: dict[str, Measurement] = {}
+    for row in rows:
+        for part, m in row.parts.items():
+            total = out.setdefault(part, Measurement(0, 0.0))
+            total.nodes += m.nodes
+            total.seconds += m.seconds
+    return out
+
+
+def signature(rows: list[BenchRow]) -> int:
+    return sum(m.nodes for row in rows for m in row.parts.values())

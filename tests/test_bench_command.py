@@ -1,0 +1,41 @@
+"""``crystalpick bench``: the signature is stable across runs and sums the parts."""
+import json
+
+from click.testing import CliRunner
+
+from cli.main import cli
+from engine import get_game
+from positions import bench_suite
+
+SMALL = ["--perft-depth", "2", "--depth", "2", "--sims", "200", "--json"]
+
+
+def bench(*args):
+    result = CliRunner().invoke(cli, ["bench", *args])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_signature_is_stable_and_counts_every_part():
+    first, second = bench("mattock", *SMALL), bench("mattock", *SMALL)
+    assert first["signature"] == second["signature"]
+    assert first["signature"] == sum(p[part]["nodes"] for p in first["positions"]
+                                     for part in ("perft", "alphabeta", "mcts"))
+    assert [p["id"] for p in first["positions"]] == [c.id for c in bench_suite("mattock")]
+
+
+def test_perft_part_is_real_perft_and_reference_agrees():
+    fast = bench("mattock", *SMALL)
+    reference = bench("mattock", *SMALL, "--impl", "reference")
+    for case, f, r in zip(bench_suite("mattock"), fast["positions"], reference["positions"]):
+        expected = get_game("mattock").parse_position(case.position).perft(2)
+        assert f["perft"]["nodes"] == r["perft"]["nodes"] == expected
+    assert reference["impl"] == "reference"
+
+
+def test_text_output_ends_with_the_signature(tmp_path):
+    profile = tmp_path / "bench.prof"
+    result = CliRunner().invoke(cli, ["bench", "mattock", *SMALL[:-1], "--profile", str(profile)])
+    assert result.exit_code == 0
+    assert result.stdout.strip().splitlines()[-1].startswith("signature: ")
+    assert profile.stat().st_size > 0
