@@ -27,8 +27,8 @@ tiles and the crystal totals, so the string can never contradict itself.
 """
 from __future__ import annotations
 
-import re
 import copy
+import re
 from dataclasses import dataclass, field, fields
 
 from ..game import NotationError
@@ -277,7 +277,7 @@ def format_position(pos: Position) -> str:
     decks = "/".join(_tile_ids(tileset, [t for t in pos.deck if tileset.tiles[t].tribe == p])
                      for p in (0, 1))
     pairs = ",".join(f"{tileset.tiles[b].id}+{tileset.tiles[w].id}" for b, w in pos.pairs)
-    fields = [
+    parts = [
         "/".join(rows),
         "temples=" + (",".join(NAMES[c] for c in pos.temples) or "-"),
         "store=" + "/".join(format_crystals(pos.storage_spirit[p], pos.storage_energy[p])
@@ -290,9 +290,9 @@ def format_position(pos: Position) -> str:
         f"active={TRIBE_LETTERS[pos.active]}",
         "pending=" + format_pending(pos),
     ]
-    fields += [f"{o.name}={pos.options[o.name]}" for o in PLAY_OPTIONS
+    parts += [f"{o.name}={pos.options[o.name]}" for o in PLAY_OPTIONS
                if pos.options[o.name] != o.default]
-    return " ".join(fields)
+    return " ".join(parts)
 
 
 FIELD_ORDER = ("temples", "store", "bag", "supply", "relics", "decks", "pairs", "active",
@@ -520,14 +520,14 @@ def parse_position(text: str, tileset: Tileset, rules: dict | None = None,
                    explicit: dict | None = None) -> Position:
     """Parse a position string; ``rules`` fill options the string omits, and ``explicit``
     (options set with --rule) may not be contradicted by the string."""
-    fields = text.split()
-    if len(fields) < 1 + len(FIELD_ORDER):
-        raise NotationError(f"position has {len(fields)} fields; expected the board and then "
+    tokens = text.split()
+    if len(tokens) < 1 + len(FIELD_ORDER):
+        raise NotationError(f"position has {len(tokens)} fields; expected the board and then "
                             f"{', '.join(f + '=' for f in FIELD_ORDER)} ({EXAMPLE_HELP})")
     parser = _Parser(tileset)
     pos: dict = {"removed_spirit": 0}          # set by _checked from the crystal totals
-    parser.board(fields[0], pos)
-    for label, text_field in zip(FIELD_ORDER, fields[1:]):
+    parser.board(tokens[0], pos)
+    for label, text_field in zip(FIELD_ORDER, tokens[1:]):
         name, sep, value = text_field.partition("=")
         if name != label or not sep:
             raise NotationError(f"field {text_field!r}: expected '{label}=...' here (fields "
@@ -540,7 +540,7 @@ def parse_position(text: str, tileset: Tileset, rules: dict | None = None,
             pos["bag_spirit"], pos["bag_energy"] = parse_crystals(value, "bag")
         else:
             getattr(parser, label)(value, pos)
-    options = parser.options(fields[1 + len(FIELD_ORDER):], rules or {}, explicit or {})
+    options = parser.options(tokens[1 + len(FIELD_ORDER):], rules or {}, explicit or {})
     return _checked(Position(tileset=tileset, options=options, **pos), parser)
 
 
