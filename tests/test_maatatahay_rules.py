@@ -284,7 +284,7 @@ def test_weaker_tile_chooses_the_order(impl):
 def test_chosen_first_player_places_first(impl):
     st = play(state(impl, build({}, pairs="B1+W12,B12+W1")), "B1+W12", "first:W")
     assert st.current_player() == 1
-    assert "W12" in st.render()
+    assert st.position().endswith("pending=place:W12,B1")
 
 
 def test_symmetric_arrow_patterns_are_one_move(impl):
@@ -395,18 +395,38 @@ def test_death_limit(impl, rule, balan_dead, wazu_dead, over):
     assert st.is_terminal() == over
 
 
-def test_game_ends_when_one_free_cell_remains(impl):
-    board = {}
+def play_round(st, temple_player: int | None = None):
+    """Play to the end of the round: first outcomes at chance nodes, the first temple entry
+    for ``temple_player``, otherwise the first move that is not a temple entry."""
+    while not st.is_terminal() and st.to_position().phase not in (0, 6):   # pair, refill
+        moves = st.legal_moves()
+        temples = [m for m in moves if "$" in st.move_to_str(m)]
+        if st.current_player() == temple_player and temples:
+            st.play(temples[0])
+        else:
+            st.play(([m for m in moves if m not in temples] or moves)[0])
+    return st
+
+
+def full_board(tiles: int) -> dict[str, str]:
+    """``tiles`` living warriors (alternating tribes) on the cells outside a5-e5."""
     cells = [n for n in NAMES if n not in ("a5", "b5", "c5", "d5", "e5")]
-    tiles = [f"{t}{i}" for i in range(1, 10) for t in "BW"]
-    for cell, tile in zip(cells, tiles):
-        board[cell] = f"{tile}^"
-    text = build(board, pending="place:B10,W10")     # 2 free cells, 2 to place
-    st = state(impl, text)
-    while not st.is_terminal() and st.current_player() != CHANCE:
-        moves = [m for m in st.legal_moves() if "$" not in st.move_to_str(m)]
-        st.play(moves[0])
+    names = [f"{t}{i}" for i in range(1, 10) for t in "BW"][:tiles]
+    return {cell: f"{tile}^" for cell, tile in zip(cells, names)}
+
+
+def test_game_ends_when_at_most_one_free_cell_remains(impl):
+    # 18 warriors leave 2 free cells; Balan takes a temple, Wazu fills one cell: 1 is left.
+    text = build(full_board(18), store="4s/-", pending="place:B10,W10")
+    st = play_round(state(impl, text), temple_player=0)
+    assert st.to_position().relics == [0]
     assert st.is_terminal()
+
+
+def test_game_goes_on_with_two_free_cells(impl):
+    text = build(full_board(16), pending="place:B10,W10", pairs="B11+W11")
+    st = play_round(state(impl, text))
+    assert not st.is_terminal()
 
 
 # -- the setup as chance nodes (section 2) ---------------------------------------------------
