@@ -23,7 +23,7 @@ from .result import Analysis, Line, Progress
 MAX_DEPTH = 120              # alpha-beta plies (the searcher's stack holds 128)
 SOFT_ITERATION_SHARE = 0.4   # don't start an iteration after this share of the soft budget
 WIN_PROBABILITY_SCALE = 150  # evaluation units per logistic unit (uncalibrated guess)
-MCTS_CHUNK = 2048            # simulations between progress reports and soft-limit checks
+MCTS_CHUNK = 1024            # simulations between progress reports and soft-limit checks
 
 
 class Engine(ABC):
@@ -61,7 +61,7 @@ def line_strings(state, moves) -> list[str]:
 class AlphaBetaEngine(Engine):
     name = "alphabeta"
 
-    def __init__(self, tt_megabytes: int = 64, lmr: bool = True, star2: bool = True,
+    def __init__(self, tt_megabytes: int = 64, lmr: bool = True, star2: bool = False,
                  aspiration: bool = True):
         self.options = dict(tt_megabytes=tt_megabytes, lmr=lmr, star2=star2,
                             aspiration=aspiration)
@@ -127,11 +127,15 @@ def describe_score(score: float) -> tuple[str, float, int | None]:
     """Alpha-beta score -> (text, win probability, plies to a proven end or None)."""
     if score > MATE_THRESHOLD_SCORE:
         plies = round(MATE_SCORE - score)
-        return f"win in {plies} plies", 1.0, plies
+        return f"win in {plies} {plural(plies)}", 1.0, plies
     if score < -MATE_THRESHOLD_SCORE:
         plies = round(MATE_SCORE + score)
-        return f"loss in {plies} plies", 0.0, plies
+        return f"loss in {plies} {plural(plies)}", 0.0, plies
     return f"{score:+.1f}", 1.0 / (1.0 + math.exp(-score / WIN_PROBABILITY_SCALE)), None
+
+
+def plural(plies: int) -> str:
+    return "ply" if plies == 1 else "plies"
 
 
 class MCTSEngine(Engine):

@@ -1,0 +1,58 @@
+"""Shared by the search tests: exact expectimax for Chance Nim, random movers, match play."""
+from __future__ import annotations
+
+import random
+
+from engine.game import CHANCE, TERMINAL
+from search import analyse
+from search.alphabeta import MATE_SCORE
+
+
+def expectimax(state, ply: int = 0, memo=None) -> float:
+    """Alpha-beta's score definition by brute force, player 0's view: a win in n plies is
+    MATE - n, a draw 0, chance nodes average by probability."""
+    memo = {} if memo is None else memo
+    key = (state.position(), ply)
+    if key not in memo:
+        memo[key] = expectimax_uncached(state, ply, memo)
+    return memo[key]
+
+
+def expectimax_uncached(state, ply, memo) -> float:
+    player = state.current_player()
+    if player == TERMINAL:
+        return state.returns()[0] * (MATE_SCORE - ply)
+    if player == CHANCE:
+        total = 0.0
+        for outcome, probability in state.chance_outcomes():
+            state.play(outcome)
+            total += probability * expectimax(state, ply + 1, memo)
+            state.undo()
+        return total
+    values = []
+    for move in state.legal_moves():
+        state.play(move)
+        values.append(expectimax(state, ply + 1, memo))
+        state.undo()
+    return max(values) if player == 0 else min(values)
+
+
+def play_match(game, make_engine, limits, games: int, seed: int) -> int:
+    """Games won by the engine against a uniformly random mover, colours alternating."""
+    rng = random.Random(seed)
+    wins = 0
+    for number in range(games):
+        engine_side = number % 2
+        engine = make_engine(number)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player()
+            if player == CHANCE:
+                outcomes = state.chance_outcomes()
+                state.play(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            elif player == engine_side:
+                state.play(analyse(state, engine, limits).best_move)
+            else:
+                state.play(rng.choice(state.legal_moves()))
+        wins += state.returns()[engine_side] > 0
+    return wins

@@ -1,0 +1,67 @@
+"""Alpha-beta: reproducible node counts, exact expectimax at chance nodes, proofs."""
+import pytest
+
+from engine import get_game
+from search import AlphaBetaEngine, Limits, analyse
+from search.testing.chance_nim import ChanceNim
+
+from search_helpers import expectimax
+
+
+def test_node_counts_at_fixed_depth_are_reproducible():
+    state = get_game("mattock").state(None, "h5 g3")
+    runs = [analyse(state, AlphaBetaEngine(), Limits(depth=4)) for _ in range(2)]
+    assert runs[0].nodes == runs[1].nodes
+    assert runs[0].pv == runs[1].pv and runs[0].score == runs[1].score
+
+
+def test_pruning_does_not_change_the_fixed_depth_value():
+    """LMR aside, PVS, aspiration and the TT must give plain minimax's value."""
+    state = get_game("mattock").state(None, "h5 g3")
+    plain = analyse(state, AlphaBetaEngine(lmr=False, aspiration=False), Limits(depth=3))
+    full = analyse(state, AlphaBetaEngine(lmr=False, aspiration=True), Limits(depth=3))
+    assert plain.score == full.score
+
+
+@pytest.mark.parametrize("position", ["6/0/0/0/6", "7/0/0/0/8", "4/1/0/2/7", "9/0/0/0/6"])
+@pytest.mark.parametrize("star2", [False, True])
+def test_expectimax_with_star_pruning_is_exact(position, star2):
+    state = ChanceNim().parse_position(position)
+    exact = expectimax(state.clone())
+    exact = exact if state.current_player() == 0 else -exact
+    result = analyse(state, AlphaBetaEngine(star2=star2), Limits(depth=12))
+    assert result.score == pytest.approx(exact, abs=1e-6)
+    child_values = {}
+    for move in state.legal_moves():
+        child = state.clone()
+        child.play(move)
+        child_values[move] = expectimax(child)
+    sign = 1 if state.current_player() == 0 else -1
+    best = max(sign * v for v in child_values.values())
+    assert sign * child_values[result.best_move] == pytest.approx(best, abs=1e-6)
+
+
+def test_star1_prunes_compared_with_full_expectimax():
+    state = ChanceNim().parse_position("9/0/0/0/7")
+    pruned = analyse(state, AlphaBetaEngine(star2=False), Limits(depth=12))
+    # without a window nothing can be pruned: every outcome of every chance node is searched
+    full = count_tree(state.clone())
+    assert pruned.nodes < full
+
+
+def count_tree(state) -> int:
+    if state.is_terminal():
+        return 1
+    total = 1
+    for move in state.legal_moves():
+        state.play(move)
+        total += count_tree(state)
+        state.undo()
+    return total
+
+
+def test_win_and_loss_are_reported_in_plies():
+    state = ChanceNim().parse_position("3/0/0/0/8")
+    result = analyse(state, "alphabeta", Limits(depth=4))
+    assert result.score_text == "win in 1 ply" and result.lines[0].proof_plies == 1
+    assert result.win_probability == 1.0 and result.proven

@@ -1,0 +1,66 @@
+"""MCTS: determinism per seed, tree reuse, the solver, chance nodes, root parallelism."""
+import pytest
+
+from engine import get_game
+from search import Limits, MCTSEngine, analyse
+from search.testing.chance_nim import ChanceNim
+
+from search_helpers import expectimax
+
+
+def visits(result):
+    return [(line.move, line.visits, line.score) for line in result.lines]
+
+
+@pytest.mark.parametrize("playout", ["random", "heuristic"])
+def test_same_seed_same_search(playout):
+    state = get_game("mattock").state(None, "h5")
+    runs = [analyse(state, MCTSEngine(seed=7, playout=playout), Limits(simulations=400),
+                    multipv=5) for _ in range(2)]
+    assert visits(runs[0]) == visits(runs[1])
+    assert runs[0].nodes == runs[1].nodes and runs[0].seed == 7
+    other = analyse(state, MCTSEngine(seed=8, playout=playout), Limits(simulations=400),
+                    multipv=5)
+    assert visits(other) != visits(runs[0])
+
+
+def test_tree_reuse_keeps_the_subtree_of_the_played_moves():
+    game = get_game("mattock")
+    engine = MCTSEngine(seed=3)
+    state = game.new_initial_state()
+    first = analyse(state, engine, Limits(simulations=4000))
+    assert first.tree_kept == 0
+    state.play(first.best_move)
+    state.play(state.legal_moves()[0])
+    second = analyse(state, engine, Limits(simulations=100))
+    # the reply was tried below the best move, so part of the tree survives
+    assert 0 < second.tree_kept < first.tree_nodes
+    unrelated = analyse(game.state(None, "b5"), engine, Limits(simulations=100))
+    assert unrelated.tree_kept == 0
+
+
+def test_solver_proves_an_immediate_win():
+    state = ChanceNim().parse_position("3/0/0/0/8")
+    result = analyse(state, MCTSEngine(seed=1), Limits(simulations=10000))
+    assert result.proven and result.score == 1 and result.score_text == "proven win"
+    assert result.best_move_str == "take3"
+    assert result.simulations < 10000          # stops once the root is proven
+
+
+def test_chance_nodes_sample_by_probability_and_find_the_best_move():
+    state = ChanceNim().parse_position("7/0/0/0/8")
+    values = {}
+    for move in state.legal_moves():
+        child = state.clone()
+        child.play(move)
+        values[state.move_to_str(move)] = expectimax(child)
+    result = analyse(state, MCTSEngine(seed=5), Limits(simulations=20000))
+    assert result.best_move_str == max(values, key=values.get)
+
+
+def test_root_parallelism_sums_the_workers_trees():
+    state = get_game("mattock").state(None, "h5")
+    result = analyse(state, MCTSEngine(seed=11, workers=2), Limits(simulations=600))
+    assert result.workers == 2 and result.simulations == 1200
+    assert result.best_move in state.legal_moves()
+    assert sum(line.visits for line in result.lines[:1]) > 0
