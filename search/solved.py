@@ -92,7 +92,7 @@ def solve(state, node_limit: int = 100_000) -> tuple[int, list[str]] | None:
 
 
 def generate(game_name: str, count: int = 8, seed: int = 1, max_seconds: float = 3.0):
-    """Yield solved positions from seeded random games, alternating wins in 3 and 5 plies"""
+    """Yield solved positions from seeded random games, alternating wins in 3 and 5 plies."""
     game = get_game(game_name)
     rng = random.Random(seed)
     wanted = [3, 5]
