@@ -34,6 +34,7 @@ START = Maatatahay(seed=0).new_initial_state().position()
 def test_every_position_of_random_games_round_trips(impl):
     game = Maatatahay(impl=impl)
     for text in SAMPLES:
+        assert not text.startswith("-")            # would read as a command-line option
         state = game.parse_position(text)
         assert state.position() == text
         assert parse_position(text, TILESET) == state.to_position()
@@ -88,6 +89,7 @@ MALFORMED = [
     (START.replace(BOARD, BOARD.replace(",", ";", 1)), "cells separated by ','"),
     (START.replace(BOARD, "Q9^," + BOARD.split(",", 1)[1]), "board cell a5"),
     (START.replace(BOARD, "1s," + BOARD.split(",", 1)[1]), "board cell a5"),
+    (START.replace(BOARD, "-," + BOARD.split(",", 1)[1]), "expected '.' (empty)"),
     (replace_field(START, "temples", "a1,a1,b2,c3,d4"), "temples"),
     (replace_field(START, "temples", "e5,a1,b2,c3,d4"), "board order"),
     (replace_field(START, "store", "se"), "store"),

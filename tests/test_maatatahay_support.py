@@ -18,7 +18,7 @@ _TILE = re.compile(r"^([A-Z][A-Z0-9]*)[\^>v<x]")
 
 
 def _energy(text: str) -> int:
-    return parse_crystals(text, "test")[1] if text not in ("", "-") else 0
+    return parse_crystals(text, "test")[1] if text not in ("", "-", ".") else 0
 
 
 def build(board: dict[str, str], *, temples: str = "a5,b5,c5,d5,e5", store: str = "-/-",
@@ -31,7 +31,7 @@ def build(board: dict[str, str], *, temples: str = "a5,b5,c5,d5,e5", store: str 
     for row in range(SIDE - 1, -1, -1):
         tokens = []
         for col in range(SIDE):
-            token = board.get(NAMES[row * SIDE + col], "-")
+            token = board.get(NAMES[row * SIDE + col], ".")
             found = _TILE.match(token)
             if found:
                 used.add(found.group(1))

@@ -6,7 +6,7 @@ Fields, separated by single spaces, always in this order::
     pairs=PAIRS active=B|W pending=STEP [option=value ...]
 
 * BOARD: rows 5 (top) to 1 separated by ``/``, five cells per row separated by ``,``. A cell
-  is ``-`` (empty), a crystal count ``CRYS`` (empty with crystals on it), or a tile
+  is ``.`` (empty), a crystal count ``CRYS`` (empty with crystals on it), or a tile
   ``<id><facing><CRYS>``: facing ``^ > v <`` for a living warrior at rotation 0-3, ``x`` for
   a dead one, then the crystals on it (omitted when none).
 * CRYS: ``<n>s<m>e`` with each part left out when zero and the count left out when one
@@ -229,7 +229,10 @@ def parse_move_syntax(tileset: Tileset, text: str) -> int:
         return encode_pair_of(M_LOAD if head == "load" else M_DRAW, spirit, energy)
     elif head == "deal":
         return encode_pair_of(M_DEAL, *_tile_pair(tileset, rest, "deal"))
-    elif head == "layout" and rest in tileset.layouts:
+    elif head == "layout":
+        if rest not in tileset.layouts:
+            raise NotationError(f"layout {rest!r} is not in tileset {tileset.name}; expected "
+                                f"one of {', '.join(tileset.layouts)}")
         return M_LAYOUT << KIND_SHIFT | list(tileset.layouts).index(rest)
     elif head == "crystal" and rest[:-1] in INDEX and rest[-1:] in ("s", "e"):
         return M_CRYSTAL << KIND_SHIFT | INDEX[rest[:-1]] << 1 | "se".index(rest[-1])
@@ -261,9 +264,13 @@ def format_pending(pos: Position) -> str:
     return ":".join(parts)
 
 
+EMPTY_CELL = "."          # not "-": a position string must not start like a CLI option
+
+
 def format_cell(pos: Position, cell: int) -> str:
     if pos.tile[cell] == EMPTY:
-        return format_crystals(pos.cell_spirit[cell], pos.cell_energy[cell])
+        crystals = format_crystals(pos.cell_spirit[cell], pos.cell_energy[cell])
+        return EMPTY_CELL if crystals == "-" else crystals
     state = FACINGS[pos.rotation[cell]] if pos.alive[cell] else "x"
     crystals = format_crystals(pos.warrior_spirit[cell], pos.warrior_energy[cell])
     return f"{pos.tileset.tiles[pos.tile[cell]].id}{state}{'' if crystals == '-' else crystals}"
@@ -352,10 +359,14 @@ class _Parser:
     def board_cell(self, token: str, cell: int, pos: dict) -> None:
         where = f"board cell {NAMES[cell]}"
         found = _CELL.match(token)
+        if token == EMPTY_CELL:
+            return
         if not found:
-            pos["cell_spirit"][cell], pos["cell_energy"][cell] = parse_crystals(
-                token, f"{where} ({token!r}: expected '-', crystals like 'e', or a tile like "
-                       f"'B3>2e')")
+            expected = (f"{where} ({token!r}: expected '{EMPTY_CELL}' (empty), crystals like "
+                        f"'e', or a tile like 'B3>2e')")
+            if token == "-":
+                raise NotationError(expected)
+            pos["cell_spirit"][cell], pos["cell_energy"][cell] = parse_crystals(token, expected)
             return
         tile_text, state, crystals = found.groups()
         tile = self.tile_id(tile_text, where)
