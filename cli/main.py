@@ -15,7 +15,7 @@ import time
 import click
 
 from engine import GAMES, GameError, get_game
-from engine.perft import divide
+from engine.perft import perft_by_move
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -215,11 +215,24 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
     is the number of paths through both. The last ply is bulk-counted (its moves are listed,
     not played); 'nps' is counted nodes per second.
     """
+    from tqdm import tqdm
+
     game_obj, state = load_state(game, position, moves, rules, seed, tileset, impl)
     started = time.perf_counter()
-    if divided and depth >= 1:
-        counts = divide(state, depth)
+    if depth >= 3 or divided:   # root move by root move: progress shown, Ctrl-C honoured
+        counts = {}
+        roots = len(state.legal_moves())
+        with tqdm(total=roots, desc="root moves", file=sys.stderr, disable=None,
+                  leave=False) as bar:
+            try:
+                for name, count in perft_by_move(state, depth):
+                    counts[name] = count
+                    bar.update(1)
+            except KeyboardInterrupt:
+                raise Interrupted(f"interrupted after {len(counts)} of {roots} root moves "
+                                  f"({sum(counts.values()):,} nodes)") from None
         nodes = sum(counts.values())
+        counts = counts if divided else None
     else:
         counts, nodes = None, state.perft(depth)
     seconds = time.perf_counter() - started

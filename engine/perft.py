@@ -24,14 +24,24 @@ def perft(state: State, depth: int) -> int:
     return total
 
 
-def divide(state: State, depth: int) -> dict[str, int]:
-    """Perft of each legal move's child at ``depth - 1``, keyed by move notation."""
+def perft_by_move(state: State, depth: int):
+    """Yield ``(move notation, perft of its child at depth - 1)`` for each legal move.
+
+    Long counts are driven from here one root move at a time, so a caller can show progress
+    and a Ctrl-C is honoured between root moves (the native perft below runs without the GIL).
+    """
     if depth < 1:
         raise ValueError("divide needs depth >= 1")
-    counts = {}
     for move in state.legal_moves():
         name = state.move_to_str(move)
         state.play(move)
-        counts[name] = state.perft(depth - 1)
-        state.undo()
-    return counts
+        try:
+            count = state.perft(depth - 1)
+        finally:
+            state.undo()
+        yield name, count
+
+
+def divide(state: State, depth: int) -> dict[str, int]:
+    """Perft of each legal move's child at ``depth - 1``, keyed by move notation."""
+    return dict(perft_by_move(state, depth))
