@@ -93,11 +93,17 @@ def test_undo_restores_every_position(impl):
         assert (state.position(), state.hash_key()) == seen.pop()
 
 
-def test_clone_is_independent():
+def test_clone_is_independent_and_keeps_its_history():
     for impl in ("fast", "reference"):
         state = Maatatahay(impl=impl, seed=5).new_initial_state()
+        start = state.position()
+        rng = random.Random(5)
+        for _ in range(12):
+            state.play(pick(state, rng))
         twin = state.clone()
+        assert twin.position() == state.position()
         state.play(state.legal_moves()[0])
         assert twin.position() != state.position()
-        twin.play(twin.legal_moves()[0])
-        assert twin.position() == state.position()
+        for _ in range(12):
+            twin.undo()
+        assert twin.position() == start

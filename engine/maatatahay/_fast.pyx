@@ -9,7 +9,7 @@ the two agree exactly.
 
 Everything here is nogil C; the :class:`Kernel` class only converts to and from Python.
 """
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from . import constants as K
 from . import notation as N
@@ -735,8 +735,12 @@ cdef class Kernel:
 
     # -- Python side --
     def copy(self):
+        """An independent kernel; only the history in use is copied (searchers clone often)."""
         cdef Kernel twin = Kernel.__new__(Kernel)
-        twin.s = self.s
+        twin.s.d = self.s.d
+        twin.s.c = self.s.c
+        twin.s.ply = self.s.ply
+        memcpy(twin.s.history, self.s.history, self.s.ply * sizeof(Core))
         twin.tileset = self.tileset
         return twin
 
