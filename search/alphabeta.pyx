@@ -204,19 +204,26 @@ cdef class AlphaBeta:
 
     cdef double search(self, int depth, double alpha, double beta, int ply, int pov,
                        bint probe) noexcept nogil:
-        cdef int player = self.kernel.player()
+        cdef int player
         cdef double result, score, best
         cdef TTEntry* entry
         cdef u64 key
         cdef int tt_move = -1, best_move = -1, move, reduction
         cdef long long i, n
         cdef double original_alpha = alpha
-        if player >= 0 and player != pov:
+        if depth <= 0 or ply >= MAX_PLY - 1:
+            player = self.evaluator.leaf(self.kernel, &score)   # one pass for both answers
+        else:
+            player = self.kernel.player()
+        if player >= 0 and player != pov and depth > 0 and ply < MAX_PLY - 1:
             return -self.search(depth, -beta, -alpha, ply, player, probe)
         self.nodes += 1
         self.pv_length[ply] = 0
         if ply > self.seldepth:
             self.seldepth = ply
+        if player >= 0 and (depth <= 0 or ply >= MAX_PLY - 1):
+            self.out_of_budget()
+            return score if player == pov else -score
         if player == -2:
             result = self.kernel.terminal_value()
             return (result if pov == 0 else -result) * (MATE - ply)
@@ -224,8 +231,6 @@ cdef class AlphaBeta:
             return 0.0
         if player == -1:
             return self.chance(depth, alpha, beta, ply, pov)
-        if depth <= 0 or ply >= MAX_PLY - 1:
-            return self.evaluator.evaluate(self.kernel)
 
         key = self.kernel.hash_key()
         entry = &self.table[key & self.table_mask]

@@ -1,7 +1,7 @@
 # cython: language_level=3
-"""Base evaluation: knows nothing, scores every position 0.
+"""Base per-game hook: knows nothing, scores every position 0 and has no fast sampler.
 
-Games without an evaluation of their own (and the test games) still get correct searches:
+Games without knowledge of their own (and the test games) still get correct searches:
 alpha-beta then only sees proven results and MCTS relies on playouts.
 """
 
@@ -10,6 +10,25 @@ cdef class Evaluator:
     cdef double evaluate(self, GameKernel kernel) noexcept nogil:
         return 0.0
 
+    cdef int leaf(self, GameKernel kernel, double* score) noexcept nogil:
+        cdef int player = kernel.player()
+        if player >= 0:
+            score[0] = self.evaluate(kernel)
+        return player
+
+    cdef int sample_move(self, GameKernel kernel, u64* rng) noexcept nogil:
+        return NO_SAMPLER
+
     def score(self, state):
-        """Python entry for tests and the greedy player: evaluate ``state`` (side to move)."""
+        """Python entry for tests and tools: evaluate ``state`` for its side to move."""
         return self.evaluate(<GameKernel>state.kernel)
+
+    def leaf_player(self, state):
+        """Python entry for tests: the player ``leaf`` reports for ``state``."""
+        cdef double score
+        return self.leaf(<GameKernel>state.kernel, &score)
+
+    def sample(self, state, unsigned long long seed):
+        """Python entry for tests: ``sample_move`` with a generator seeded by ``seed``."""
+        cdef u64 rng = seed
+        return self.sample_move(<GameKernel>state.kernel, &rng)

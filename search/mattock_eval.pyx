@@ -15,10 +15,15 @@ scored as (side to move) - (opponent):
 * ``OFF_BOARD``: a removed miner costs the tempo of re-entering it.
 * ``TEMPO``: the side to move mines first.
 
+The same pass tells whether the side to move can mine at all, so ``leaf`` answers the
+kernel's "is the game over" with the evaluation for free; ``sample_move`` draws a uniformly
+random turn without listing the turns (for MCTS playouts).
+
 The sum is clamped to +-EVAL_BOUND. Weights are hand-set, checked only by greedy-vs-random
 play (docs/search.md).
 """
 from engine.mattock._fast cimport Kernel, MState, MAX_CELLS
+from search.rng cimport random_below
 
 cdef enum:
     REACH = 12
@@ -30,93 +35,207 @@ cdef enum:
     TEMPO = 10
 
 
-cdef struct SideTerms:
-    int mobility
-    int lonely
+cdef struct Groups:
+    # The tiles a player can travel (no opponent miner), split into connected groups.
+    int count
+    int group[MAX_CELLS]             # group of each cell, -1 for rock and blocked tiles
+    int miners[MAX_CELLS]            # the player's miners per group
+    int empty[MAX_CELLS]             # empty tiles per group
 
 
-cdef void label_groups(MState* s, int player, int* group, int* group_miners,
-                       SideTerms* terms) noexcept nogil:
-    """Group the tiles ``player`` can travel (no opponent miner) and fill its terms."""
+cdef void label_groups(MState* s, int player, Groups* g) noexcept nogil:
     cdef int stack[MAX_CELLS]
-    cdef int group_empty
     cdef int opponent = 1 - player
     cdef int c, top, cur, i, nb, k = 0
-    terms.mobility = 0
-    terms.lonely = 0
     for c in range(s.cells):
-        group[c] = -1
+        g.group[c] = -1
     for c in range(s.cells):
-        if group[c] >= 0 or not s.tile[c] or s.miner[c] == opponent:
+        if g.group[c] >= 0 or not s.tile[c] or s.miner[c] == opponent:
             continue
-        group_miners[k] = 0
-        group_empty = 0
-        group[c] = k
+        g.miners[k] = 0
+        g.empty[k] = 0
+        g.group[c] = k
         stack[0] = c
         top = 1
         while top:
             top -= 1
             cur = stack[top]
             if s.miner[cur] == player:
-                group_miners[k] += 1
+                g.miners[k] += 1
             else:
-                group_empty += 1
+                g.empty[k] += 1
             for i in range(s.neighbour_count[cur]):
                 nb = s.neighbours[cur][i]
-                if group[nb] < 0 and s.tile[nb] and s.miner[nb] != opponent:
-                    group[nb] = k
+                if g.group[nb] < 0 and s.tile[nb] and s.miner[nb] != opponent:
+                    g.group[nb] = k
                     stack[top] = nb
                     top += 1
-        terms.mobility += group_miners[k] * group_empty
-        if group_miners[k] == 1:
-            terms.lonely += 1
         k += 1
+    g.count = k
 
 
-cdef double mattock_score(MState* s) noexcept nogil:
-    cdef int group[2][MAX_CELLS]
-    cdef int group_miners[2][MAX_CELLS]
-    cdef SideTerms terms[2]
+cdef inline bint mineable(MState* s, int c) noexcept nogil:
+    """Rock the collapse rule lets anyone mine (if they reach it)."""
+    cdef int i, nb
+    if s.tile[c] or s.touching[c] == 0 or s.touching[c] > 3:
+        return False
+    for i in range(s.neighbour_count[c]):
+        nb = s.neighbours[c][i]
+        if s.tile[nb] and s.touching[nb] >= 3:
+            return False
+    return True
+
+
+cdef inline bint reaches(MState* s, int c, Groups* g) noexcept nogil:
+    """Whether a tile next to ``c`` is joined to one of the player's miners."""
+    cdef int i, k
+    for i in range(s.neighbour_count[c]):
+        k = g.group[s.neighbours[c][i]]
+        if k >= 0 and g.miners[k] > 0:
+            return True
+    return False
+
+
+cdef double mattock_score(MState* s, int* reach_of_mover) noexcept nogil:
+    """The evaluation for the side to move; also reports how many cells it can mine (0 means
+    the game is over, exactly as the kernel's own test)."""
+    cdef Groups groups[2]
     cdef int reach[2]
     cdef int exclusive[2]
-    cdef int p = s.to_move, c, i, nb, side, k
-    cdef bint collapses, reached[2]
+    cdef int mobility, lonely
+    cdef int p = s.to_move, c, side, k
+    cdef bint reached[2]
     cdef double total = TEMPO
-    label_groups(s, 0, group[0], group_miners[0], &terms[0])
-    label_groups(s, 1, group[1], group_miners[1], &terms[1])
+    label_groups(s, 0, &groups[0])
+    label_groups(s, 1, &groups[1])
     reach[0] = reach[1] = exclusive[0] = exclusive[1] = 0
     for c in range(s.cells):
-        if s.tile[c] or s.touching[c] == 0 or s.touching[c] > 3:
+        if not mineable(s, c):
             continue
-        collapses = False
-        reached[0] = reached[1] = False
-        for i in range(s.neighbour_count[c]):
-            nb = s.neighbours[c][i]
-            if not s.tile[nb]:
-                continue
-            if s.touching[nb] >= 3:
-                collapses = True
-                break
-            for side in range(2):
-                k = group[side][nb]
-                if k >= 0 and group_miners[side][k] > 0:
-                    reached[side] = True
-        if collapses:
-            continue
+        for side in range(2):
+            reached[side] = reaches(s, c, &groups[side])
         for side in range(2):
             if reached[side]:
                 reach[side] += 1
                 if not reached[1 - side]:
                     exclusive[side] += 1
     for side in range(2):
+        mobility = 0
+        lonely = 0
+        for k in range(groups[side].count):
+            mobility += groups[side].miners[k] * groups[side].empty[k]
+            lonely += groups[side].miners[k] == 1
         total += (1 if side == p else -1) * (
             REACH * reach[side] + EXCLUSIVE * exclusive[side]
-            + MOBILITY * min(terms[side].mobility, <int>MOBILITY_CAP)
-            - LONELY * terms[side].lonely
+            + MOBILITY * min(mobility, <int>MOBILITY_CAP) - LONELY * lonely
             - OFF_BOARD * (s.miners_per_player - s.on_board[side]))
+    reach_of_mover[0] = reach[p]
     return max(-<double>EVAL_BOUND, min(<double>EVAL_BOUND, total))
+
+
+cdef int nth_cell(MState* s, Groups* g, bint* in_set, int k, bint want_miner, int n,
+                  int extra) noexcept nogil:
+    """The n-th cell (ascending, ``extra`` first if >= 0) holding the player's miner (or
+    empty if not ``want_miner``) in group ``k``, or in any group marked in ``in_set``."""
+    cdef int c, p = s.to_move
+    if extra >= 0:
+        if n == 0:
+            return extra
+        n -= 1
+    for c in range(s.cells):
+        if g.group[c] < 0 or not (in_set[g.group[c]] if k < 0 else g.group[c] == k):
+            continue
+        if (s.miner[c] == p) == want_miner:
+            if n == 0:
+                return c
+            n -= 1
+    return -1
+
+
+cdef int uniform_turn(MState* s, u64* rng) noexcept nogil:
+    """A uniformly random legal turn (encoded like the kernel's), or -2 if none.
+
+    The kernel's counting formula (see engine/mattock/_fast.pyx) gives each mine cell's
+    number of turns without listing them: pick a cell in proportion, then the turn's index
+    among that cell's turns: "no move", then merged-group moves, then the other groups'."""
+    cdef Groups g
+    cdef int cells[MAX_CELLS]
+    cdef long long counts[MAX_CELLS]
+    cdef bint in_merged[MAX_CELLS]
+    cdef int p = s.to_move, placed = s.on_board[s.to_move] < s.miners_per_player
+    cdef int n = 0, c, i, j, k, nb, m, e, source, target
+    cdef long long base = 0, total = 0, r, merged_pairs
+    label_groups(s, p, &g)
+    for k in range(g.count):
+        base += g.miners[k] * g.empty[k]
+        in_merged[k] = False
+    for c in range(s.cells):
+        if not mineable(s, c) or not reaches(s, c, &g):
+            continue
+        m = placed
+        e = 1 - placed
+        counts[n] = 1 + base
+        for i in range(s.neighbour_count[c]):
+            k = g.group[s.neighbours[c][i]]
+            if k >= 0 and not in_merged[k]:
+                in_merged[k] = True
+                m += g.miners[k]
+                e += g.empty[k]
+                counts[n] -= g.miners[k] * g.empty[k]
+        for i in range(s.neighbour_count[c]):
+            k = g.group[s.neighbours[c][i]]
+            if k >= 0:
+                in_merged[k] = False
+        counts[n] += <long long>m * e
+        cells[n] = c
+        total += counts[n]
+        n += 1
+    if n == 0:
+        return -2
+    r = random_below(rng, total)
+    i = 0
+    while r >= counts[i]:
+        r -= counts[i]
+        i += 1
+    c = cells[i]
+    if r == 0:
+        return c
+    r -= 1
+    m = placed
+    e = 1 - placed
+    for j in range(s.neighbour_count[c]):
+        k = g.group[s.neighbours[c][j]]
+        if k >= 0 and not in_merged[k]:
+            in_merged[k] = True
+            m += g.miners[k]
+            e += g.empty[k]
+    merged_pairs = <long long>m * e
+    if r < merged_pairs:
+        source = nth_cell(s, &g, in_merged, -1, True, r // e, c if placed else -1)
+        target = nth_cell(s, &g, in_merged, -1, False, r % e, -1 if placed else c)
+    else:
+        r -= merged_pairs
+        for k in range(g.count):
+            if in_merged[k]:
+                continue
+            if r < g.miners[k] * g.empty[k]:
+                break
+            r -= g.miners[k] * g.empty[k]
+        source = nth_cell(s, &g, in_merged, k, True, r // g.empty[k], -1)
+        target = nth_cell(s, &g, in_merged, k, False, r % g.empty[k], -1)
+    return c | (source + 1) << 8 | (target + 1) << 16
 
 
 cdef class MattockEvaluator(Evaluator):
     cdef double evaluate(self, GameKernel kernel) noexcept nogil:
-        return mattock_score(&(<Kernel>kernel).s)
+        cdef int reach
+        return mattock_score(&(<Kernel>kernel).s, &reach)
+
+    cdef int leaf(self, GameKernel kernel, double* score) noexcept nogil:
+        cdef MState* s = &(<Kernel>kernel).s
+        cdef int reach
+        score[0] = mattock_score(s, &reach)
+        return s.to_move if reach > 0 else -2
+
+    cdef int sample_move(self, GameKernel kernel, u64* rng) noexcept nogil:
+        return uniform_turn(&(<Kernel>kernel).s, rng)

@@ -376,7 +376,15 @@ cdef class MCTS:
         cdef long long n
         cdef double result = 0.0
         while plies < MAX_DEPTH:
-            player = self.kernel.player()
+            if self.playout == RANDOM_PLAYOUT:
+                move = self.evaluator.sample_move(self.kernel, &self.rng)
+                if move >= 0:
+                    self.kernel.make(move)
+                    plies += 1
+                    continue
+                player = -2 if move == -2 else self.kernel.player()
+            else:
+                player = self.kernel.player()
             if player == -2:
                 result = self.kernel.terminal_value()
                 break
