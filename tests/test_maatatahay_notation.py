@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from engine.game import IllegalMoveError, NotationError
 from engine.maatatahay import Maatatahay
-from engine.maatatahay.notation import format_move, format_position, parse_move_syntax, \
-    parse_position
+from engine.maatatahay.moves import format_move, parse_move_syntax
+from engine.maatatahay.notation import format_position, parse_position
 
 from test_maatatahay_support import TILESET, build
 

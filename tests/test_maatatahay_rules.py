@@ -13,7 +13,7 @@ import pytest
 from engine.game import CHANCE
 from engine.maatatahay import Maatatahay
 from engine.maatatahay.board import NAMES
-from engine.maatatahay.notation import decode_place, decode_two, move_payload
+from engine.maatatahay.moves import decode_place, decode_two, move_payload
 
 from test_maatatahay_support import IMPLS, TILESET, build, cell_info, play, state
 

@@ -9,7 +9,7 @@ import re
 
 from engine.maatatahay import Maatatahay
 from engine.maatatahay.board import NAMES, SIDE
-from engine.maatatahay.notation import parse_crystals
+from engine.maatatahay.moves import parse_crystals
 from engine.maatatahay.tileset import load_tileset
 
 TILESET = load_tileset()

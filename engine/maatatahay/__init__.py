@@ -11,7 +11,8 @@ import random
 
 from ..game import CHANCE, Game, RuleOption
 from .constants import PLAY_OPTIONS
-from .notation import Position, parse_position
+from .notation import parse_position
+from .position import Position
 from .start import RANDOM_LAYOUT, setup_position
 from .tileset import load_tileset
 

@@ -12,10 +12,10 @@ Everything here is nogil C; the :class:`Kernel` class only converts to and from 
 from libc.string cimport memcpy, memset
 
 from . import constants as K
-from . import notation as N
+from . import moves as N
 from . import board as B
 from .constants import PLAY_OPTIONS
-from .notation import EMPTY, Position
+from .position import EMPTY, Position
 
 # Phases, move kinds and rule numbers, copied from the Python modules into C globals once.
 cdef int PAIR = K.PAIR, ORDER = K.ORDER, PLACE = K.PLACE, DRAW = K.DRAW

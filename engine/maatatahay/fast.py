@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ._fast import Kernel
-from .notation import Position
+from .position import Position
 from .state import MaatatahayState
 
 

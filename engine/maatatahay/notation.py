@@ -27,221 +27,16 @@ tiles and the crystal totals, so the string can never contradict itself.
 """
 from __future__ import annotations
 
-import copy
 import re
-from dataclasses import dataclass, field, fields
 
 from ..game import NotationError
 from .board import CELLS, FACINGS, INDEX, NAMES, SIDE
 from .constants import (CRYSTALS, DRAW, ENERGY_TOTAL, FIGHT, LAYOUT, LOAD, ORDER, PAIR, PHASES,
-                        PLACE, PLAY_DEFAULTS, PLAY_OPTIONS, REFILL, REVEAL, SPIRIT_TOTAL,
-                        TRIBE_LETTERS)
+                        PLACE, PLAY_OPTIONS, REFILL, REVEAL, SPIRIT_TOTAL, TRIBE_LETTERS)
+from .moves import format_crystals, parse_crystals, tile_pair
+from .position import EMPTY, Position, undealt_cells
 from .tileset import Tileset
 
-EMPTY = -1
-
-
-@dataclass
-class Position:
-    """Everything the rules need, independent of the implementation that plays it."""
-
-    tileset: Tileset = field(compare=False, repr=False)
-    tile: list[int]                   # per cell: tile index or EMPTY
-    rotation: list[int]               # per cell: 0-3 (0 for empty cells and dead tiles)
-    alive: list[bool]
-    warrior_spirit: list[int]         # crystals on the warrior of each cell
-    warrior_energy: list[int]
-    cell_spirit: list[int]            # crystals lying on empty cells
-    cell_energy: list[int]
-    temples: tuple[int, ...]
-    storage_spirit: list[int]         # per player
-    storage_energy: list[int]
-    bag_spirit: int
-    bag_energy: int
-    supply_energy: int
-    removed_spirit: int
-    relics: list[int]                 # owner of each relic in the order taken
-    deck: list[int]                   # tile indices left in the decks, ascending
-    pairs: list[tuple[int, int]]      # (Balan tile, Wazu tile) on offer
-    active: int
-    phase: int
-    chosen: tuple[int, int] | None = None   # the pair whose order is being chosen
-    queue: list[int] = field(default_factory=list)   # tiles still to place this round
-    placed: int = EMPTY                     # cell of the warrior placed this turn
-    fighters: list[int] = field(default_factory=list)
-    options: dict = field(default_factory=lambda: dict(PLAY_DEFAULTS))
-
-    def copy(self) -> "Position":
-        """An independent copy that shares the immutable tileset (deepcopy would copy it)."""
-        twin = copy.copy(self)
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, (list, dict)):
-                setattr(twin, f.name, value.copy())
-        return twin
-
-    def tribe(self, cell: int) -> int:
-        return self.tileset.tiles[self.tile[cell]].tribe
-
-    def deaths(self, player: int) -> int:
-        return sum(1 for c in range(CELLS) if self.tile[c] != EMPTY and not self.alive[c]
-                   and self.tribe(c) == player)
-
-    def placer(self) -> int:
-        """The player who places, loads or orders fights now (tribe of the current tile)."""
-        if self.phase == PLACE:
-            return self.tileset.tiles[self.queue[0]].tribe
-        return self.tribe(self.placed)
-
-
-def undealt_cells(pos: Position) -> list[int]:
-    """Setup cells still waiting for their crystal: empty, not a temple, holding none."""
-    return [c for c in range(CELLS) if pos.tile[c] == EMPTY and c not in pos.temples
-            and pos.cell_spirit[c] + pos.cell_energy[c] == 0]
-
-
-# -- moves -----------------------------------------------------------------------------------
-# A move is KIND << 16 | payload; the kinds are the decision points and chance events.
-KIND_SHIFT = 16
-M_PAIR, M_ORDER, M_PLACE, M_LOAD, M_FIGHT, M_DRAW, M_DEAL, M_LAYOUT, M_CRYSTAL, M_TOSS = \
-    range(1, 11)
-
-
-def encode_place(cell: int, rotation: int, paid_spirit: int = 0, paid_energy: int = 0) -> int:
-    return M_PLACE << KIND_SHIFT | paid_energy << 10 | paid_spirit << 7 | cell << 2 | rotation
-
-
-def encode_pair_of(kind: int, first: int, second: int) -> int:
-    """Moves carrying two small numbers: load/draw (spirit, energy), deal (Balan, Wazu)."""
-    return kind << KIND_SHIFT | second << 6 | first
-
-
-def move_kind(move: int) -> int:
-    return move >> KIND_SHIFT
-
-
-def move_payload(move: int) -> int:
-    return move & ((1 << KIND_SHIFT) - 1)
-
-
-def decode_place(move: int) -> tuple[int, int, int, int]:
-    """(cell, rotation, paid spirit, paid energy)."""
-    return (move >> 2) & 31, move & 3, (move >> 7) & 7, (move >> 10) & 7
-
-
-def decode_two(move: int) -> tuple[int, int]:
-    return move & 63, (move >> 6) & 63
-
-
-def format_crystals(spirit: int, energy: int) -> str:
-    parts = [f"{'' if n == 1 else n}{letter}" for n, letter in ((spirit, "s"), (energy, "e"))
-             if n]
-    return "".join(parts) or "-"
-
-
-_COUNT = r"([2-9]|[1-9]\d+)?"          # a count of one is left out
-_CRYSTALS = re.compile(rf"^(?:{_COUNT}s)?(?:{_COUNT}e)?$")
-
-
-def parse_crystals(text: str, where: str) -> tuple[int, int]:
-    """``(spirit, energy)`` from crystal syntax; errors name ``where``."""
-    if text == "-":
-        return 0, 0
-    found = _CRYSTALS.match(text)
-    if not text or not found:
-        raise NotationError(f"{where}: {text!r} is not a crystal count; expected '-' or "
-                            f"<n>s<m>e with zero parts and counts of 1 left out (e.g. s, 2e, "
-                            f"s3e)")
-    spirit = 0 if "s" not in text else int(found.group(1) or 1)
-    energy = 0 if "e" not in text else int(found.group(2) or 1)
-    return spirit, energy
-
-
-def format_move(tileset: Tileset, move: int) -> str:
-    kind, payload = move_kind(move), move_payload(move)
-    ids = [t.id for t in tileset.tiles]
-    if kind == M_PAIR:
-        first, second = decode_two(payload)
-        return f"{ids[first]}+{ids[second]}"
-    if kind == M_ORDER:
-        return f"first:{TRIBE_LETTERS[payload]}"
-    if kind == M_PLACE:
-        cell, rotation, spirit, energy = decode_place(payload)
-        paid = f"${format_crystals(spirit, energy)}" if spirit + energy else ""
-        return f"{NAMES[cell]}{FACINGS[rotation]}{paid}"
-    if kind == M_LOAD:
-        return f"load:{format_crystals(*decode_two(payload))}"
-    if kind == M_FIGHT:
-        return f"fight:{NAMES[payload]}"
-    if kind == M_DRAW:
-        return f"draw:{format_crystals(*decode_two(payload))}"
-    if kind == M_DEAL:
-        first, second = decode_two(payload)
-        return f"deal:{ids[first]}+{ids[second]}"
-    if kind == M_LAYOUT:
-        return f"layout:{list(tileset.layouts)[payload]}"
-    if kind == M_CRYSTAL:
-        return f"crystal:{NAMES[payload >> 1]}{'se'[payload & 1]}"
-    if kind == M_TOSS:
-        return f"toss:{TRIBE_LETTERS[payload]}"
-    raise NotationError(f"not a Maatatahay move code: {move}")
-
-
-_PLACE = re.compile(r"^([a-e][1-5])([\^>v<])(?:\$(.+))?$")
-MOVE_HELP = ("a pair 'B3+W4', 'first:B|W', a placement like 'c3>' or 'c3^$2se' (cell, facing "
-             "^ > v <, temple payment), 'load:<crystals>', 'fight:<cell>', 'draw:<crystals>' "
-             "or 'deal:B7+W2'; setup: 'layout:<name>', 'crystal:a2s', 'toss:B'")
-
-
-def _tile_pair(tileset: Tileset, text: str, what: str) -> tuple[int, int]:
-    index = tileset.index
-    parts = text.split("+")
-    if len(parts) != 2 or any(p not in index for p in parts):
-        raise NotationError(f"{what} {text!r}: expected two tile ids 'B<n>+W<n>' of the tileset")
-    balan, wazu = (index[p] for p in parts)
-    if tileset.tiles[balan].tribe != 0 or tileset.tiles[wazu].tribe != 1:
-        raise NotationError(f"{what} {text!r}: the Balan tile comes first, then the Wazu tile")
-    return balan, wazu
-
-
-def parse_move_syntax(tileset: Tileset, text: str) -> int:
-    """The move a string names (its syntax and names, not its legality)."""
-    text = text.strip()
-    head, sep, rest = text.partition(":")
-    if not sep:
-        found = _PLACE.match(text)
-        if found:
-            cell, facing, paid = found.groups()
-            spirit, energy = parse_crystals(paid, "payment") if paid else (0, 0)
-            if paid == "-" or spirit > 7 or energy > 7:
-                raise NotationError(f"payment in {text!r}: expected 1-4 crystals like '2se'")
-            return encode_place(INDEX[cell], FACINGS.index(facing), spirit, energy)
-        if "+" in text:
-            return encode_pair_of(M_PAIR, *_tile_pair(tileset, text, "pair"))
-    elif head == "first" and rest in ("B", "W"):
-        return M_ORDER << KIND_SHIFT | TRIBE_LETTERS.index(rest)
-    elif head == "fight" and rest in INDEX:
-        return M_FIGHT << KIND_SHIFT | INDEX[rest]
-    elif head in ("load", "draw"):
-        spirit, energy = parse_crystals(rest, head)
-        if spirit > 63 or energy > 63:
-            raise NotationError(f"{head} {rest!r}: too many crystals")
-        return encode_pair_of(M_LOAD if head == "load" else M_DRAW, spirit, energy)
-    elif head == "deal":
-        return encode_pair_of(M_DEAL, *_tile_pair(tileset, rest, "deal"))
-    elif head == "layout":
-        if rest not in tileset.layouts:
-            raise NotationError(f"layout {rest!r} is not in tileset {tileset.name}; expected "
-                                f"one of {', '.join(tileset.layouts)}")
-        return M_LAYOUT << KIND_SHIFT | list(tileset.layouts).index(rest)
-    elif head == "crystal" and rest[:-1] in INDEX and rest[-1:] in ("s", "e"):
-        return M_CRYSTAL << KIND_SHIFT | INDEX[rest[:-1]] << 1 | "se".index(rest[-1])
-    elif head == "toss" and rest in ("B", "W"):
-        return M_TOSS << KIND_SHIFT | TRIBE_LETTERS.index(rest)
-    raise NotationError(f"malformed move {text!r}: expected {MOVE_HELP}")
-
-
-# -- positions -------------------------------------------------------------------------------
 
 def _tile_ids(tileset: Tileset, tiles) -> str:
     return ",".join(tileset.tiles[t].id for t in tiles) or "-"
@@ -438,7 +233,7 @@ class _Parser:
         pos["deck"] = deck
 
     def tile_pair(self, text: str, where: str) -> tuple[int, int]:
-        pair = _tile_pair(self.tileset, text, where)
+        pair = tile_pair(self.tileset, text, where)
         for t in pair:
             self.claim(t, where)
         return pair

@@ -12,9 +12,10 @@ from ..game import CHANCE, TERMINAL
 from .board import CELLS, NEIGHBOUR, ORTHOGONAL, opposite
 from .constants import (CHANCE_PHASES, CRYSTALS, DRAW, FIGHT, LAYOUT, LOAD, ORDER, OVER, PAIR,
                         PAIRS_ON_OFFER, PLACE, REFILL, REVEAL, STORAGE_LIMIT, TOSS)
-from .notation import (EMPTY, KIND_SHIFT, M_CRYSTAL, M_DEAL, M_DRAW, M_FIGHT, M_LAYOUT, M_LOAD,
-                       M_ORDER, M_PAIR, M_TOSS, Position, decode_place, decode_two,
-                       encode_pair_of, encode_place, move_kind, move_payload, undealt_cells)
+from .moves import (KIND_SHIFT, M_CRYSTAL, M_DEAL, M_DRAW, M_FIGHT, M_LAYOUT, M_LOAD, M_ORDER,
+                    M_PAIR, M_TOSS, decode_place, decode_two, encode_pair_of, encode_place,
+                    move_kind, move_payload)
+from .position import EMPTY, Position, undealt_cells
 from .rules import (crystal_outcomes, deal_outcomes, draw_outcomes, fight_odds, game_over,
                     is_surrounded, is_warrior, order_chooser, payments, scores, temple_cost,
                     winner)

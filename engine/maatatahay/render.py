@@ -9,7 +9,9 @@ from __future__ import annotations
 from .board import COLUMNS, FACINGS, SIDE
 from .constants import (CRYSTALS, DEATH_LIMIT, DRAW, FIGHT, LAYOUT, LOAD, ORDER, OVER, PAIR,
                         PLACE, PLAY_OPTIONS, REFILL, REVEAL, TOSS)
-from .notation import EMPTY, Position, format_crystals, format_position
+from .moves import format_crystals
+from .notation import format_position
+from .position import EMPTY, Position
 from .rules import order_chooser, scores, strength_parts, winner
 
 TRIBES = ("Balan", "Wazu")

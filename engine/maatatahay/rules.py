@@ -11,7 +11,7 @@ from math import comb
 
 from .board import CELLS, DIAGONAL, NEIGHBOUR, ORTHOGONAL
 from .constants import DEATH_LIMIT, RELIC_DRAWS, TEMPLE_BASE_COST
-from .notation import EMPTY, Position
+from .position import EMPTY, Position
 
 
 # -- section 3.2: who chooses the order -------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .board import CELLS
 from .constants import (BAG_ENERGY, BAG_SPIRIT, CRYSTALS, ENERGY_TOTAL, LAYOUT, PLAY_DEFAULTS,
                         STORAGE_START)
-from .notation import EMPTY, Position
+from .position import EMPTY, Position
 from .tileset import Tileset
 
 RANDOM_LAYOUT = "random"

@@ -6,7 +6,8 @@ Subclasses supply the rules (``legal_moves``, ``play``, ``undo``, ``chance_outco
 from __future__ import annotations
 
 from ..game import IllegalMoveError, State
-from .notation import format_move, format_position, parse_move_syntax
+from .moves import format_move, parse_move_syntax
+from .notation import format_position
 from .render import render, pending_text
 
 SHOWN_ALTERNATIVES = 12

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .board import CELLS
 from .constants import PLAY_OPTIONS
-from .notation import EMPTY, Position
+from .position import EMPTY, Position
 
 MASK64 = (1 << 64) - 1
 
