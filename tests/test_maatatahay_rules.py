@@ -7,10 +7,11 @@ numbers are worked out by hand from the rules page and the default tileset's pri
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
-from engine.game import CHANCE
+from engine.game import CHANCE, IllegalMoveError
 from engine.maatatahay import Maatatahay
 from engine.maatatahay.board import NAMES
 from engine.maatatahay.moves import decode_place, decode_two, move_payload
@@ -478,3 +479,26 @@ def test_new_game_is_the_setup_played_with_the_seed(impl):
     game = Maatatahay(impl=impl)
     game.new_initial_state()
     assert isinstance(game.seed, int)
+
+
+# -- refused placements say why --------------------------------------------------------------
+
+@pytest.mark.parametrize("move,reason", [
+    ("b1^", "b1 already holds a tile"),
+    ("a1v", "same arrows as facing ^"),                     # B9: arrows N and S
+    ("a1^$s", "a1 is not a temple"),
+    ("c3^$s", "costs 2 crystals"),                          # two friends beside c3
+    ("c3^$2s", "pay with $se"),
+])
+def test_refused_placements_name_the_rule(impl, move, reason):
+    text = build({"b1": "B1^", "c4": "B2^", "c2": "B3^", "e1": "W1^", "e2": "W2^",
+                  "e4": "W3^"}, temples=TEMPLES, store="se/-", pending="place:B9,W12")
+    st = state(impl, text)
+    with pytest.raises(IllegalMoveError, match=re.escape(reason)):
+        st.parse_move(move)
+
+
+def test_temple_without_spirit_cannot_be_entered(impl):
+    st = state(impl, temple_position(2, store="4e/-"))
+    with pytest.raises(IllegalMoveError, match="cannot be entered now"):
+        st.parse_move("c3^$2e")

@@ -9,8 +9,9 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-from .board import CELLS, DIAGONAL, NEIGHBOUR, ORTHOGONAL
+from .board import CELLS, DIAGONAL, FACINGS, NAMES, NEIGHBOUR, ORTHOGONAL
 from .constants import DEATH_LIMIT, RELIC_DRAWS, TEMPLE_BASE_COST
+from .moves import format_crystals
 from .position import EMPTY, Position
 
 
@@ -142,6 +143,30 @@ def deal_outcomes(pos: Position) -> list[tuple[int, int, Fraction]]:
     wazu = [t for t in pos.deck if pos.tileset.tiles[t].tribe == 1]
     p = Fraction(1, len(balan) * len(wazu))
     return [(b, w, p) for b in balan for w in wazu]
+
+
+def placement_problem(pos: Position, cell: int, rotation: int, paid: tuple[int, int]) -> str:
+    """Why placing the current tile on ``cell`` this way breaks section 4 ('' if it does
+    not), in words for a user whose move was refused."""
+    tile = pos.tileset.tiles[pos.queue[0]]
+    name = NAMES[cell]
+    if pos.tile[cell] != EMPTY:
+        return f"{name} already holds a tile"
+    if rotation not in tile.rotations:
+        same = next(r for r in tile.rotations if tile.arrows_at(r) == tile.arrows_at(rotation))
+        return (f"{tile.id} facing {FACINGS[rotation]} has the same arrows as facing "
+                f"{FACINGS[same]}, which is the move's name")
+    if cell not in pos.temples:
+        return f"{name} is not a temple, so nothing is paid" if sum(paid) else ""
+    cost = temple_cost(pos, cell, tile.tribe)
+    ways = payments(pos, cost, tile.tribe)
+    if paid in ways:
+        return ""
+    storage = (pos.storage_spirit[tile.tribe], pos.storage_energy[tile.tribe])
+    return (f"the temple on {name} costs {cost} crystals with at least one Spirit (storage "
+            f"holds {storage[0]} Spirit, {storage[1]} Energy); "
+            + (f"pay with {' or '.join('$' + format_crystals(*w) for w in ways)}" if ways
+               else "it cannot be entered now"))
 
 
 def draw_outcomes(pos: Position) -> list[tuple[int, int, Fraction]]:

@@ -6,9 +6,11 @@ Subclasses supply the rules (``legal_moves``, ``play``, ``undo``, ``chance_outco
 from __future__ import annotations
 
 from ..game import IllegalMoveError, State
-from .moves import format_move, parse_move_syntax
+from .constants import PLACE
+from .moves import M_PLACE, decode_place, format_move, move_kind, move_payload, parse_move_syntax
 from .notation import format_position
-from .render import render, pending_text
+from .render import pending_text, render
+from .rules import placement_problem
 
 SHOWN_ALTERNATIVES = 12
 
@@ -31,14 +33,19 @@ class MaatatahayState(State):
     def parse_move(self, text: str) -> int:
         move = parse_move_syntax(self.game.tileset, text)
         legal = self.legal_moves()
-        if move not in legal:
-            names = [self.move_to_str(m) for m in legal[:SHOWN_ALTERNATIVES]]
-            more = f" and {len(legal) - len(names)} more" if len(legal) > len(names) else ""
-            raise IllegalMoveError(
-                f"illegal move {text.strip()!r}: the position waits for "
-                f"{pending_text(self.to_position())}; legal here: "
-                f"{', '.join(names) or 'nothing (the game is over)'}{more}")
-        return move
+        if move in legal:
+            return move
+        pos = self.to_position()
+        if pos.phase == PLACE and move_kind(move) == M_PLACE:
+            cell, rotation, spirit, energy = decode_place(move_payload(move))
+            reason = placement_problem(pos, cell, rotation, (spirit, energy))
+            if reason:
+                raise IllegalMoveError(f"illegal move {text.strip()!r}: {reason}")
+        names = [self.move_to_str(m) for m in legal[:SHOWN_ALTERNATIVES]]
+        more = f" and {len(legal) - len(names)} more" if len(legal) > len(names) else ""
+        raise IllegalMoveError(
+            f"illegal move {text.strip()!r}: the position waits for {pending_text(pos)}; "
+            f"legal here: {', '.join(names) or 'nothing (the game is over)'}{more}")
 
     def render(self, color: bool = False) -> str:
         return render(self.to_position(), color)
