@@ -44,17 +44,21 @@ def game_shape(games: int) -> dict:
                           for p in PHASES if visits[p]}}
 
 
-def perft_speed(depth: int, seeds: range) -> dict:
-    """Nodes per second of both implementations over the same start positions."""
+def perft_speed(depth: int, seeds: range, min_seconds: float = 1.0) -> dict:
+    """Nodes per second of both implementations over the same positions, each timed over
+    repeated runs of at least ``min_seconds`` (a fast perft alone is too short to time)."""
     result = {}
     for impl in ("fast", "reference"):
-        nodes, seconds = 0, 0.0
+        states = []
         for seed in seeds:
             state = Maatatahay(impl=impl, seed=seed).new_initial_state()
             for _ in range(6):                   # into round 1's placements: a busier tree
                 state.play(state.legal_moves()[0])
+            states.append(state)
+        nodes, seconds = 0, 0.0
+        while seconds < min_seconds:
             start = time.perf_counter()
-            nodes += state.perft(depth)
+            nodes += sum(state.perft(depth) for state in states)
             seconds += time.perf_counter() - start
         result[impl] = (nodes, seconds, nodes / seconds)
     return result
