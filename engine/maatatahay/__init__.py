@@ -14,12 +14,12 @@ from .constants import PLAY_OPTIONS
 from .notation import parse_position
 from .position import Position
 from .start import RANDOM_LAYOUT, setup_position
-from .tileset import load_tileset
+from .tileset import TRIBES, load_tileset
 
 
 class Maatatahay(Game):
     name = "maatatahay"
-    player_names = ("Balan", "Wazu")
+    player_names = TRIBES
     uses_tileset = True
     rule_options = PLAY_OPTIONS + (
         RuleOption("layout", (RANDOM_LAYOUT,) + tuple(load_tileset().layouts), RANDOM_LAYOUT,

@@ -35,7 +35,7 @@ from .constants import (CRYSTALS, DRAW, ENERGY_TOTAL, FIGHT, LAYOUT, LOAD, ORDER
                         PLACE, PLAY_OPTIONS, REFILL, REVEAL, SPIRIT_TOTAL, TRIBE_LETTERS)
 from .moves import format_crystals, parse_crystals, tile_pair
 from .position import EMPTY, Position, undealt_cells
-from .tileset import Tileset
+from .tileset import TRIBES, Tileset
 
 
 def _tile_ids(tileset: Tileset, tiles) -> str:
@@ -125,7 +125,7 @@ class _Parser:
         tile = self.index[text]
         if tribe is not None and self.tileset.tiles[tile].tribe != tribe:
             raise NotationError(f"{where}: tile {text} is not a "
-                                f"{('Balan', 'Wazu')[tribe]} tile")
+                                f"{TRIBES[tribe]} tile")
         return tile
 
     def cell(self, text: str, where: str) -> int:
@@ -196,7 +196,7 @@ class _Parser:
         parts = text.split("/")
         if len(parts) != 2:
             raise NotationError(f"store={text!r}: expected Balan/Wazu crystals like 's1e/2e'")
-        counts = [parse_crystals(p, f"store of {('Balan', 'Wazu')[i]}")
+        counts = [parse_crystals(p, f"store of {TRIBES[i]}")
                   for i, p in enumerate(parts)]
         pos["storage_spirit"] = [c[0] for c in counts]
         pos["storage_energy"] = [c[1] for c in counts]
@@ -221,7 +221,7 @@ class _Parser:
             tiles = [] if part == "-" else [self.tile_id(t, "decks", tribe)
                                             for t in part.split(",")]
             if tiles != sorted(tiles):
-                raise NotationError(f"decks: list the {('Balan', 'Wazu')[tribe]} deck in "
+                raise NotationError(f"decks: list the {TRIBES[tribe]} deck in "
                                     f"tileset order")
             for t in tiles:
                 self.claim(t, "in a deck")

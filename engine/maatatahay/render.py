@@ -13,8 +13,8 @@ from .moves import format_crystals
 from .notation import format_position
 from .position import EMPTY, Position
 from .rules import order_chooser, scores, strength_parts, winner
+from .tileset import TRIBES
 
-TRIBES = ("Balan", "Wazu")
 ARROWS = "↑↗→↘↓↙←↖"
 WIDTH = 12
 COLOURS = ("\x1b[1;31m", "\x1b[1;34m")          # Balan red, Wazu blue
