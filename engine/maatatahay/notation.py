@@ -308,8 +308,8 @@ class _Parser:
         for text in fields:
             name, sep, value = text.partition("=")
             if not sep or name not in choices:
-                raise NotationError(f"option field {text!r}: expected one of "
-                                    f"{', '.join(n + '=' + '|'.join(c) for n, c in choices.items())}")
+                known = ", ".join(f"{n}={'|'.join(c)}" for n, c in choices.items())
+                raise NotationError(f"option field {text!r}: expected one of {known}")
             if value not in choices[name]:
                 raise NotationError(f"option {text!r}: {name} must be one of "
                                     f"{'|'.join(choices[name])}")

@@ -112,7 +112,8 @@ def render(pos: Position, color: bool = False) -> str:
     for p in (0, 1):
         deck = ",".join(pos.tileset.tiles[t].id for t in pos.deck
                         if pos.tileset.tiles[t].tribe == p) or "-"
-        lines.append(f"{TRIBES[p]:5}: storage {_words(pos.storage_spirit[p], pos.storage_energy[p])}"
+        storage = _words(pos.storage_spirit[p], pos.storage_energy[p])
+        lines.append(f"{TRIBES[p]:5}: storage {storage}"
                      f"  relics {pos.relics.count(p)}  lost {deaths[p]}/{DEATH_LIMIT}"
                      f"  score {points[p]}  deck {deck}")
     relics = " ".join(f"{k}:{'BW'[o]}" for k, o in enumerate(pos.relics, 1)) or "none"
