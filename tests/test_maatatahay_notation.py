@@ -104,6 +104,7 @@ MALFORMED = [
     (replace_field(START, "temples", "-"), "temples=- (no layout yet)"),
     (replace_field(START, "pending", "crystals"), "pending=crystals"),
     (replace_field(START, "pending", "reveal"), "pending=reveal"),
+    (replace_field(START, "pending", "refill"), "room for a pair"),
     (START + " death-limit=never", "death-limit"),
     (START + " colour=red", "option field"),
     (START + " death-limit=total death-limit=total", "twice"),
@@ -183,6 +184,12 @@ def test_mutated_positions_fail_cleanly_or_round_trip(text, at, length, insert):
         assert str(err)
         return
     assert format_position(position) == " ".join(mutated.split())
+    fast, ref = (Maatatahay(impl=impl).parse_position(mutated) for impl in ("fast", "reference"))
+    assert fast.legal_moves() == ref.legal_moves()
+    if ref.legal_moves():
+        fast.play(fast.legal_moves()[-1])
+        ref.play(ref.legal_moves()[-1])
+        assert fast.position() == ref.position()
 
 
 @settings(max_examples=300, deadline=None)

@@ -32,7 +32,8 @@ import re
 from ..game import NotationError
 from .board import CELLS, FACINGS, INDEX, NAMES, SIDE
 from .constants import (CRYSTALS, DRAW, ENERGY_TOTAL, FIGHT, LAYOUT, LOAD, ORDER, PAIR, PHASES,
-                        PLACE, PLAY_OPTIONS, REFILL, REVEAL, SPIRIT_TOTAL, TRIBE_LETTERS)
+                        PAIRS_ON_OFFER, PLACE, PLAY_OPTIONS, REFILL, REVEAL, SPIRIT_TOTAL,
+                        TRIBE_LETTERS)
 from .moves import format_crystals, parse_crystals, tile_pair
 from .position import EMPTY, Position, undealt_cells
 from .tileset import TRIBES, Tileset
@@ -379,6 +380,7 @@ def _checked(pos: Position, parser: _Parser) -> Position:
                             f"2 free cells (otherwise the game is over)")
     if pos.phase == PLACE and free < 1:
         raise NotationError("pending=place: no free cell left to place on")
-    if pos.phase == REFILL and not pos.deck:
-        raise NotationError("pending=refill: the decks are empty")
+    if pos.phase == REFILL and (not pos.deck or len(pos.pairs) >= PAIRS_ON_OFFER):
+        raise NotationError("pending=refill needs tiles in the decks and room for a pair "
+                            "(at most 2 on offer)")
     return pos
