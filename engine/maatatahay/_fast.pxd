@@ -67,6 +67,7 @@ cdef int strength(KState* s, int cell) noexcept nogil
 cdef void make_move(KState* s, int move) noexcept nogil
 cdef void unmake_move(KState* s) noexcept nogil
 cdef u64 position_key(KState* s) noexcept nogil
+cdef void scores(KState* s, int* points) noexcept nogil      # points[0], points[1] now
 cdef int winner(KState* s) noexcept nogil
 cdef long long perft_c(KState* s, int depth) noexcept nogil
 
