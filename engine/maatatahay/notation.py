@@ -16,6 +16,7 @@ Fields, separated by single spaces, always in this order::
 * relics: the owner of each relic taken so far, in the order taken (``BWB``) or ``-``.
 * decks: the tiles left in the Balan and the Wazu deck, in tileset order (``-`` if none).
 * pairs: the pairs on offer ``B3+W4,...`` in display order, or ``-``.
+* active: the active player (``B`` until the setup's coin toss).
 * pending: ``pair``; ``order:B3+W4``; ``place:B3,W4`` (tiles still to place this round, the
   first one now); ``draw:c3[:W4]``, ``load:c3[:W4]`` (the warrior just placed, then the tile
   still to place); ``fight:c3:b2,c4[:W4]`` (placed warrior, fights not yet resolved);
