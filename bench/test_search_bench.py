@@ -26,12 +26,14 @@ def record(benchmark, results, work: str):
             sum(getattr(r, unit) for r in results) / elapsed)
 
 
-@pytest.mark.parametrize("playout", ["random", "heuristic"])
-def test_mcts_simulations_per_second(benchmark, start, playout):
+@pytest.mark.parametrize("playout,depth", [("random", 0), ("random", 4), ("heuristic", 0)],
+                         ids=["random-to-end", "random-cut-at-4", "heuristic-to-end"])
+def test_mcts_simulations_per_second(benchmark, start, playout, depth):
+    """random-to-end is the issue's measure; random-cut-at-4 is Mattock's default."""
     results = []
 
     def run():
-        results.append(analyse(start, MCTSEngine(seed=1, playout=playout),
+        results.append(analyse(start, MCTSEngine(seed=1, playout=playout, playout_depth=depth),
                                Limits(simulations=3000)))
     benchmark.pedantic(run, rounds=3, iterations=1)
     record(benchmark, results, "simulations")

@@ -209,7 +209,8 @@ cdef class AlphaBeta:
         cdef TTEntry* entry
         cdef u64 key
         cdef int tt_move = -1, best_move = -1, move, reduction
-        cdef long long i, n
+        cdef long long n, next_index, k
+        cdef bint generated
         cdef double original_alpha = alpha
         if depth <= 0 or ply >= MAX_PLY - 1:
             player = self.evaluator.leaf(self.kernel, &score)   # one pass for both answers
@@ -242,22 +243,33 @@ cdef class AlphaBeta:
                         or (entry.bound == UPPER and score <= alpha)):
                     return score
 
-        n = self.ordered_moves(ply, player, tt_move)
-        if n == 0:
-            return self.evaluator.evaluate(self.kernel)
-        if probe:
-            n = 1
+        # The TT move is tried before the moves are generated: a cutoff then saves generating.
         best = -INFINITE_SCORE
-        for i in range(n):
-            move = self.buffers[ply][i].move
+        generated = False
+        n = 0
+        next_index = 0
+        k = 0
+        while True:
+            if k == 0 and tt_move >= 0:
+                move = tt_move
+            else:
+                if not generated:
+                    n = self.ordered_moves(ply, player, tt_move)
+                    generated = True
+                while next_index < n and self.buffers[ply][next_index].move == tt_move:
+                    next_index += 1
+                if next_index >= n:
+                    break
+                move = self.buffers[ply][next_index].move
+                next_index += 1
             self.kernel.make(move)
-            if i == 0:
+            if k == 0:
                 score = self.search(depth - 1, alpha, beta, ply + 1, pov, False)
             else:
                 reduction = 0
-                if (self.lmr and depth >= 3 and i >= 4 and alpha < MATE_THRESHOLD
+                if (self.lmr and depth >= 3 and k >= 4 and alpha < MATE_THRESHOLD
                         and alpha > -MATE_THRESHOLD):
-                    reduction = 2 if i >= 16 and depth >= 5 else 1
+                    reduction = 2 if k >= 16 and depth >= 5 else 1
                 score = self.search(depth - 1 - reduction, alpha, alpha + WINDOW_EPS,
                                     ply + 1, pov, False)
                 if score > alpha and reduction:
@@ -266,6 +278,7 @@ cdef class AlphaBeta:
                 if alpha < score < beta:
                     score = self.search(depth - 1, alpha, beta, ply + 1, pov, False)
             self.kernel.unmake()
+            k += 1
             if self.stopped:
                 return 0.0
             if score > best:
@@ -280,6 +293,10 @@ cdef class AlphaBeta:
                     if alpha >= beta:
                         self.history[player][history_slot(move)] += depth * depth
                         break
+            if probe:
+                break
+        if k == 0:                     # out of memory for the move list
+            return self.evaluator.evaluate(self.kernel)
         if not probe and (entry.key != key or entry.generation != self.generation
                           or depth >= entry.depth):
             entry.key = key

@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from engine.game import CHANCE
 
 from .alphabeta import AlphaBeta, MATE_SCORE, MATE_THRESHOLD_SCORE
-from .evaluators import evaluator_for
+from .evaluators import evaluator_for, playout_depth_for
 from .limits import Limits
 from .mcts import MCTS
 from .result import Analysis, Line, Progress
@@ -141,13 +141,13 @@ def plural(plies: int) -> str:
 class MCTSEngine(Engine):
     name = "mcts"
 
-    def __init__(self, exploration: float = 1.0, playout: str = "random", solver: bool = True,
+    def __init__(self, exploration: float = 0.5, playout: str = "random", solver: bool = True,
                  seed: int | None = None, workers: int = 1, reuse: bool = True,
-                 max_nodes: int = 2_000_000):
+                 max_nodes: int = 2_000_000, playout_depth: int | None = None):
         if workers < 1:
             raise ValueError("workers must be at least 1")
         self.options = dict(exploration=exploration, playout=playout, solver=solver,
-                            max_nodes=max_nodes)
+                            max_nodes=max_nodes, playout_depth=playout_depth)
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.workers = workers
         self.reuse = reuse
@@ -168,7 +168,10 @@ class MCTSEngine(Engine):
         if self.tree is not None and self.reuse and self.game == state.game.name:
             kept = self.tree.reuse(kernel)
         else:
-            self.tree = MCTS(kernel, evaluator_for(state.game), seed=self.seed, **self.options)
+            options = dict(self.options)
+            if options["playout_depth"] is None:
+                options["playout_depth"] = playout_depth_for(state.game)
+            self.tree = MCTS(kernel, evaluator_for(state.game), seed=self.seed, **options)
             self.game = state.game.name
             kept = 0
         self.tree.reset_counters()

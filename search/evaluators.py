@@ -1,4 +1,5 @@
-"""Which evaluation each game gets (by game name); games without one get the zero evaluation."""
+"""Per-game search knowledge by game name: the evaluation hook (zero for games without one)
+and MCTS's playout length."""
 from __future__ import annotations
 
 from .evaluation import Evaluator
@@ -6,6 +7,15 @@ from .mattock_eval import MattockEvaluator
 
 EVALUATORS = {"mattock": MattockEvaluator}
 
+# Plies an MCTS playout plays before the evaluation scores it (0: play to the end). Only a
+# game with an evaluation gains: on Mattock, 4 beat playing to the end against a greedy
+# player (docs/search.md).
+PLAYOUT_DEPTH = {"mattock": 4}
+
 
 def evaluator_for(game) -> Evaluator:
     return EVALUATORS.get(game.name, Evaluator)()
+
+
+def playout_depth_for(game) -> int:
+    return PLAYOUT_DEPTH.get(game.name, 0)

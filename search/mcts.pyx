@@ -13,7 +13,7 @@ mover or all children are proven; a chance node when all outcomes are proven equ
 Everything here is deterministic for a given seed: the generator (search/rng.pxd) is the
 only source of randomness and time limits are only checked between simulations.
 """
-from libc.math cimport log, sqrt
+from libc.math cimport log, sqrt, tanh
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memcpy
 
@@ -30,6 +30,7 @@ cdef enum:
     HEURISTIC_PLAYOUT = 1
     HEURISTIC_SAMPLES = 4   # the heuristic playout picks the best of this many random moves
     CHECK_EVERY = 16        # simulations between clock checks
+    EVALUATION_SCALE = 300  # evaluation units per tanh unit when a playout is cut short
 
 cdef struct Node:
     double value            # sum of simulation results, player 0's view
@@ -54,6 +55,7 @@ cdef class MCTS:
     cdef int node_count, node_capacity, max_nodes
     cdef public double exploration
     cdef public int playout
+    cdef public int playout_depth
     cdef public bint solver
     cdef u64 rng
     cdef int* moves
@@ -73,7 +75,7 @@ cdef class MCTS:
 
     def __init__(self, GameKernel kernel, Evaluator evaluator, double exploration=1.0,
                  str playout="random", bint solver=True, unsigned long long seed=0,
-                 int max_nodes=2_000_000):
+                 int max_nodes=2_000_000, int playout_depth=0):
         if playout not in ("random", "heuristic"):
             raise ValueError(f"unknown playout {playout!r}; expected random or heuristic")
         self.kernel = kernel
@@ -81,6 +83,7 @@ cdef class MCTS:
         self.exploration = exploration
         self.playout = RANDOM_PLAYOUT if playout == "random" else HEURISTIC_PLAYOUT
         self.solver = solver
+        self.playout_depth = playout_depth
         self.rng = seed
         self.max_nodes = max_nodes
         self.node_capacity = 1024
@@ -201,7 +204,7 @@ cdef class MCTS:
     def run(self, long long simulations, double deadline=0.0, long long node_limit=0):
         """Run up to ``simulations`` more simulations (stopping early at the monotonic
         ``deadline``, at ``node_limit`` positions entered, or when the root is proven);
-        return how many ran."""
+        return how many ran. The first always runs, so the root has its moves."""
         cdef long long done = 0
         with nogil:
             while done < simulations:
@@ -209,7 +212,7 @@ cdef class MCTS:
                     break
                 if node_limit > 0 and self.made >= node_limit:
                     break
-                if deadline > 0 and done % CHECK_EVERY == 0 and now() > deadline:
+                if deadline > 0 and done % CHECK_EVERY == 0 and done and now() > deadline:
                     break
                 if not self.simulate():
                     break
@@ -370,12 +373,19 @@ cdef class MCTS:
             node.proven = <signed char>(2 + sign * best)
 
     cdef double run_playout(self) noexcept nogil:
-        """Play to the end from the current position, undo, and return player 0's result
-        (0 if the game outlasts MAX_DEPTH plies, NaN if out of memory)."""
+        """Play to the end (or ``playout_depth`` plies, then score by the evaluation) from
+        the current position, undo, and return player 0's result in [-1, 1] (0 if the game
+        outlasts MAX_DEPTH plies, NaN if out of memory)."""
         cdef int plies = 0, player, move
         cdef long long n
-        cdef double result = 0.0
+        cdef double result = 0.0, score
         while plies < MAX_DEPTH:
+            if self.playout_depth and plies >= self.playout_depth:
+                player = self.evaluator.leaf(self.kernel, &score)
+                if player >= 0:
+                    result = tanh(score / EVALUATION_SCALE)
+                    result = result if player == 0 else -result
+                    break
             if self.playout == RANDOM_PLAYOUT:
                 move = self.evaluator.sample_move(self.kernel, &self.rng)
                 if move >= 0:

@@ -111,3 +111,9 @@ def test_chance_root_gives_expectation_without_a_move():
     assert state.is_chance_node()
     result = analyse(state, "alphabeta", Limits(depth=6))
     assert result.best_move is None and result.point_of_view == 0
+
+
+@pytest.mark.parametrize("engine", ["alphabeta", "mcts"])
+def test_a_move_even_when_the_time_is_gone_before_the_search_starts(start, engine):
+    result = analyse(start, engine, Limits(time=1e-9))
+    assert result.best_move in start.legal_moves()
