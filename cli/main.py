@@ -126,8 +126,8 @@ def games(as_json):
         return
     for info in described:
         click.echo(f"{info['name']}  (players: {', '.join(info['players'])})")
-        for note in info.get("notes", []):
-            click.echo(f"  {note}")
+        if "tileset" in info:
+            click.echo(f"  tileset: {info['tileset']['label']}")
         for rule in info["rules"]:
             choices = "|".join(rule["choices"])
             click.echo(f"  --rule {rule['name']}={choices}  (default {rule['default']})")

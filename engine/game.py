@@ -76,15 +76,20 @@ class Game(ABC):
         for name, value in self.explicit_rules.items():
             self.rules[name] = self._check_rule(name, value)
 
-    @classmethod
-    def _check_rule(cls, name: str, value: str) -> str:
-        options = {opt.name: opt for opt in cls.rule_options}
+    def rule_choices(self, option: RuleOption) -> tuple[str, ...]:
+        """The values ``option`` may take in this game (a game whose choices depend on its
+        data, like Maatatahay's layouts from the tileset, overrides this)."""
+        return option.choices
+
+    def _check_rule(self, name: str, value: str) -> str:
+        options = {opt.name: opt for opt in self.rule_options}
         if name not in options:
             known = ", ".join(options) or "none"
-            raise RuleError(f"unknown rule option {name!r} for {cls.name}; known options: {known}")
-        if value not in options[name].choices:
+            raise RuleError(f"unknown rule option {name!r} for {self.name}; known options: {known}")
+        choices = self.rule_choices(options[name])
+        if value not in choices:
             raise RuleError(f"rule {name}={value!r} is not valid; expected one of "
-                            f"{'|'.join(options[name].choices)}")
+                            f"{'|'.join(choices)}")
         return value
 
     def non_default_rules(self, rules: Mapping[str, str] | None = None) -> dict[str, str]:

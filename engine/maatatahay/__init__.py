@@ -32,16 +32,11 @@ class Maatatahay(Game):
         self.tileset = load_tileset(tileset)
         super().__init__(rules, impl=impl, seed=seed, tileset=tileset)
 
-    def _check_rule(self, name: str, value: str) -> str:
+    def rule_choices(self, option: RuleOption) -> tuple[str, ...]:
         """Layouts are the loaded tileset's, so a user tileset may name its own."""
-        if name == "layout":
-            choices = (RANDOM_LAYOUT,) + tuple(self.tileset.layouts)
-            if value not in choices:
-                from ..game import RuleError
-                raise RuleError(f"rule layout={value!r} is not valid; expected one of "
-                                f"{'|'.join(choices)} (layouts of tileset {self.tileset.name})")
-            return value
-        return super()._check_rule(name, value)
+        if option.name == "layout":
+            return (RANDOM_LAYOUT,) + tuple(self.tileset.layouts)
+        return option.choices
 
     def _state(self, position: Position):
         if self.impl == "fast":
