@@ -41,3 +41,28 @@ def test_show_and_analyse_write_svg_files(tmp_path):
     result = CliRunner().invoke(cli, ["analyse", "mattock", "--depth", "2", "--svg", str(analysed)])
     assert result.exit_code == 0
     assert any(p.get("class") == "mark" for p in parse(analysed.read_text()).iter())
+
+
+def test_maatatahay_diagram_shows_warriors_temples_and_the_reconstruction_label():
+    from positions import perft_suite
+    case = next(c for c in perft_suite("maatatahay") if c.id == "last-round")
+    state = get_game("maatatahay").parse_position(case.position)
+    position = state.to_position()
+    root = parse(state.svg())
+    rects = [r for r in root.iter(f"{NS}rect") if "warrior" in (r.get("class") or "")]
+    assert len(rects) == sum(t != -1 for t in position.tile)
+    assert sum("dead" in r.get("class") for r in rects) == sum(
+        1 for c, t in enumerate(position.tile) if t != -1 and not position.alive[c])
+    temples = [r for r in root.iter(f"{NS}rect") if r.get("class") == "cell temple"]
+    assert len(temples) == 5
+    text = " ".join(t.text or "" for t in root.iter(f"{NS}text"))
+    assert "reconstruction" in text and "to act:" in text
+
+
+def test_maatatahay_placement_mark():
+    from positions import perft_suite
+    case = next(c for c in perft_suite("maatatahay") if c.id == "elder-and-convert")
+    state = get_game("maatatahay").parse_position(case.position)
+    move = state.legal_moves()[0]
+    root = parse(state.svg(move))
+    assert any(r.get("class") == "mark" for r in root.iter(f"{NS}rect"))

@@ -50,5 +50,9 @@ class MaatatahayState(State):
     def render(self, color: bool = False) -> str:
         return render(self.to_position(), color)
 
+    def svg(self, mark: int | None = None) -> str:
+        from .svg import svg
+        return svg(self.to_position(), mark)
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.position()!r}>"
