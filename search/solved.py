@@ -75,20 +75,32 @@ def solve(state, node_limit: int = 100_000) -> tuple[int, list[str]] | None:
     """``(plies of the shortest win, all winning moves)`` if the mover wins, else None (also
     when some move is not settled within ``node_limit`` nodes)."""
     wins = []
+    mover = state.current_player()
     for move in state.legal_moves():
         child = state.clone()
         child.play(move)
         if child.is_terminal():
-            wins.append((1, move))
+            if child.returns()[mover] > 0:
+                wins.append((1, move))
             continue
         value = exact_value(child, node_limit)
         if value is None:
             return None
-        if value < -MATE_THRESHOLD_SCORE:
-            wins.append((round(MATE_SCORE + value) + 1, move))
+        if view_of(child) != mover:
+            value = -value
+        if value > MATE_THRESHOLD_SCORE:
+            wins.append((MATE_SCORE - value + 1, move))
     if not wins:
         return None
-    return min(p for p, _ in wins), [state.move_to_str(m) for _, m in wins]
+    shortest = min(p for p, _ in wins)
+    if shortest != round(shortest):      # chance: wins of unequal lengths average out
+        return None
+    return round(shortest), [state.move_to_str(m) for _, m in wins]
+
+
+def view_of(state) -> int:
+    """Whose view alpha-beta reports a root in: its mover, player 0 at a chance node."""
+    return 0 if state.is_chance_node() else state.current_player()
 
 
 def generate(game_name: str, count: int = 8, seed: int = 1, max_seconds: float = 3.0):
@@ -101,7 +113,11 @@ def generate(game_name: str, count: int = 8, seed: int = 1, max_seconds: float =
         state, history = game.new_initial_state(), []
         while not state.is_terminal():
             history.append(state.position())
-            state.play(rng.choice(state.legal_moves()))
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.play(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            else:
+                state.play(rng.choice(state.legal_moves()))
         back = wanted[found % len(wanted)] + rng.choice([0, 2])
         if back > len(history):
             continue
@@ -109,8 +125,10 @@ def generate(game_name: str, count: int = 8, seed: int = 1, max_seconds: float =
         if len(candidate.legal_moves()) > MAX_ROOT_MOVES:
             continue
         started = time.monotonic()
+        if candidate.current_player() < 0:
+            continue
         value = exact_value(candidate, 50_000)
-        if value is None or round(MATE_SCORE - value) != wanted[found % len(wanted)]:
+        if value is None or MATE_SCORE - value != wanted[found % len(wanted)]:
             continue
         result = solve(candidate)
         if result is None or result[0] != wanted[found % len(wanted)]:
