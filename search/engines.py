@@ -43,6 +43,12 @@ def make_engine(name: str, **options) -> Engine:
     return engines[name](**options)
 
 
+def require_limit(engine: str, limits: Limits, applicable: tuple[str, ...]) -> None:
+    """Refuse a search that none of the given limits would ever stop."""
+    if all(getattr(limits, name) is None for name in applicable):
+        raise ValueError(f"{engine} needs one of these limits: {', '.join(applicable)}")
+
+
 def root_view(state) -> int:
     """The player whose view the searchers use at the root (player 0 at a chance node)."""
     mover = state.current_player()
@@ -69,6 +75,7 @@ class AlphaBetaEngine(Engine):
         self.game = None
 
     def analyse(self, state, limits, progress, point_of_view, multipv):
+        require_limit(self.name, limits, ("depth", "nodes", "time", "clock"))
         kernel = state.kernel.copy()
         if self.searcher is None or self.game != state.game.name:
             self.searcher = AlphaBeta(kernel, evaluator_for(state.game), **self.options)
@@ -155,6 +162,7 @@ class MCTSEngine(Engine):
         self.game = None
 
     def analyse(self, state, limits, progress, point_of_view, multipv):
+        require_limit(self.name, limits, ("simulations", "nodes", "time", "clock"))
         if self.workers > 1:
             from .parallel import analyse_in_workers
             return analyse_in_workers(self, state, limits, point_of_view, multipv)

@@ -29,6 +29,10 @@ def test_limits_validate_and_budget_from_clock():
 def test_unbounded_search_and_finished_game_are_refused(start):
     with pytest.raises(ValueError):
         analyse(start, "alphabeta", Limits())
+    with pytest.raises(ValueError, match="simulations"):
+        analyse(start, "mcts", Limits(depth=3))            # depth never stops MCTS
+    with pytest.raises(ValueError, match="depth"):
+        analyse(start, "alphabeta", Limits(simulations=10))
     finished = get_game("mattock").new_initial_state()
     while not finished.is_terminal():
         finished.play(finished.legal_moves()[0])
