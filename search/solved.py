@@ -8,9 +8,9 @@ File format (blocks separated by blank lines, ``#`` starts a comment)::
     winning e3 e3/d2-e3       # every move that wins (in any number of plies)
 
 Regenerate with ``python -m search.solved mattock > positions/mattock.solved``: it plays
-seeded random games and keeps positions a few plies from the end that exhaustive alpha-beta
-(no reductions, searched until every root move is proven; the evaluation only orders
-moves, proofs come from the game's end) solves in seconds.
+seeded random games and keeps positions a few plies from the end, where some move loses,
+that exhaustive alpha-beta solves in seconds (no reductions, searched until every root move
+is proven; the evaluation only orders moves, proofs come from the game's end).
 """
 from __future__ import annotations
 
@@ -133,6 +133,8 @@ def generate(game_name: str, count: int = 8, seed: int = 1, max_seconds: float =
         result = solve(candidate)
         if result is None or result[0] != wanted[found % len(wanted)]:
             continue
+        if len(result[1]) == len(candidate.legal_moves()):
+            continue                     # every move wins: no test of finding one
         if time.monotonic() - started > max_seconds:
             continue
         found += 1
