@@ -163,29 +163,46 @@ cdef int uniform_turn(MState* s, u64* rng) noexcept nogil:
     cdef long long counts[MAX_CELLS]
     cdef bint in_merged[MAX_CELLS]
     cdef int p = s.to_move, placed = s.on_board[s.to_move] < s.miners_per_player
-    cdef int n = 0, c, i, j, k, nb, m, e, source, target
+    cdef int n = 0, c, i, j, k, nb, m, e, source, target, merged_count
+    cdef int merged[4]
+    cdef bint collapses
     cdef long long base = 0, total = 0, r, merged_pairs
+    merged[0] = merged[1] = merged[2] = -1
     label_groups(s, p, &g)
     for k in range(g.count):
         base += g.miners[k] * g.empty[k]
         in_merged[k] = False
     for c in range(s.cells):
-        if not mineable(s, c) or not reaches(s, c, &g):
+        if s.tile[c] or s.touching[c] == 0 or s.touching[c] > 3:
+            continue
+        # one look at the neighbours: collapse rule, reach, and the groups c would merge
+        merged_count = 0
+        collapses = False
+        for i in range(s.neighbour_count[c]):
+            nb = s.neighbours[c][i]
+            if not s.tile[nb]:
+                continue
+            if s.touching[nb] >= 3:
+                collapses = True
+                break
+            k = g.group[nb]
+            if k >= 0 and k != merged[0] and k != merged[1] and k != merged[2]:
+                merged[merged_count] = k
+                merged_count += 1
+        if collapses or merged_count == 0:
+            merged[0] = merged[1] = merged[2] = -1
             continue
         m = placed
         e = 1 - placed
         counts[n] = 1 + base
-        for i in range(s.neighbour_count[c]):
-            k = g.group[s.neighbours[c][i]]
-            if k >= 0 and not in_merged[k]:
-                in_merged[k] = True
-                m += g.miners[k]
-                e += g.empty[k]
-                counts[n] -= g.miners[k] * g.empty[k]
-        for i in range(s.neighbour_count[c]):
-            k = g.group[s.neighbours[c][i]]
-            if k >= 0:
-                in_merged[k] = False
+        for j in range(merged_count):
+            k = merged[j]
+            m += g.miners[k]
+            e += g.empty[k]
+            counts[n] -= g.miners[k] * g.empty[k]
+        merged[0] = merged[1] = merged[2] = -1
+        if m == placed:                  # touches only groups without the player's miners
+            continue
         counts[n] += <long long>m * e
         cells[n] = c
         total += counts[n]
