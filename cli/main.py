@@ -611,16 +611,12 @@ def results(db_path, as_json):
     """List the matches in the results database with their statistics."""
     from search.match.db import ResultsDB, default_path
     from search.match.report import format_summary, summary
-    from search.match.runner import MatchState, MatchSettings
+    from search.match.runner import load_match
 
     db = ResultsDB(db_path or default_path())
     listed = []
-    for match_id, created, game, raw, status in db.matches():
-        if raw.get("tc"):
-            raw["tc"] = tuple(raw["tc"])
-        state = MatchState(match_id, MatchSettings(**raw))
-        for pair, swapped, score in db.games(match_id):
-            state.add(pair, swapped, score)
+    for match_id, created, game, _, status in db.matches():
+        state = load_match(db, match_id)
         document = summary(state.unpaired(), state.settings.engines, state.sprt)
         document.update(match_id=match_id, game=game, status=status,
                         created=time.strftime("%Y-%m-%d %H:%M", time.localtime(created)))

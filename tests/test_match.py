@@ -35,6 +35,9 @@ def test_random_vs_greedy_match(tmp_path, game):
     assert sum(document["pentanomial"].values()) == 2
     stored = sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone()[0]
     assert stored == 4
+    listed = json.loads(run("results", "--db", str(db), "--json").output)["matches"]
+    assert [(m["match_id"], m["games"], m["status"]) for m in listed] == [(1, 4, "finished")]
+    assert listed[0]["wins"] == document["wins"]
     parsed = parse_records(records.read_text(), str(records))
     assert len(parsed) == 4
     for record in parsed:

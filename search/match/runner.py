@@ -283,7 +283,8 @@ def start_match(db, settings: MatchSettings) -> MatchState:
     return MatchState(db.new_match(settings.game, asdict(settings)), settings)
 
 
-def resume_match(db, match_id: int | None) -> MatchState:
+def load_match(db, match_id: int | None) -> MatchState:
+    """A stored match with its finished games (the newest unfinished one if no id)."""
     found = db.match(match_id)
     if found is None:
         raise GameError("no unfinished match to resume in this database" if match_id is None
@@ -294,5 +295,10 @@ def resume_match(db, match_id: int | None) -> MatchState:
     state = MatchState(match_id, MatchSettings(**raw))
     for pair, swapped, score in db.games(match_id):
         state.add(pair, swapped, score)
-    db.set_status(match_id, "running")
+    return state
+
+
+def resume_match(db, match_id: int | None) -> MatchState:
+    state = load_match(db, match_id)
+    db.set_status(state.match_id, "running")
     return state
