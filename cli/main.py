@@ -189,11 +189,12 @@ def moves(game, position, moves, rules, seed, tileset, impl, as_json):
     if as_json:
         emit_json(document)
         return
-    click.echo(f"{document['count']} legal moves for {document['to_move']}:")
     if "probabilities" in document:
+        click.echo(f"chance node: {document['count']} outcomes (outcome, probability):")
         for name, p in zip(document["moves"], document["probabilities"]):
             click.echo(f"  {name}  {p:.6g}")
     else:
+        click.echo(f"{document['count']} legal moves for {document['to_move']}:")
         click.echo(" ".join(document["moves"]))
     if seed_note(game_obj):
         click.echo(seed_note(game_obj))

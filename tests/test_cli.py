@@ -89,3 +89,13 @@ def test_bad_input_exits_2_with_one_line(args, fragment):
     assert "Traceback" not in result.output
     if fragment.startswith(("move", "illegal", "expected", "size=", "unknown", "--tileset")):
         assert len(result.output.strip().splitlines()) == 1
+
+
+def test_moves_at_a_chance_node_lists_outcomes_with_probabilities():
+    from positions import perft_suite
+    case = next(c for c in perft_suite("maatatahay") if c.id == "refill-pending")
+    document = json.loads(run("moves", "maatatahay", case.position, "--json").output)
+    assert document["to_move"] == "chance"
+    assert len(document["probabilities"]) == len(document["moves"]) == document["count"]
+    assert abs(sum(document["probabilities"]) - 1) < 1e-9
+    assert "outcomes (outcome, probability)" in run("moves", "maatatahay", case.position).output
