@@ -3,9 +3,10 @@ and MCTS's playout length."""
 from __future__ import annotations
 
 from .evaluation import Evaluator
+from .maatatahay_eval import MaatatahayEvaluator
 from .mattock_eval import MattockEvaluator
 
-EVALUATORS = {"mattock": MattockEvaluator}
+EVALUATORS = {"mattock": MattockEvaluator, "maatatahay": MaatatahayEvaluator}
 
 # Plies an MCTS playout plays before the evaluation scores it (0: play to the end). Only a
 # game with an evaluation gains: on Mattock, 4 beat playing to the end against a greedy

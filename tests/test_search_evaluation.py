@@ -7,6 +7,7 @@ import pytest
 
 from engine import get_game
 from search.evaluation import Evaluator
+from search.evaluators import evaluator_for
 from search.mattock_eval import MattockEvaluator
 
 
@@ -69,3 +70,23 @@ def test_sampler_draws_legal_turns_uniformly(index):
 
 def test_sampler_is_absent_by_default():
     assert Evaluator().sample(get_game("mattock").new_initial_state(), 1) == -3
+
+
+def test_maatatahay_evaluation_is_its_documented_terms_for_the_mover():
+    game, rng = get_game("maatatahay"), random.Random(4)
+    hook, checked = evaluator_for(game), 0
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        player = state.current_player()
+        if player < 0:
+            outcomes = state.chance_outcomes()
+            state.play(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        points, position = state.kernel.scores(), state.kernel.to_position()
+        stored = [position.storage_spirit[p] + position.storage_energy[p] for p in (0, 1)]
+        other = 1 - player
+        expected = 40 * (points[player] - points[other]) + 4 * (stored[player] - stored[other])
+        assert hook.score(state) == max(-1000, min(1000, expected))
+        checked += expected != 0
+        state.play(rng.choice(state.legal_moves()))
+    assert checked > 10
