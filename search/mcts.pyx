@@ -266,7 +266,7 @@ cdef class MCTS:
 
     cdef bint expand(self, int index) noexcept nogil:
         """Give ``index`` its children (all moves or outcomes); False if the tree is full."""
-        cdef long long n = self.load_moves()
+        cdef long long n = self.load_moves(self.nodes[index].mover)
         cdef int i, first
         cdef Node* grown
         if n <= 0 or self.node_count + n > self.max_nodes:
@@ -286,8 +286,9 @@ cdef class MCTS:
         self.nodes[index].child_count = n
         return True
 
-    cdef long long load_moves(self) noexcept nogil:
-        """Fill ``moves`` (and at chance nodes ``probabilities``); -1 if out of memory."""
+    cdef long long load_moves(self, int player) noexcept nogil:
+        """Fill ``moves`` (and at a chance node, ``player`` -1, ``probabilities``); -1 if out
+        of memory."""
         cdef long long n = self.kernel.moves(self.moves, self.moves_size)
         cdef int* grown
         cdef double* grown_p
@@ -298,7 +299,7 @@ cdef class MCTS:
             self.moves = grown
             self.moves_size = n
             self.kernel.moves(self.moves, n)
-        if self.kernel.player() == -1:
+        if player == -1:
             if n > self.probabilities_size:
                 grown_p = <double*>realloc(self.probabilities, n * sizeof(double))
                 if grown_p == NULL:
@@ -398,7 +399,7 @@ cdef class MCTS:
             if player == -2:
                 result = self.kernel.terminal_value()
                 break
-            n = self.load_moves()
+            n = self.load_moves(player)
             if n < 0:
                 result = 0.0 / 0.0
                 break
