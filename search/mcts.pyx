@@ -6,7 +6,8 @@ block, so a node needs no child list and reuse is a compaction copy. A simulatio
 from the root with ``make`` (no position copies), expands a leaf on its second visit, finishes
 with a playout in C, backs the result up and unmakes back to the root. Results are stored from
 player 0's view and turned into the mover's view when selecting, so nothing assumes strict
-alternation. Chance nodes pick an outcome by its exact probability. Proven results (MCTS-
+alternation. Chance nodes with few outcomes visit them in proportion to their exact
+probabilities; with many, sample one by its probability. Proven results (MCTS-
 Solver) come from terminal nodes: a decision node is proven as soon as one child wins for its
 mover or all children are proven; a chance node when all outcomes are proven equal.
 
@@ -31,6 +32,7 @@ cdef enum:
     HEURISTIC_SAMPLES = 4   # the heuristic playout picks the best of this many random moves
     CHECK_EVERY = 16        # simulations between clock checks
     EVALUATION_SCALE = 300  # evaluation units per tanh unit when a playout is cut short
+    FEW_OUTCOMES = 8        # chance nodes with at most this many outcomes are enumerated
 
 cdef struct Node:
     double value            # sum of simulation results, player 0's view
@@ -315,6 +317,8 @@ cdef class MCTS:
         cdef int i, best = -1
         cdef double sign, score, best_score = -1e300, log_visits, draw
         if node.mover == -1:
+            if node.child_count <= FEW_OUTCOMES:
+                return self.most_owed_outcome(node)
             draw = random_unit(&self.rng)
             for i in range(node.child_count):
                 draw -= self.nodes[node.first_child + i].probability
@@ -337,6 +341,20 @@ cdef class MCTS:
                          + self.exploration * sqrt(log_visits / child.visits))
             if score > best_score:
                 best_score = score
+                best = node.first_child + i
+        return best
+
+    cdef int most_owed_outcome(self, Node* node) noexcept nogil:
+        """With few outcomes, visit them in proportion instead of sampling: the one furthest
+        below its share of the visits goes next (no sampling noise at these nodes)."""
+        cdef int i, best = node.first_child
+        cdef double owed, most = -1e300
+        cdef Node* child
+        for i in range(node.child_count):
+            child = &self.nodes[node.first_child + i]
+            owed = child.probability * (node.visits + 1) - child.visits
+            if owed > most:
+                most = owed
                 best = node.first_child + i
         return best
 

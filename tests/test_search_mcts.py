@@ -3,6 +3,8 @@ import pytest
 
 from engine import get_game
 from search import Limits, MCTSEngine, analyse
+from search.evaluation import Evaluator
+from search.mcts import MCTS
 from search.testing.chance_nim import ChanceNim
 
 from search_helpers import expectimax
@@ -56,6 +58,15 @@ def test_chance_nodes_sample_by_probability_and_find_the_best_move():
         values[state.move_to_str(move)] = expectimax(child)
     result = analyse(state, MCTSEngine(seed=5), Limits(simulations=20000))
     assert result.best_move_str == max(values, key=values.get)
+
+
+def test_few_chance_outcomes_are_visited_in_proportion():
+    state = ChanceNim().parse_position("5/1/1/1/8")          # a chance node: 1/2, 1/3, 1/6
+    tree = MCTS(state.kernel.copy(), Evaluator(), seed=1)
+    tree.run(600)
+    visits = {move: count for move, count, _, _ in tree.root_children()}
+    for outcome, probability in state.chance_outcomes():
+        assert abs(visits[outcome] - probability * 600) <= 1
 
 
 def test_root_parallelism_sums_the_workers_trees():
