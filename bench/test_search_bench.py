@@ -1,4 +1,4 @@
-"""Search speed on Mattock's start position, one core (pytest-benchmark).
+"""Search speed on the start positions, one core (pytest-benchmark).
 
     python -m pytest bench/test_search_bench.py --benchmark-enable
 
@@ -15,6 +15,11 @@ from search import AlphaBetaEngine, Limits, MCTSEngine, analyse
 @pytest.fixture(scope="module")
 def start():
     return get_game("mattock").new_initial_state()
+
+
+@pytest.fixture(scope="module")
+def maatatahay_start():
+    return get_game("maatatahay").new_initial_state()
 
 
 def record(benchmark, results, work: str):
@@ -48,3 +53,21 @@ def test_alphabeta_nodes_per_second(benchmark, start):
     benchmark.pedantic(run, rounds=3, iterations=1)
     record(benchmark, results, "nodes")
     benchmark.extra_info["depth"] = results[-1].depth
+
+
+def test_maatatahay_mcts_simulations_per_second(benchmark, maatatahay_start):
+    results = []
+
+    def run():
+        results.append(analyse(maatatahay_start, MCTSEngine(seed=1), Limits(simulations=3000)))
+    benchmark.pedantic(run, rounds=3, iterations=1)
+    record(benchmark, results, "simulations")
+
+
+def test_maatatahay_alphabeta_nodes_per_second(benchmark, maatatahay_start):
+    results = []
+
+    def run():
+        results.append(analyse(maatatahay_start, AlphaBetaEngine(), Limits(depth=8)))
+    benchmark.pedantic(run, rounds=3, iterations=1)
+    record(benchmark, results, "nodes")
