@@ -117,7 +117,7 @@ cdef class AlphaBeta:
         memset(self.chance_capacity, 0, sizeof(self.chance_capacity))
 
     def __init__(self, GameKernel kernel, Evaluator evaluator, int tt_megabytes=16,
-                 bint lmr=True, bint star2=True, bint aspiration=True):
+                 bint lmr=True, bint star2=False, bint aspiration=True):
         cdef u64 entries = 1
         while entries * 2 * sizeof(TTEntry) <= <u64>tt_megabytes * 1024 * 1024:
             entries *= 2

@@ -75,7 +75,7 @@ cdef class MCTS:
         self.moves = NULL
         self.probabilities = NULL
 
-    def __init__(self, GameKernel kernel, Evaluator evaluator, double exploration=1.0,
+    def __init__(self, GameKernel kernel, Evaluator evaluator, double exploration=0.5,
                  str playout="random", bint solver=True, unsigned long long seed=0,
                  int max_nodes=2_000_000, int playout_depth=0):
         if playout not in ("random", "heuristic"):
