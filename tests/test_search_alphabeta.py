@@ -1,4 +1,6 @@
 """Alpha-beta: reproducible node counts, exact expectimax at chance nodes, proofs."""
+import random
+
 import pytest
 
 from engine import get_game
@@ -65,3 +67,20 @@ def test_win_and_loss_are_reported_in_plies():
     result = analyse(state, "alphabeta", Limits(depth=4))
     assert result.score_text == "win in 1 ply" and result.lines[0].proof_plies == 1
     assert result.win_probability == 1.0 and result.proven
+
+
+def test_star2_probing_keeps_the_value_on_maatatahay():
+    game, rng = get_game("maatatahay", seed=3), random.Random(5)
+    state, checked = game.new_initial_state(), 0
+    while not state.is_terminal() and checked < 4:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.play(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            continue
+        if len(state.legal_moves()) > 1:
+            values = [analyse(state, AlphaBetaEngine(star2=star2), Limits(depth=4)).score
+                      for star2 in (False, True)]
+            assert values[0] == pytest.approx(values[1], abs=1e-6)
+            checked += 1
+        state.play(rng.choice(state.legal_moves()))
+    assert checked == 4
