@@ -16,7 +16,7 @@ from libc.stdlib cimport malloc, realloc, free, qsort
 from libc.string cimport memset, memcpy
 
 from engine.kernel cimport GameKernel, u64
-from search.evaluation cimport Evaluator, EVAL_BOUND
+from search.evaluation cimport Evaluator
 from search.scores cimport MATE, MATE_THRESHOLD, INFINITE_SCORE
 from search.clock cimport now
 

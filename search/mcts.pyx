@@ -16,11 +16,10 @@ only source of randomness and time limits are only checked between simulations.
 """
 from libc.math cimport log, sqrt, tanh
 from libc.stdlib cimport malloc, realloc, free
-from libc.string cimport memcpy
 
 from engine.kernel cimport GameKernel, u64
 from search.evaluation cimport Evaluator
-from search.rng cimport next_random, random_below, random_unit
+from search.rng cimport random_below, random_unit
 from search.clock cimport now
 
 cdef enum:
