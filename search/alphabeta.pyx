@@ -6,7 +6,7 @@ expectimax with Star1/Star2 pruning at chance nodes.
 Perspective: ``search`` returns the value for the player ``pov`` passed in. A decision node
 whose mover differs from ``pov`` re-enters itself from the mover's side and negates, so the
 same code serves strictly alternating games, repeated turns and chance nodes (which keep the
-caller's ``pov``). Chance nodes do not use up depth.
+caller's ``pov``). A chance node right after a move does not use up depth (runs of them do).
 
 Scores follow search/scores.pxd: a proven win in n plies is MATE - n, so the root reports
 "win in n plies" exactly. Everything below ``iterate`` runs without the GIL; node counts at a
@@ -29,6 +29,7 @@ cdef enum:
     UPPER = 2
     ASPIRATION = 50              # half-width of the first root window, in evaluation units
     MAX_MULTIPV = 64
+    CHANCE_BEYOND_HORIZON = 1    # chance plies searched past depth 0
 
 MATE_SCORE = MATE                   # for the Python side: see search/scores.pxd
 MATE_THRESHOLD_SCORE = MATE_THRESHOLD
@@ -89,6 +90,7 @@ cdef class AlphaBeta:
     cdef double* probabilities[MAX_PLY]
     cdef long long chance_capacity[MAX_PLY]
     cdef int pv[MAX_PLY][MAX_PLY]
+    cdef bint chance_at[MAX_PLY]     # whether the node at each ply of the current path is chance
     cdef int pv_length[MAX_PLY]
     # limits and counters of the current search
     cdef long long nodes, node_limit
@@ -230,7 +232,15 @@ cdef class AlphaBeta:
             return (result if pov == 0 else -result) * (MATE - ply)
         if self.out_of_budget():
             return 0.0
+        self.chance_at[ply] = player == -1
         if player == -1:
+            # A chance node after a move is free; one after another chance node (a run of
+            # draws, such as a game's setup) or past the horizon uses up depth, and a couple
+            # of plies past the horizon the value is unknown and counts as even.
+            if depth < -CHANCE_BEYOND_HORIZON:
+                return 0.0
+            if depth <= 0 or (ply > 0 and self.chance_at[ply - 1]):
+                depth -= 1
             return self.chance(depth, alpha, beta, ply, pov)
 
         key = self.kernel.hash_key()
@@ -462,6 +472,16 @@ cdef class AlphaBeta:
     def stopped(self):
         return self.stopped
 
+    def partial(self, int multipv=1):
+        """The root moves an interrupted first iteration managed to score, best first (the
+        first move at score 0 if none): what to report when no iteration completed."""
+        scored = sorted((self.root_scores[i], i) for i in range(self.root_count)
+                        if self.root_scores[i] > -INFINITE_SCORE)
+        lines = [(score, (self.root_moves[i],)) for score, i in reversed(scored)][:multipv]
+        if not lines:
+            return [(0.0, (self.root_moves[0],) if self.root_count else ())]
+        return lines
+
     def iterate(self, int depth, int multipv=1, previous=None):
         """Search the root to ``depth``; return the best ``multipv`` lines as
         ``(score, pv)`` pairs (best first, root player's view; at a chance root one line with
@@ -470,6 +490,7 @@ cdef class AlphaBeta:
         cdef int pov = self.kernel.player()
         cdef bint complete
         multipv = max(1, min(multipv, MAX_MULTIPV))
+        self.chance_at[0] = pov == -1
         if pov == -1:
             with nogil:
                 value = self.chance(depth, alpha, beta, 0, 0)

@@ -88,13 +88,11 @@ class AlphaBetaEngine(Engine):
         searcher.begin()
         completed = None
         previous = None
+        searcher.set_limits(start + hard if hard is not None else 0.0, limits.nodes or 0)
         for depth in range(1, min(limits.depth or MAX_DEPTH, MAX_DEPTH) + 1):
-            if depth > 1:
-                # depth 1 always completes, so there is always a move to report
-                if soft is not None and time.monotonic() - start > soft * SOFT_ITERATION_SHARE:
-                    break
-                searcher.set_limits(start + hard if hard is not None else 0.0,
-                                    limits.nodes or 0)
+            if (depth > 1 and soft is not None
+                    and time.monotonic() - start > soft * SOFT_ITERATION_SHARE):
+                break
             lines = searcher.iterate(depth, multipv, previous)
             if lines is None:
                 break
@@ -104,6 +102,8 @@ class AlphaBetaEngine(Engine):
                 progress(self.result(state, completed, point_of_view, start))
             if abs(previous) > MATE_THRESHOLD_SCORE and MATE_SCORE - abs(previous) <= depth:
                 break
+        if completed is None:              # stopped inside depth 1: report what it saw
+            completed = (0, searcher.partial(multipv))
         return self.result(state, completed, point_of_view, start)
 
     def result(self, state, completed, point_of_view, start) -> Analysis:

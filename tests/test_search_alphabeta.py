@@ -84,3 +84,20 @@ def test_star2_probing_keeps_the_value_on_maatatahay():
             checked += 1
         state.play(rng.choice(state.legal_moves()))
     assert checked == 4
+
+
+def test_a_run_of_chance_nodes_uses_up_depth():
+    """Maatatahay's setup is a chain of draws: searched for free they would never end."""
+    setup = ".,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,. temples=- store=se/se " \
+            "bag=13s13e supply=30 relics=- decks=B1,B2,B3,B4,B5,B6,B7,B8,B9,B10,B11,B12/" \
+            "W1,W2,W3,W4,W5,W6,W7,W8,W9,W10,W11,W12 pairs=- active=B pending=layout"
+    state = get_game("maatatahay").parse_position(setup)
+    assert state.is_chance_node()
+    result = analyse(state, "alphabeta", Limits(depth=3, nodes=1_000_000))
+    assert result.depth == 3 and result.best_move is None
+
+
+def test_stopped_inside_the_first_iteration_still_reports_a_scored_move():
+    state = get_game("mattock").new_initial_state()
+    result = analyse(state, "alphabeta", Limits(nodes=10))
+    assert result.depth == 0 and result.best_move in state.legal_moves()
