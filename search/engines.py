@@ -236,7 +236,9 @@ class MCTSEngine(Engine):
             proven_rank = 0 if proven is None else 2 if mover_sign * proven > 0 else -1
             return (proven_rank, visits)
 
-        ordered = sorted(stats["children"], key=rank, reverse=True)[:multipv]
+        # at a chance node the children are outcomes, not moves anyone chooses
+        ordered = [] if state.is_chance_node() else sorted(stats["children"], key=rank,
+                                                            reverse=True)[:multipv]
         lines = []
         for move, visits, value, proven in ordered:
             pv = stats["pvs"].get(move) or [move]

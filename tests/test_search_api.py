@@ -110,11 +110,15 @@ def test_node_limit_stops_alphabeta_reproducibly(start):
     assert first.depth == second.depth and first.pv == second.pv
 
 
-def test_chance_root_gives_expectation_without_a_move():
+@pytest.mark.parametrize("engine,limits", [("alphabeta", Limits(depth=6)),
+                                           ("mcts", Limits(simulations=500))])
+def test_chance_root_gives_expectation_without_a_move(engine, limits):
     state = ChanceNim().parse_position("5/1/1/1/8")
     assert state.is_chance_node()
-    result = analyse(state, "alphabeta", Limits(depth=6))
-    assert result.best_move is None and result.point_of_view == 0
+    results = [analyse(state, MCTSEngine(seed=2) if engine == "mcts" else engine, limits,
+                       point_of_view=pov) for pov in (0, 1)]
+    assert all(r.best_move is None and r.lines == [] for r in results)
+    assert results[1].score == pytest.approx(-results[0].score)
 
 
 @pytest.mark.parametrize("engine", ["alphabeta", "mcts"])
