@@ -290,6 +290,10 @@ def analyse(game, position, moves, rules, seed, tileset, engine_name, engine_opt
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     if state.is_terminal():
         raise InputError("the game is over in this position: nothing to analyse")
+    if state.is_chance_node():
+        raise InputError("this position waits for a chance outcome, which is drawn, not "
+                         "chosen: play one with --moves (see 'crystalpick moves' for the "
+                         "outcomes and their probabilities)")
     try:
         spec = parse_spec(engine_name + ":" + ",".join(engine_options))
     except ValueError as err:

@@ -82,3 +82,10 @@ def test_finished_game_is_not_analysed():
     finished = "1-1--/1---2/o-2--1/-1--1-x1/1-1o-2--/--2o2-/1-1----/-x-2-/2--x x"
     result = run("mattock", finished, "--depth", "1")
     assert result.exit_code == 2 and "game is over" in result.output
+
+
+def test_chance_node_is_refused_with_a_pointer_to_the_outcomes():
+    from positions import perft_suite
+    case = next(c for c in perft_suite("maatatahay") if c.id == "refill-pending")
+    result = CliRunner().invoke(cli, ["analyse", "maatatahay", case.position, "--depth", "2"])
+    assert result.exit_code == 2 and "chance outcome" in result.output
