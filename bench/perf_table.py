@@ -4,8 +4,9 @@
 
 For each game: perft nodes/second of the fast and reference implementations on the same
 positions and depths in the same run (and their ratio), the fast perft at a deeper depth,
-MCTS simulations/second with random playouts and alpha-beta nodes/second from the start
-position on one core, and MCTS bytes per node.
+MCTS simulations/second (the default engine, whose Mattock playouts stop after a few plies,
+and uniformly random playouts to the end of the game) and alpha-beta nodes/second from the
+start position on one core, and MCTS bytes per node.
 """
 from __future__ import annotations
 
@@ -51,11 +52,14 @@ def search_rates(game: str) -> dict:
     state = get_game(game, seed=1).new_initial_state()
     while state.is_chance_node():                 # Maatatahay: a seeded setup first
         state.play(state.legal_moves()[0])
-    mcts = make_engine("mcts", seed=1, playout="random", reuse=False).analyse(
+    mcts = make_engine("mcts", seed=1, reuse=False).analyse(
+        state, Limits(time=SEARCH_SECONDS), None, state.current_player(), 1)
+    full = make_engine("mcts", seed=1, playout="random", playout_depth=0, reuse=False).analyse(
         state, Limits(time=SEARCH_SECONDS), None, state.current_player(), 1)
     alphabeta = make_engine("alphabeta").analyse(
         state, Limits(time=SEARCH_SECONDS), None, state.current_player(), 1)
-    return {"sims": mcts.simulations / mcts.elapsed, "bytes_per_node": mcts.bytes_per_node,
+    return {"sims": mcts.simulations / mcts.elapsed, "full": full.simulations / full.elapsed,
+            "bytes_per_node": mcts.bytes_per_node,
             "alphabeta": alphabeta.nps}
 
 
@@ -71,13 +75,15 @@ def main() -> None:
           f"{platform.python_version()}, one core per measurement, by `python bench/perf_table.py`:")
     print()
     print("| game | perft, fast | perft, reference | ratio | perft, fast, deeper | "
-          "MCTS simulations/s (random playouts) | alpha-beta nodes/s | MCTS bytes/node |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "MCTS simulations/s (default engine) | MCTS simulations/s (random playouts to the "
+          "end) | alpha-beta nodes/s | MCTS bytes/node |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for game in ("mattock", "maatatahay"):
         p, s = perft_rates(game), search_rates(game)
         print(f"| {game} | {p['fast'] / 1e6:.1f} M/s ({p['entry']}, depth {p['depth']}) | "
               f"{p['reference'] / 1e3:.1f} k/s | {p['fast'] / p['reference']:,.0f}× | "
               f"{p['deep'] / 1e6:.1f} M/s (depth {p['deep_depth']}) | {s['sims']:,.0f} | "
+              f"{s['full']:,.0f} | "
               f"{s['alphabeta']:,.0f} | {s['bytes_per_node']} |")
 
 
