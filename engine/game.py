@@ -131,7 +131,12 @@ class Game(ABC):
 
 
 class State(ABC):
-    """One position of a game; mutable through :meth:`play` and :meth:`undo`."""
+    """One position of a game; mutable through :meth:`play` and :meth:`undo`.
+
+    A fast implementation also has ``kernel``: its C-level twin, a ``GameKernel``
+    (engine/kernel.pxd) with a Python ``copy()``. The searchers drive that kernel, so they
+    need ``impl="fast"``; the reference implementations have no kernel.
+    """
 
     game: Game
 
