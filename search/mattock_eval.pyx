@@ -22,7 +22,7 @@ random turn without listing the turns (for MCTS playouts).
 The sum is clamped to +-EVAL_BOUND. Weights are hand-set, checked only by greedy-vs-random
 play (docs/search.md).
 """
-from engine.mattock._fast cimport Kernel, MState, MAX_CELLS
+from engine.mattock._fast cimport Kernel, MState, MAX_CELLS, label_components
 from search.rng cimport random_below
 
 cdef enum:
@@ -43,35 +43,8 @@ cdef struct Groups:
     int empty[MAX_CELLS]             # empty tiles per group
 
 
-cdef void label_groups(MState* s, int player, Groups* g) noexcept nogil:
-    cdef int stack[MAX_CELLS]
-    cdef int opponent = 1 - player
-    cdef int c, top, cur, i, nb, k = 0
-    for c in range(s.cells):
-        g.group[c] = -1
-    for c in range(s.cells):
-        if g.group[c] >= 0 or not s.tile[c] or s.miner[c] == opponent:
-            continue
-        g.miners[k] = 0
-        g.empty[k] = 0
-        g.group[c] = k
-        stack[0] = c
-        top = 1
-        while top:
-            top -= 1
-            cur = stack[top]
-            if s.miner[cur] == player:
-                g.miners[k] += 1
-            else:
-                g.empty[k] += 1
-            for i in range(s.neighbour_count[cur]):
-                nb = s.neighbours[cur][i]
-                if g.group[nb] < 0 and s.tile[nb] and s.miner[nb] != opponent:
-                    g.group[nb] = k
-                    stack[top] = nb
-                    top += 1
-        k += 1
-    g.count = k
+cdef inline void label_groups(MState* s, int player, Groups* g) noexcept nogil:
+    g.count = label_components(s, player, g.group, g.miners, g.empty)
 
 
 cdef inline bint mineable(MState* s, int c) noexcept nogil:

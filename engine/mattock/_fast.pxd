@@ -25,6 +25,10 @@ cdef struct MState:
     u64 key
     Undo history[MAX_PLIES]
 
+# Label the connected groups of tiles without an opponent miner (the player's travel graph);
+# per group, the player's miners and the empty tiles. Returns the number of groups.
+cdef int label_components(MState* s, int player, int* comp, int* comp_miners,
+                          int* comp_empty) noexcept nogil
 cdef int mine_cells(MState* s, int* out) noexcept nogil
 cdef long long count_turns(MState* s) noexcept nogil
 cdef int generate_turns(MState* s, int* out) noexcept nogil
