@@ -210,6 +210,9 @@ class State(ABC):
         from .perft import perft
         return perft(self, depth)
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.position()!r}>"
+
     def to_move_name(self) -> str:
         player = self.current_player()
         if player == CHANCE:

@@ -53,6 +53,3 @@ class MaatatahayState(State):
     def svg(self, mark: int | None = None) -> str:
         from .svg import svg
         return svg(self.to_position(), mark)
-
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.position()!r}>"
