@@ -142,3 +142,25 @@ def test_our_engine_as_an_external_player():
     record, = parse_records(outcome.record)
     assert record.replay().is_terminal()
     assert "depth" in record.plies[0].comment and "pov" in record.plies[0].comment
+
+
+def test_maatatahay_through_the_protocol():
+    driver = Driver("maatatahay")
+    try:
+        driver.send("protocol")
+        lines = driver.until("protocolok")
+        assert "id game maatatahay" in lines
+        assert any(line.startswith("option name tileset") for line in lines)
+        driver.send("setoption name rule.layout value diagonal")
+        driver.send("setoption name seed value 1")        # not an alpha-beta option: an error
+        assert "error" in driver.until("info string")[-1]
+        driver.send("show")
+        shown = driver.until("info string position:")[-1].split("position: ", 1)[1]
+        driver.send("go depth 2")
+        best = driver.until("bestmove")[-1].split()[1]
+        state = get_game("maatatahay", {"layout": "diagonal"}).parse_position(shown)
+        assert best in {state.move_to_str(m) for m in state.legal_moves()}
+        driver.close()
+    finally:
+        if driver.process.poll() is None:
+            driver.process.kill()
