@@ -220,7 +220,7 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
 
     game_obj, state = load_state(game, position, moves, rules, seed, tileset, impl)
     started = time.perf_counter()
-    if depth >= 3 or divided:   # root move by root move: progress shown, Ctrl-C honoured
+    if depth >= 5 or divided:   # root move by root move: progress shown, Ctrl-C honoured
         counts = {}
         roots = len(state.legal_moves())
         with tqdm(total=roots, desc="root moves", file=sys.stderr, disable=None,
