@@ -31,7 +31,7 @@ cdef int label_components(MState* s, int player, int* comp, int* comp_miners,
                           int* comp_empty) noexcept nogil
 cdef int mine_cells(MState* s, int* out) noexcept nogil
 cdef long long count_turns(MState* s) noexcept nogil
-cdef int generate_turns(MState* s, int* out) noexcept nogil
+cdef long long generate_turns(MState* s, int* out, long long capacity) noexcept nogil
 cdef void make_move(MState* s, int move) noexcept nogil
 cdef void unmake_move(MState* s) noexcept nogil
 cdef long long perft_c(MState* s, int depth) noexcept nogil

@@ -141,9 +141,9 @@ cdef long long count_turns(MState* s) noexcept nogil:
     return total
 
 
-cdef int generate_turns(MState* s, int* out) noexcept nogil:
-    """Write every turn (mine cell ascending; no move first, then source, target ascending)
-    to ``out``, which must hold ``count_turns(s)`` entries."""
+cdef long long generate_turns(MState* s, int* out, long long capacity) noexcept nogil:
+    """Write the turns (mine cell ascending; no move first, then source, target ascending)
+    to ``out`` while they fit in ``capacity``; return how many there are in all."""
     cdef int comp[MAX_CELLS]
     cdef int comp_miners[MAX_CELLS]
     cdef int comp_empty[MAX_CELLS]
@@ -151,12 +151,14 @@ cdef int generate_turns(MState* s, int* out) noexcept nogil:
     cdef bint in_merged[MAX_CELLS]
     cdef int p = s.to_move
     cdef int placed = s.on_board[p] < s.miners_per_player
-    cdef int n = 0, c, j, count, source, target, group
+    cdef long long n = 0
+    cdef int c, j, count, source, target, group
     label_components(s, p, comp, comp_miners, comp_empty)
     for c in range(s.cells):
         if not is_mine_cell(s, c, comp, comp_miners):
             continue
-        out[n] = c
+        if n < capacity:
+            out[n] = c
         n += 1
         memset(in_merged, 0, sizeof(in_merged))
         count = merged_components(s, c, comp, merged)
@@ -174,13 +176,15 @@ cdef int generate_turns(MState* s, int* out) noexcept nogil:
             for target in range(s.cells):
                 if target == c:
                     if not placed and group == -2:
-                        out[n] = c | (source + 1) << 8 | (target + 1) << 16
+                        if n < capacity:
+                            out[n] = c | (source + 1) << 8 | (target + 1) << 16
                         n += 1
                     continue
                 if not s.tile[target] or s.miner[target] != -1:
                     continue
                 if (in_merged[comp[target]] if group == -2 else comp[target] == group):
-                    out[n] = c | (source + 1) << 8 | (target + 1) << 16
+                    if n < capacity:
+                        out[n] = c | (source + 1) << 8 | (target + 1) << 16
                     n += 1
     return n
 
@@ -302,7 +306,7 @@ cdef long long perft_c(MState* s, int depth) noexcept nogil:
     if depth == 1 or count == 0:
         return count
     moves = <int*>malloc(count * sizeof(int))
-    n = generate_turns(s, moves)
+    n = generate_turns(s, moves, count)
     for i in range(n):
         make_move(s, moves[i])
         total += perft_c(s, depth - 1)
@@ -351,10 +355,7 @@ cdef class Kernel:
         return count_turns(&self.s)
 
     cdef long long moves(self, int* out, long long capacity) noexcept nogil:
-        cdef long long count = count_turns(&self.s)
-        if count <= capacity:
-            generate_turns(&self.s, out)
-        return count
+        return generate_turns(&self.s, out, capacity)   # one labelling, not count + generate
 
     cdef void make(self, int move) noexcept nogil:
         make_move(&self.s, move)
@@ -407,7 +408,7 @@ cdef class Kernel:
         if moves == NULL:
             raise MemoryError()
         try:
-            n = generate_turns(&self.s, moves)
+            n = generate_turns(&self.s, moves, count + 1)
             return [moves[i] for i in range(n)]
         finally:
             free(moves)
