@@ -82,6 +82,8 @@ def user_errors(command):
             return command(*args, **kwargs)
         except GameError as err:
             raise InputError(str(err)) from None
+        except BrokenPipeError:
+            raise                  # output piped into e.g. head: Click exits quietly
         except OSError as err:
             raise InputError(f"{err.filename or ''}: {err.strerror or err}") from None
     return wrapper

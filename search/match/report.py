@@ -12,7 +12,7 @@ def _number(value: float) -> float | None:
 
 
 def _text(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.2f}"
+    return "unbounded" if value is None else f"{value:.2f}"
 
 
 def summary(results: Results, engines: list[str], sprt: SPRT | None = None,
@@ -46,8 +46,12 @@ def format_summary(document: dict) -> str:
     lines = [f"Results of {first} vs {second} (scores for {first}):"]
     if "elo" in document:
         elo, nelo = document["elo"], document["normalized_elo"]
-        lines.append(f"Elo: {_text(elo['value'])} +/- {_text(elo['error'])} (95%, "
-                     f"{elo['model']}), nElo: {_text(nelo['value'])} +/- {_text(nelo['error'])}")
+        if elo["error"] is not None:
+            spread = f"+/- {elo['error']:.2f}"
+        else:   # an interval that reaches a score of 0 or 1 has an infinite end
+            spread = f"[{_text(elo['low'])}, {_text(elo['high'])}]"
+        lines.append(f"Elo: {_text(elo['value'])} {spread} (95%, {elo['model']}), "
+                     f"nElo: {_text(nelo['value'])} +/- {_text(nelo['error'])}")
     lines.append(f"LOS: {100 * document['los']:.2f} %, DrawRatio: "
                  f"{100 * document['draw_ratio']:.2f} %")
     points = document["wins"] + document["draws"] / 2
