@@ -53,7 +53,8 @@ cdef class MCTS:
     cdef GameKernel kernel
     cdef Evaluator evaluator
     cdef Node* nodes
-    cdef int node_count, node_capacity, max_nodes
+    cdef readonly int node_count
+    cdef int node_capacity, max_nodes
     cdef public double exploration
     cdef public int playout
     cdef public int playout_depth
@@ -64,9 +65,9 @@ cdef class MCTS:
     cdef double* probabilities
     cdef long long probabilities_size
     cdef int path[MAX_DEPTH]
-    cdef long long made           # positions entered (tree descents and playout plies)
-    cdef long long simulations
-    cdef int max_tree_depth
+    cdef readonly long long made  # positions entered (tree descents and playout plies)
+    cdef readonly long long simulations
+    cdef readonly int max_tree_depth
     cdef int last_kept
 
     def __cinit__(self):
@@ -129,22 +130,6 @@ cdef class MCTS:
         self.simulations = 0
         self.made = 0
         self.max_tree_depth = 0
-
-    @property
-    def node_count(self):
-        return self.node_count
-
-    @property
-    def simulations(self):
-        return self.simulations
-
-    @property
-    def made(self):
-        return self.made
-
-    @property
-    def max_tree_depth(self):
-        return self.max_tree_depth
 
     @property
     def kept_nodes(self):
