@@ -22,7 +22,8 @@ random turn without listing the turns (for MCTS playouts).
 The sum is clamped to +-EVAL_BOUND. Weights are hand-set, checked only by greedy-vs-random
 play (docs/search.md).
 """
-from engine.mattock._fast cimport Kernel, MState, MAX_CELLS, label_components
+from engine.mattock._fast cimport (Kernel, MState, MAX_CELLS, label_components,
+                                   collapse_allows)
 from search.rng cimport random_below
 
 cdef enum:
@@ -47,23 +48,11 @@ cdef inline void label_groups(MState* s, int player, Groups* g) noexcept nogil:
     g.count = label_components(s, player, g.group, g.miners, g.empty)
 
 
-cdef inline bint mineable(MState* s, int c) noexcept nogil:
-    """Rock the collapse rule lets anyone mine (if they reach it)."""
-    cdef int i, nb
-    if s.tile[c] or s.touching[c] == 0 or s.touching[c] > 3:
-        return False
-    for i in range(s.neighbour_count[c]):
-        nb = s.neighbours[c][i]
-        if s.tile[nb] and s.touching[nb] >= 3:
-            return False
-    return True
-
-
 cdef inline bint reaches(MState* s, int c, Groups* g) noexcept nogil:
     """Whether a tile next to ``c`` is joined to one of the player's miners."""
     cdef int i, k
-    for i in range(s.neighbour_count[c]):
-        k = g.group[s.neighbours[c][i]]
+    for i in range(s.touching[c]):
+        k = g.group[s.tile_neighbours[c][i]]
         if k >= 0 and g.miners[k] > 0:
             return True
     return False
@@ -83,7 +72,7 @@ cdef double mattock_score(MState* s, int* reach_of_mover) noexcept nogil:
     label_groups(s, 1, &groups[1])
     reach[0] = reach[1] = exclusive[0] = exclusive[1] = 0
     for c in range(s.cells):
-        if not mineable(s, c):
+        if not collapse_allows(s, c):
             continue
         for side in range(2):
             reached[side] = reaches(s, c, &groups[side])
@@ -151,10 +140,8 @@ cdef int uniform_turn(MState* s, u64* rng) noexcept nogil:
         # one look at the neighbours: collapse rule, reach, and the groups c would merge
         merged_count = 0
         collapses = False
-        for i in range(s.neighbour_count[c]):
-            nb = s.neighbours[c][i]
-            if not s.tile[nb]:
-                continue
+        for i in range(s.touching[c]):
+            nb = s.tile_neighbours[c][i]
             if s.touching[nb] >= 3:
                 collapses = True
                 break
@@ -193,8 +180,8 @@ cdef int uniform_turn(MState* s, u64* rng) noexcept nogil:
     r -= 1
     m = placed
     e = 1 - placed
-    for j in range(s.neighbour_count[c]):
-        k = g.group[s.neighbours[c][j]]
+    for j in range(s.touching[c]):
+        k = g.group[s.tile_neighbours[c][j]]
         if k >= 0 and not in_merged[k]:
             in_merged[k] = True
             m += g.miners[k]

@@ -22,6 +22,9 @@ cdef struct MState:
     signed char tile[MAX_CELLS]       # 1 tile, 0 rock
     signed char miner[MAX_CELLS]      # -1 none, 0 first, 1 second
     int touching[MAX_CELLS]           # how many tiles each cell touches
+    # the first touching[c] entries are the tiles c touches, in the order they were dug (so
+    # unmake pops the last); rock cells may touch up to 6, tiles at most 3
+    unsigned char tile_neighbours[MAX_CELLS][6]
     u64 key
     Undo history[MAX_PLIES]
 
@@ -29,6 +32,8 @@ cdef struct MState:
 # per group, the player's miners and the empty tiles. Returns the number of groups.
 cdef int label_components(MState* s, int player, int* comp, int* comp_miners,
                           int* comp_empty) noexcept nogil
+# The collapse rule: rock cell c touches 1-3 tiles and none of them already touches 3.
+cdef bint collapse_allows(MState* s, int c) noexcept nogil
 cdef int mine_cells(MState* s, int* out) noexcept nogil
 cdef long long count_turns(MState* s) noexcept nogil
 cdef long long generate_turns(MState* s, int* out, long long capacity) noexcept nogil

@@ -34,7 +34,8 @@ cdef inline u64 miner_key(int player, int cell) noexcept nogil:
 
 cdef int label_components(MState* s, int player, int* comp, int* comp_miners,
                           int* comp_empty) noexcept nogil:
-    """Label the connected groups of tiles without an opponent miner; return their number."""
+    """Label the connected groups of tiles without an opponent miner; return their number.
+    Groups are numbered by their lowest cell, so the labels depend on the position only."""
     cdef int stack[MAX_CELLS]
     cdef int opponent = 1 - player
     cdef int c, top, cur, i, nb, k = 0
@@ -55,9 +56,9 @@ cdef int label_components(MState* s, int player, int* comp, int* comp_miners,
                 comp_miners[k] += 1
             else:
                 comp_empty[k] += 1
-            for i in range(s.neighbour_count[cur]):
-                nb = s.neighbours[cur][i]
-                if comp[nb] < 0 and s.tile[nb] and s.miner[nb] != opponent:
+            for i in range(s.touching[cur]):
+                nb = s.tile_neighbours[cur][i]
+                if comp[nb] < 0 and s.miner[nb] != opponent:
                     comp[nb] = k
                     stack[top] = nb
                     top += 1
@@ -65,38 +66,43 @@ cdef int label_components(MState* s, int player, int* comp, int* comp_miners,
     return k
 
 
-cdef inline bint is_mine_cell(MState* s, int c, int* comp, int* comp_miners) noexcept nogil:
-    """Rock that touches a tile joined to an own miner, and the collapse rule allows."""
-    cdef int i, nb
-    cdef bint reached = False
+cdef bint collapse_allows(MState* s, int c) noexcept nogil:
+    cdef int i
     if s.tile[c] or s.touching[c] == 0 or s.touching[c] > 3:
         return False
-    for i in range(s.neighbour_count[c]):
-        nb = s.neighbours[c][i]
-        if s.tile[nb]:
-            if s.touching[nb] >= 3:
-                return False
-            if comp[nb] >= 0 and comp_miners[comp[nb]] > 0:
-                reached = True
-    return reached
+    for i in range(s.touching[c]):
+        if s.touching[s.tile_neighbours[c][i]] >= 3:
+            return False
+    return True
+
+
+cdef inline bint is_mine_cell(MState* s, int c, int* comp, int* comp_miners) noexcept nogil:
+    """Rock that touches a tile joined to an own miner, and the collapse rule allows."""
+    cdef int i, k
+    if not collapse_allows(s, c):
+        return False
+    for i in range(s.touching[c]):
+        k = comp[s.tile_neighbours[c][i]]
+        if k >= 0 and comp_miners[k] > 0:
+            return True
+    return False
 
 
 cdef inline int merged_components(MState* s, int c, int* comp, int* out) noexcept nogil:
-    """The distinct components that mining ``c`` joins (at most 3 by the collapse rule)."""
-    cdef int i, j, k, n = 0
-    cdef bint seen
-    for i in range(s.neighbour_count[c]):
-        k = comp[s.neighbours[c][i]]
-        if k < 0:
-            continue
-        seen = False
-        for j in range(n):
-            if out[j] == k:
-                seen = True
-        if not seen:
+    """The distinct components that mining ``c`` joins (at most 3 by the collapse rule);
+    unused entries of ``out[0..2]`` are set to -3, which matches no component."""
+    cdef int i, k, n = 0
+    out[0] = out[1] = out[2] = -3
+    for i in range(s.touching[c]):
+        k = comp[s.tile_neighbours[c][i]]
+        if k >= 0 and k != out[0] and k != out[1]:
             out[n] = k
             n += 1
     return n
+
+
+cdef inline bint in_merged(int k, int* merged) noexcept nogil:
+    return k == merged[0] or k == merged[1] or k == merged[2]
 
 
 # -- move generation -------------------------------------------------------------------------
@@ -118,7 +124,7 @@ cdef long long count_turns(MState* s) noexcept nogil:
     cdef int comp[MAX_CELLS]
     cdef int comp_miners[MAX_CELLS]
     cdef int comp_empty[MAX_CELLS]
-    cdef int merged[6]
+    cdef int merged[3]
     cdef int p = s.to_move
     cdef int k, j, c, n, m, e
     cdef int placed = s.on_board[p] < s.miners_per_player
@@ -143,49 +149,69 @@ cdef long long count_turns(MState* s) noexcept nogil:
 
 cdef long long generate_turns(MState* s, int* out, long long capacity) noexcept nogil:
     """Write the turns (mine cell ascending; no move first, then source, target ascending)
-    to ``out`` while they fit in ``capacity``; return how many there are in all."""
+    to ``out`` while they fit in ``capacity``; return how many there are in all.
+
+    The mover's miners and the empty tiles are listed once; for each mine cell, a source's
+    targets are the empty tiles of its group, where the groups the cell merges count as one
+    (holding the cell itself: a re-entered miner's source, else a target)."""
     cdef int comp[MAX_CELLS]
     cdef int comp_miners[MAX_CELLS]
     cdef int comp_empty[MAX_CELLS]
-    cdef int merged[6]
-    cdef bint in_merged[MAX_CELLS]
+    cdef int merged[3]
+    cdef int own[MAX_MINERS]
+    cdef int empty[MAX_CELLS]
     cdef int p = s.to_move
     cdef int placed = s.on_board[p] < s.miners_per_player
+    cdef int own_count = 0, empty_count = 0
     cdef long long n = 0
-    cdef int c, j, count, source, target, group
+    cdef int c, i, j, source, target, group, move
+    cdef bint mine_is_source, mine_is_target
     label_components(s, p, comp, comp_miners, comp_empty)
+    for c in range(s.cells):
+        if s.tile[c]:
+            if s.miner[c] == p:
+                own[own_count] = c
+                own_count += 1
+            elif s.miner[c] == -1:
+                empty[empty_count] = c
+                empty_count += 1
     for c in range(s.cells):
         if not is_mine_cell(s, c, comp, comp_miners):
             continue
         if n < capacity:
             out[n] = c
         n += 1
-        memset(in_merged, 0, sizeof(in_merged))
-        count = merged_components(s, c, comp, merged)
-        for j in range(count):
-            in_merged[merged[j]] = True
-        for source in range(s.cells):
-            if source == c:
-                if not placed:
-                    continue
-                group = -2                     # the merged group around c
-            elif s.miner[source] == p:
-                group = -2 if in_merged[comp[source]] else comp[source]
+        merged_components(s, c, comp, merged)
+        mine_is_source = placed
+        i = 0
+        while True:
+            if mine_is_source and (i == own_count or own[i] > c):
+                source = c
+                group = -2                   # the merged group around c
+                mine_is_source = False
+            elif i < own_count:
+                source = own[i]
+                group = -2 if in_merged(comp[source], merged) else comp[source]
+                i += 1
             else:
-                continue
-            for target in range(s.cells):
-                if target == c:
-                    if not placed and group == -2:
-                        if n < capacity:
-                            out[n] = c | (source + 1) << 8 | (target + 1) << 16
-                        n += 1
-                    continue
-                if not s.tile[target] or s.miner[target] != -1:
-                    continue
-                if (in_merged[comp[target]] if group == -2 else comp[target] == group):
+                break
+            move = c | (source + 1) << 8
+            mine_is_target = not placed and group == -2
+            for j in range(empty_count):
+                target = empty[j]
+                if mine_is_target and target > c:
                     if n < capacity:
-                        out[n] = c | (source + 1) << 8 | (target + 1) << 16
+                        out[n] = move | (c + 1) << 16
                     n += 1
+                    mine_is_target = False
+                if in_merged(comp[target], merged) if group == -2 else comp[target] == group:
+                    if n < capacity:
+                        out[n] = move | (target + 1) << 16
+                    n += 1
+            if mine_is_target:
+                if n < capacity:
+                    out[n] = move | (c + 1) << 16
+                n += 1
     return n
 
 
@@ -203,9 +229,9 @@ cdef int spread(MState* s, int x, int mover, bint through_mover, int* stamp, int
     while top:
         top -= 1
         cur = stack[top]
-        for i in range(s.neighbour_count[cur]):
-            nb = s.neighbours[cur][i]
-            if stamp[nb] == mark or not s.tile[nb]:
+        for i in range(s.touching[cur]):
+            nb = s.tile_neighbours[cur][i]
+            if stamp[nb] == mark:
                 continue
             m = s.miner[nb]
             if m == -1:
@@ -220,6 +246,8 @@ cdef int spread(MState* s, int x, int mover, bint through_mover, int* stamp, int
                     top += 1
             elif s.miner[cur] == -1 or cur == x:
                 friend[0] = True
+                if not through_mover:       # decides: x stays, whatever else the walk meets
+                    return met
     return met
 
 
@@ -240,7 +268,9 @@ cdef void make_move(MState* s, int move) noexcept nogil:
     s.tile[mine] = 1
     s.key ^= tile_key(mine)
     for i in range(s.neighbour_count[mine]):
-        s.touching[s.neighbours[mine][i]] += 1
+        x = s.neighbours[mine][i]
+        s.tile_neighbours[x][s.touching[x]] = mine
+        s.touching[x] += 1
     u.placed = s.on_board[p] < s.miners_per_player
     if u.placed:
         s.miner[mine] = p
@@ -321,7 +351,7 @@ cdef class Kernel:
     """Owns one C position; the Python-facing :class:`FastState` wraps it."""
 
     def __init__(self, position):
-        cdef int c, i
+        cdef int c, i, nb
         b = position.board
         memset(&self.s, 0, sizeof(MState))
         self.s.size = position.size
@@ -342,7 +372,10 @@ cdef class Kernel:
                 self.s.key ^= miner_key(position.miners[c], c)
         for c in range(b.cell_count):
             for i in range(self.s.neighbour_count[c]):
-                self.s.touching[c] += self.s.tile[self.s.neighbours[c][i]]
+                nb = self.s.neighbours[c][i]
+                if self.s.tile[nb]:
+                    self.s.tile_neighbours[c][self.s.touching[c]] = nb
+                    self.s.touching[c] += 1
         if self.s.to_move:
             self.s.key ^= KEYS[SIDE_KEY]
 
