@@ -30,6 +30,7 @@ cdef enum:
     ASPIRATION = 50              # half-width of the first root window, in evaluation units
     MAX_MULTIPV = 64
     CHANCE_BEYOND_HORIZON = 1    # chance plies searched past depth 0
+    SELECT_FIRST = 8             # moves picked by selection before the rest are sorted
 
 MATE_SCORE = MATE                   # for the Python side: see search/scores.pxd
 MATE_THRESHOLD_SCORE = MATE_THRESHOLD
@@ -160,7 +161,8 @@ cdef class AlphaBeta:
     # -- move lists ------------------------------------------------------------------------
 
     cdef long long ordered_moves(self, int ply, int mover, int tt_move) noexcept nogil:
-        """The legal moves at this ply, TT move first, then by history; 0 if out of memory."""
+        """The legal moves at this ply with their ordering keys (TT move, then history), for
+        ``next_move``; 0 if out of memory."""
         cdef long long n = self.kernel.moves(self.move_scratch, self.move_scratch_size)
         cdef long long i
         cdef OrderedMove* out
@@ -182,8 +184,25 @@ cdef class AlphaBeta:
             else:
                 out[i].key = (self.history[mover][history_slot(self.move_scratch[i])] << 20) \
                              + (0xFFFFF - i)
-        qsort(out, n, sizeof(OrderedMove), by_key_descending)
         return n
+
+    cdef int next_move(self, int ply, long long index, long long n) noexcept nogil:
+        """The move at ``index`` of the ply's list in key order (keys are distinct, so the
+        order is that of a full sort). Most nodes cut off after a few moves, so the first
+        SELECT_FIRST are picked one at a time and the rest sorted only if reached."""
+        cdef OrderedMove* moves = self.buffers[ply]
+        cdef OrderedMove chosen
+        cdef long long i, best = index
+        if index < SELECT_FIRST:
+            for i in range(index + 1, n):
+                if moves[i].key > moves[best].key:
+                    best = i
+            chosen = moves[best]
+            moves[best] = moves[index]
+            moves[index] = chosen
+        elif index == SELECT_FIRST:
+            qsort(moves + index, n - index, sizeof(OrderedMove), by_key_descending)
+        return moves[index].move
 
     cdef bint grow_scratch(self, long long n) noexcept nogil:
         cdef int* grown = <int*>realloc(self.move_scratch, n * sizeof(int))
@@ -210,9 +229,9 @@ cdef class AlphaBeta:
         cdef double result, score, best
         cdef TTEntry* entry
         cdef u64 key
-        cdef int tt_move = -1, best_move = -1, move, reduction
+        cdef int tt_move = -1, best_move = -1, move = -1, reduction
         cdef long long n, next_index, k
-        cdef bint generated
+        cdef bint generated, found
         cdef double original_alpha = alpha
         if depth <= 0 or ply >= MAX_PLY - 1:
             player = self.evaluator.leaf(self.kernel, &score)   # one pass for both answers
@@ -266,12 +285,13 @@ cdef class AlphaBeta:
                 if not generated:
                     n = self.ordered_moves(ply, player, tt_move)
                     generated = True
-                while next_index < n and self.buffers[ply][next_index].move == tt_move:
+                found = False
+                while next_index < n and not found:
+                    move = self.next_move(ply, next_index, n)
                     next_index += 1
-                if next_index >= n:
+                    found = move != tt_move     # the TT move was searched already
+                if not found:
                     break
-                move = self.buffers[ply][next_index].move
-                next_index += 1
             self.kernel.make(move)
             if k == 0:
                 score = self.search(depth - 1, alpha, beta, ply + 1, pov, False)
