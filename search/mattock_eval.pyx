@@ -22,8 +22,7 @@ random turn without listing the turns (for MCTS playouts).
 The sum is clamped to +-EVAL_BOUND. Weights are hand-set, checked only by greedy-vs-random
 play (docs/search.md).
 """
-from engine.mattock._fast cimport (Kernel, MState, MAX_CELLS, label_components,
-                                   collapse_allows)
+from engine.mattock._fast cimport Kernel, MState, Labels, MAX_CELLS, collapse_allows
 from search.rng cimport random_below
 
 cdef enum:
@@ -36,19 +35,7 @@ cdef enum:
     TEMPO = 10
 
 
-cdef struct Groups:
-    # The tiles a player can travel (no opponent miner), split into connected groups.
-    int count
-    int group[MAX_CELLS]             # group of each cell, -1 for rock and blocked tiles
-    int miners[MAX_CELLS]            # the player's miners per group
-    int empty[MAX_CELLS]             # empty tiles per group
-
-
-cdef inline void label_groups(MState* s, int player, Groups* g) noexcept nogil:
-    g.count = label_components(s, player, g.group, g.miners, g.empty)
-
-
-cdef inline bint reaches(MState* s, int c, Groups* g) noexcept nogil:
+cdef inline bint reaches(MState* s, int c, Labels* g) noexcept nogil:
     """Whether a tile next to ``c`` is joined to one of the player's miners."""
     cdef int i, k
     for i in range(s.touching[c]):
@@ -58,24 +45,25 @@ cdef inline bint reaches(MState* s, int c, Groups* g) noexcept nogil:
     return False
 
 
-cdef double mattock_score(MState* s, int* reach_of_mover) noexcept nogil:
+cdef double mattock_score(Kernel kernel, int* reach_of_mover) noexcept nogil:
     """The evaluation for the side to move; also reports how many cells it can mine (0 means
     the game is over, exactly as the kernel's own test)."""
-    cdef Groups groups[2]
+    cdef MState* s = &kernel.s
+    cdef Labels* groups[2]
     cdef int reach[2]
     cdef int exclusive[2]
     cdef int mobility, lonely
     cdef int p = s.to_move, c, side, k
     cdef bint reached[2]
     cdef double total = TEMPO
-    label_groups(s, 0, &groups[0])
-    label_groups(s, 1, &groups[1])
+    groups[0] = kernel.labels_of(0)
+    groups[1] = kernel.labels_of(1)
     reach[0] = reach[1] = exclusive[0] = exclusive[1] = 0
     for c in range(s.cells):
         if not collapse_allows(s, c):
             continue
         for side in range(2):
-            reached[side] = reaches(s, c, &groups[side])
+            reached[side] = reaches(s, c, groups[side])
         for side in range(2):
             if reached[side]:
                 reach[side] += 1
@@ -95,7 +83,7 @@ cdef double mattock_score(MState* s, int* reach_of_mover) noexcept nogil:
     return max(-<double>EVAL_BOUND, min(<double>EVAL_BOUND, total))
 
 
-cdef int nth_cell(MState* s, Groups* g, bint* in_set, int k, bint want_miner, int n,
+cdef int nth_cell(MState* s, Labels* g, bint* in_set, int k, bint want_miner, int n,
                   int extra) noexcept nogil:
     """The n-th cell (ascending, ``extra`` first if >= 0) holding the player's miner (or
     empty if not ``want_miner``) in group ``k``, or in any group marked in ``in_set``."""
@@ -114,13 +102,14 @@ cdef int nth_cell(MState* s, Groups* g, bint* in_set, int k, bint want_miner, in
     return -1
 
 
-cdef int uniform_turn(MState* s, u64* rng) noexcept nogil:
+cdef int uniform_turn(Kernel kernel, u64* rng) noexcept nogil:
     """A uniformly random legal turn (encoded like the kernel's), or -2 if none.
 
     The kernel's counting formula (see engine/mattock/_fast.pyx) gives each mine cell's
     number of turns without listing them: pick a cell in proportion, then the turn's index
     among that cell's turns: "no move", then merged-group moves, then the other groups'."""
-    cdef Groups g
+    cdef MState* s = &kernel.s
+    cdef Labels* g = kernel.labels_of(s.to_move)
     cdef int cells[MAX_CELLS]
     cdef long long counts[MAX_CELLS]
     cdef bint in_merged[MAX_CELLS]
@@ -130,7 +119,6 @@ cdef int uniform_turn(MState* s, u64* rng) noexcept nogil:
     cdef bint collapses
     cdef long long base = 0, total = 0, r, merged_pairs
     merged[0] = merged[1] = merged[2] = -1
-    label_groups(s, p, &g)
     for k in range(g.count):
         base += g.miners[k] * g.empty[k]
         in_merged[k] = False
@@ -188,8 +176,8 @@ cdef int uniform_turn(MState* s, u64* rng) noexcept nogil:
             e += g.empty[k]
     merged_pairs = <long long>m * e
     if r < merged_pairs:
-        source = nth_cell(s, &g, in_merged, -1, True, r // e, c if placed else -1)
-        target = nth_cell(s, &g, in_merged, -1, False, r % e, -1 if placed else c)
+        source = nth_cell(s, g, in_merged, -1, True, r // e, c if placed else -1)
+        target = nth_cell(s, g, in_merged, -1, False, r % e, -1 if placed else c)
     else:
         r -= merged_pairs
         for k in range(g.count):
@@ -198,21 +186,20 @@ cdef int uniform_turn(MState* s, u64* rng) noexcept nogil:
             if r < g.miners[k] * g.empty[k]:
                 break
             r -= g.miners[k] * g.empty[k]
-        source = nth_cell(s, &g, in_merged, k, True, r // g.empty[k], -1)
-        target = nth_cell(s, &g, in_merged, k, False, r % g.empty[k], -1)
+        source = nth_cell(s, g, in_merged, k, True, r // g.empty[k], -1)
+        target = nth_cell(s, g, in_merged, k, False, r % g.empty[k], -1)
     return c | (source + 1) << 8 | (target + 1) << 16
 
 
 cdef class MattockEvaluator(Evaluator):
     cdef double evaluate(self, GameKernel kernel) noexcept nogil:
         cdef int reach
-        return mattock_score(&(<Kernel>kernel).s, &reach)
+        return mattock_score(<Kernel>kernel, &reach)
 
     cdef int leaf(self, GameKernel kernel, double* score) noexcept nogil:
-        cdef MState* s = &(<Kernel>kernel).s
         cdef int reach
-        score[0] = mattock_score(s, &reach)
-        return s.to_move if reach > 0 else -2
+        score[0] = mattock_score(<Kernel>kernel, &reach)
+        return (<Kernel>kernel).s.to_move if reach > 0 else -2
 
     cdef int sample_move(self, GameKernel kernel, u64* rng) noexcept nogil:
-        return uniform_turn(&(<Kernel>kernel).s, rng)
+        return uniform_turn(<Kernel>kernel, rng)

@@ -26,20 +26,33 @@ cdef struct MState:
     # unmake pops the last); rock cells may touch up to 6, tiles at most 3
     unsigned char tile_neighbours[MAX_CELLS][6]
     u64 key
+    long long changes                 # makes + unmakes so far: dates cached labels
     Undo history[MAX_PLIES]
 
-# Label the connected groups of tiles without an opponent miner (the player's travel graph);
-# per group, the player's miners and the empty tiles. Returns the number of groups.
-cdef int label_components(MState* s, int player, int* comp, int* comp_miners,
-                          int* comp_empty) noexcept nogil
+# The connected groups of tiles without an opponent miner (a player's travel graph), with the
+# player's miners and the empty tiles per group.
+cdef struct Labels:
+    int count
+    int group[MAX_CELLS]             # group of each cell, -1 for rock and opponent-held tiles
+    int miners[MAX_CELLS]
+    int empty[MAX_CELLS]
+
+cdef void label(MState* s, int player, Labels* out) noexcept nogil
 # The collapse rule: rock cell c touches 1-3 tiles and none of them already touches 3.
 cdef bint collapse_allows(MState* s, int c) noexcept nogil
-cdef int mine_cells(MState* s, int* out) noexcept nogil
-cdef long long count_turns(MState* s) noexcept nogil
-cdef long long generate_turns(MState* s, int* out, long long capacity) noexcept nogil
+# The functions below take the mover's labels.
+cdef int mine_cells(MState* s, Labels* own, int* out) noexcept nogil
+cdef bint can_mine(MState* s, Labels* own) noexcept nogil
+cdef long long count_turns(MState* s, Labels* own) noexcept nogil
+cdef long long generate_turns(MState* s, Labels* own, int* out, long long capacity) noexcept nogil
 cdef void make_move(MState* s, int move) noexcept nogil
 cdef void unmake_move(MState* s) noexcept nogil
 cdef long long perft_c(MState* s, int depth) noexcept nogil
 
 cdef class Kernel(GameKernel):
     cdef MState s
+    # Labels of the current position per player, valid while labelled_at[p] == s.changes:
+    # a node asks who is to move (can they mine?) and then for its moves, one labelling.
+    cdef Labels labels[2]
+    cdef long long labelled_at[2]
+    cdef Labels* labels_of(self, int player) noexcept nogil

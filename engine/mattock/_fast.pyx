@@ -32,38 +32,36 @@ cdef inline u64 miner_key(int player, int cell) noexcept nogil:
 
 # -- components ------------------------------------------------------------------------------
 
-cdef int label_components(MState* s, int player, int* comp, int* comp_miners,
-                          int* comp_empty) noexcept nogil:
-    """Label the connected groups of tiles without an opponent miner; return their number.
-    Groups are numbered by their lowest cell, so the labels depend on the position only."""
+cdef void label(MState* s, int player, Labels* out) noexcept nogil:
+    """Groups are numbered by their lowest cell, so the labels depend on the position only."""
     cdef int stack[MAX_CELLS]
     cdef int opponent = 1 - player
     cdef int c, top, cur, i, nb, k = 0
     for c in range(s.cells):
-        comp[c] = -1
+        out.group[c] = -1
     for c in range(s.cells):
-        if comp[c] >= 0 or not s.tile[c] or s.miner[c] == opponent:
+        if out.group[c] >= 0 or not s.tile[c] or s.miner[c] == opponent:
             continue
-        comp_miners[k] = 0
-        comp_empty[k] = 0
-        comp[c] = k
+        out.miners[k] = 0
+        out.empty[k] = 0
+        out.group[c] = k
         stack[0] = c
         top = 1
         while top:
             top -= 1
             cur = stack[top]
             if s.miner[cur] == player:
-                comp_miners[k] += 1
+                out.miners[k] += 1
             else:
-                comp_empty[k] += 1
+                out.empty[k] += 1
             for i in range(s.touching[cur]):
                 nb = s.tile_neighbours[cur][i]
-                if comp[nb] < 0 and s.miner[nb] != opponent:
-                    comp[nb] = k
+                if out.group[nb] < 0 and s.miner[nb] != opponent:
+                    out.group[nb] = k
                     stack[top] = nb
                     top += 1
         k += 1
-    return k
+    out.count = k
 
 
 cdef bint collapse_allows(MState* s, int c) noexcept nogil:
@@ -76,25 +74,25 @@ cdef bint collapse_allows(MState* s, int c) noexcept nogil:
     return True
 
 
-cdef inline bint is_mine_cell(MState* s, int c, int* comp, int* comp_miners) noexcept nogil:
+cdef inline bint is_mine_cell(MState* s, int c, Labels* own) noexcept nogil:
     """Rock that touches a tile joined to an own miner, and the collapse rule allows."""
     cdef int i, k
     if not collapse_allows(s, c):
         return False
     for i in range(s.touching[c]):
-        k = comp[s.tile_neighbours[c][i]]
-        if k >= 0 and comp_miners[k] > 0:
+        k = own.group[s.tile_neighbours[c][i]]
+        if k >= 0 and own.miners[k] > 0:
             return True
     return False
 
 
-cdef inline int merged_components(MState* s, int c, int* comp, int* out) noexcept nogil:
-    """The distinct components that mining ``c`` joins (at most 3 by the collapse rule);
-    unused entries of ``out[0..2]`` are set to -3, which matches no component."""
+cdef inline int merged_groups(MState* s, int c, Labels* own, int* out) noexcept nogil:
+    """The distinct groups that mining ``c`` joins (at most 3 by the collapse rule);
+    unused entries of ``out[0..2]`` are set to -3, which matches no group."""
     cdef int i, k, n = 0
     out[0] = out[1] = out[2] = -3
     for i in range(s.touching[c]):
-        k = comp[s.tile_neighbours[c][i]]
+        k = own.group[s.tile_neighbours[c][i]]
         if k >= 0 and k != out[0] and k != out[1]:
             out[n] = k
             n += 1
@@ -107,96 +105,93 @@ cdef inline bint in_merged(int k, int* merged) noexcept nogil:
 
 # -- move generation -------------------------------------------------------------------------
 
-cdef int mine_cells(MState* s, int* out) noexcept nogil:
-    cdef int comp[MAX_CELLS]
-    cdef int comp_miners[MAX_CELLS]
-    cdef int comp_empty[MAX_CELLS]
+cdef int mine_cells(MState* s, Labels* own, int* out) noexcept nogil:
     cdef int c, n = 0
-    label_components(s, s.to_move, comp, comp_miners, comp_empty)
     for c in range(s.cells):
-        if is_mine_cell(s, c, comp, comp_miners):
+        if is_mine_cell(s, c, own):
             out[n] = c
             n += 1
     return n
 
 
-cdef long long count_turns(MState* s) noexcept nogil:
-    cdef int comp[MAX_CELLS]
-    cdef int comp_miners[MAX_CELLS]
-    cdef int comp_empty[MAX_CELLS]
+cdef bint can_mine(MState* s, Labels* own) noexcept nogil:
+    cdef int c
+    for c in range(s.cells):
+        if is_mine_cell(s, c, own):
+            return True
+    return False
+
+
+cdef long long count_turns(MState* s, Labels* own) noexcept nogil:
     cdef int merged[3]
     cdef int p = s.to_move
-    cdef int k, j, c, n, m, e
+    cdef int k, j, c, m, e
     cdef int placed = s.on_board[p] < s.miners_per_player
     cdef long long base = 0, total = 0, sub
-    n = label_components(s, p, comp, comp_miners, comp_empty)
-    for k in range(n):
-        base += comp_miners[k] * comp_empty[k]
+    for k in range(own.count):
+        base += own.miners[k] * own.empty[k]
     for c in range(s.cells):
-        if not is_mine_cell(s, c, comp, comp_miners):
+        if not is_mine_cell(s, c, own):
             continue
         m = placed
         e = 1 - placed
         sub = 0
-        for j in range(merged_components(s, c, comp, merged)):
+        for j in range(merged_groups(s, c, own, merged)):
             k = merged[j]
-            m += comp_miners[k]
-            e += comp_empty[k]
-            sub += comp_miners[k] * comp_empty[k]
+            m += own.miners[k]
+            e += own.empty[k]
+            sub += own.miners[k] * own.empty[k]
         total += 1 + base - sub + <long long>m * e
     return total
 
 
-cdef long long generate_turns(MState* s, int* out, long long capacity) noexcept nogil:
+cdef long long generate_turns(MState* s, Labels* own, int* out, long long capacity) noexcept nogil:
     """Write the turns (mine cell ascending; no move first, then source, target ascending)
     to ``out`` while they fit in ``capacity``; return how many there are in all.
 
     The mover's miners and the empty tiles are listed once; for each mine cell, a source's
     targets are the empty tiles of its group, where the groups the cell merges count as one
     (holding the cell itself: a re-entered miner's source, else a target)."""
-    cdef int comp[MAX_CELLS]
-    cdef int comp_miners[MAX_CELLS]
-    cdef int comp_empty[MAX_CELLS]
+    cdef int* group = own.group
     cdef int merged[3]
-    cdef int own[MAX_MINERS]
+    cdef int own_miners[MAX_MINERS]
     cdef int empty[MAX_CELLS]
     cdef int p = s.to_move
     cdef int placed = s.on_board[p] < s.miners_per_player
     cdef int own_count = 0, empty_count = 0
     cdef long long n = 0
-    cdef int c, i, j, source, target, group, move
+    cdef int c, i, j, source, target, source_group, move
     cdef bint mine_is_source, mine_is_target
-    label_components(s, p, comp, comp_miners, comp_empty)
     for c in range(s.cells):
         if s.tile[c]:
             if s.miner[c] == p:
-                own[own_count] = c
+                own_miners[own_count] = c
                 own_count += 1
             elif s.miner[c] == -1:
                 empty[empty_count] = c
                 empty_count += 1
     for c in range(s.cells):
-        if not is_mine_cell(s, c, comp, comp_miners):
+        if not is_mine_cell(s, c, own):
             continue
         if n < capacity:
             out[n] = c
         n += 1
-        merged_components(s, c, comp, merged)
+        merged_groups(s, c, own, merged)
         mine_is_source = placed
         i = 0
         while True:
-            if mine_is_source and (i == own_count or own[i] > c):
+            if mine_is_source and (i == own_count or own_miners[i] > c):
                 source = c
-                group = -2                   # the merged group around c
+                source_group = -2            # the merged group around c
                 mine_is_source = False
             elif i < own_count:
-                source = own[i]
-                group = -2 if in_merged(comp[source], merged) else comp[source]
+                source = own_miners[i]
+                source_group = -2 if in_merged(group[source], merged) else group[source]
                 i += 1
             else:
                 break
             move = c | (source + 1) << 8
-            mine_is_target = not placed and group == -2
+            mine_is_target = not placed and source_group == -2
             for j in range(empty_count):
                 target = empty[j]
                 if mine_is_target and target > c:
@@ -204,7 +199,8 @@ cdef long long generate_turns(MState* s, int* out, long long capacity) noexcept 
                         out[n] = move | (c + 1) << 16
                     n += 1
                     mine_is_target = False
-                if in_merged(comp[target], merged) if group == -2 else comp[target] == group:
+                if (in_merged(group[target], merged) if source_group == -2
+                        else group[target] == source_group):
                     if n < capacity:
                         out[n] = move | (target + 1) << 16
                     n += 1
@@ -265,6 +261,7 @@ cdef void make_move(MState* s, int move) noexcept nogil:
     u.target = target
     u.key = s.key
     u.removed_count = 0
+    s.changes += 1
     s.tile[mine] = 1
     s.key ^= tile_key(mine)
     for i in range(s.neighbour_count[mine]):
@@ -307,6 +304,7 @@ cdef void make_move(MState* s, int move) noexcept nogil:
 
 cdef void unmake_move(MState* s) noexcept nogil:
     s.ply -= 1
+    s.changes += 1
     cdef Undo* u = &s.history[s.ply]
     cdef int q = s.to_move, p = 1 - s.to_move
     cdef int i
@@ -330,13 +328,15 @@ cdef long long perft_c(MState* s, int depth) noexcept nogil:
     cdef long long count, total = 0
     cdef int* moves
     cdef int i, n
+    cdef Labels own
     if depth <= 0:
         return 1
-    count = count_turns(s)
+    label(s, s.to_move, &own)
+    count = count_turns(s, &own)
     if depth == 1 or count == 0:
         return count
     moves = <int*>malloc(count * sizeof(int))
-    n = generate_turns(s, moves, count)
+    n = generate_turns(s, &own, moves, count)
     for i in range(n):
         make_move(s, moves[i])
         total += perft_c(s, depth - 1)
@@ -349,6 +349,9 @@ cdef long long perft_c(MState* s, int depth) noexcept nogil:
 
 cdef class Kernel:
     """Owns one C position; the Python-facing :class:`FastState` wraps it."""
+
+    def __cinit__(self):
+        self.labelled_at[0] = self.labelled_at[1] = -1
 
     def __init__(self, position):
         cdef int c, i, nb
@@ -379,16 +382,21 @@ cdef class Kernel:
         if self.s.to_move:
             self.s.key ^= KEYS[SIDE_KEY]
 
+    cdef Labels* labels_of(self, int player) noexcept nogil:
+        if self.labelled_at[player] != self.s.changes:
+            label(&self.s, player, &self.labels[player])
+            self.labelled_at[player] = self.s.changes
+        return &self.labels[player]
+
     # -- the C-level game interface (engine/kernel.pxd) --
     cdef int player(self) noexcept nogil:
-        cdef int cells[MAX_CELLS]
-        return self.s.to_move if mine_cells(&self.s, cells) > 0 else -2
+        return self.s.to_move if can_mine(&self.s, self.labels_of(self.s.to_move)) else -2
 
     cdef long long move_count(self) noexcept nogil:
-        return count_turns(&self.s)
+        return count_turns(&self.s, self.labels_of(self.s.to_move))
 
     cdef long long moves(self, int* out, long long capacity) noexcept nogil:
-        return generate_turns(&self.s, out, capacity)   # one labelling, not count + generate
+        return generate_turns(&self.s, self.labels_of(self.s.to_move), out, capacity)
 
     cdef void make(self, int move) noexcept nogil:
         make_move(&self.s, move)
@@ -404,7 +412,7 @@ cdef class Kernel:
 
     def copy(self):
         cdef Kernel twin = Kernel.__new__(Kernel)
-        twin.s = self.s
+        twin.s = self.s                       # labels are recomputed on demand
         return twin
 
     def to_position(self):
@@ -426,28 +434,27 @@ cdef class Kernel:
         return self.s.key
 
     def has_mine_cell(self):
-        cdef int cells[MAX_CELLS]
-        return mine_cells(&self.s, cells) > 0
+        return self.player() >= 0
 
     def mine_cells(self):
         cdef int cells[MAX_CELLS]
-        cdef int n = mine_cells(&self.s, cells)
+        cdef int n = mine_cells(&self.s, self.labels_of(self.s.to_move), cells)
         return [cells[i] for i in range(n)]
 
     def legal_moves(self):
-        cdef long long count = count_turns(&self.s)
+        cdef long long count = self.move_count()
         cdef int* moves = <int*>malloc((count + 1) * sizeof(int))
         cdef int n
         if moves == NULL:
             raise MemoryError()
         try:
-            n = generate_turns(&self.s, moves, count + 1)
+            n = self.moves(moves, count + 1)
             return [moves[i] for i in range(n)]
         finally:
             free(moves)
 
     def count_moves(self):
-        return count_turns(&self.s)
+        return self.move_count()
 
     def play(self, int move):
         if self.s.ply >= MAX_PLIES:
