@@ -17,7 +17,7 @@ LIMIT_KEYS = {"depth": ("depth", int), "nodes": ("nodes", int), "sims": ("simula
 OPTION_ALIASES = {"c": "exploration"}
 OPTION_TYPES = {"exploration": float, "tt_megabytes": int, "workers": int, "max_nodes": int,
                 "playout": str, "lmr": "bool", "star2": "bool", "aspiration": "bool",
-                "solver": "bool", "reuse": "bool"}
+                "solver": "bool", "reuse": "bool", "playout_depth": int}
 BUILT_IN = ("alphabeta", "mcts", "greedy", "random")
 
 

@@ -64,16 +64,6 @@ cdef void label(MState* s, int player, Labels* out) noexcept nogil:
     out.count = k
 
 
-cdef bint collapse_allows(MState* s, int c) noexcept nogil:
-    cdef int i
-    if s.tile[c] or s.touching[c] == 0 or s.touching[c] > 3:
-        return False
-    for i in range(s.touching[c]):
-        if s.touching[s.tile_neighbours[c][i]] >= 3:
-            return False
-    return True
-
-
 cdef inline bint is_mine_cell(MState* s, int c, Labels* own) noexcept nogil:
     """Rock that touches a tile joined to an own miner, and the collapse rule allows."""
     cdef int i, k
