@@ -22,7 +22,8 @@ random turn without listing the turns (for MCTS playouts).
 The sum is clamped to +-EVAL_BOUND. Weights are hand-set, checked only by greedy-vs-random
 play (docs/search.md).
 """
-from engine.mattock._fast cimport Kernel, MState, Labels, MAX_CELLS, collapse_allows
+from engine.mattock._fast cimport (Kernel, MState, Labels, MAX_CELLS, WORDS, collapse_allows,
+                                   lowest_bit)
 from search.rng cimport random_below
 
 cdef enum:
@@ -53,22 +54,27 @@ cdef double mattock_score(Kernel kernel, int* reach_of_mover) noexcept nogil:
     cdef int reach[2]
     cdef int exclusive[2]
     cdef int mobility, lonely
-    cdef int p = s.to_move, c, side, k
+    cdef int p = s.to_move, c, side, k, w
+    cdef u64 bits
     cdef bint reached[2]
     cdef double total = TEMPO
     groups[0] = kernel.labels_of(0)
     groups[1] = kernel.labels_of(1)
     reach[0] = reach[1] = exclusive[0] = exclusive[1] = 0
-    for c in range(s.cells):
-        if not collapse_allows(s, c):
-            continue
-        for side in range(2):
-            reached[side] = reaches(s, c, groups[side])
-        for side in range(2):
-            if reached[side]:
-                reach[side] += 1
-                if not reached[1 - side]:
-                    exclusive[side] += 1
+    for w in range(WORDS):
+        bits = s.frontier[w]
+        while bits:
+            c = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if not collapse_allows(s, c):
+                continue
+            for side in range(2):
+                reached[side] = reaches(s, c, groups[side])
+            for side in range(2):
+                if reached[side]:
+                    reach[side] += 1
+                    if not reached[1 - side]:
+                        exclusive[side] += 1
     for side in range(2):
         mobility = 0
         lonely = 0
@@ -83,21 +89,20 @@ cdef double mattock_score(Kernel kernel, int* reach_of_mover) noexcept nogil:
     return max(-<double>EVAL_BOUND, min(<double>EVAL_BOUND, total))
 
 
-cdef int nth_cell(MState* s, Labels* g, bint* in_set, int k, bint want_miner, int n,
+cdef int nth_cell(int* cells, int count, Labels* g, bint* in_set, int k, int n,
                   int extra) noexcept nogil:
-    """The n-th cell (ascending, ``extra`` first if >= 0) holding the player's miner (or
-    empty if not ``want_miner``) in group ``k``, or in any group marked in ``in_set``."""
-    cdef int c, p = s.to_move
+    """The n-th of ``cells`` (``extra`` first if >= 0) in group ``k``, or in any group marked
+    in ``in_set`` if k < 0."""
+    cdef int i, group
     if extra >= 0:
         if n == 0:
             return extra
         n -= 1
-    for c in range(s.cells):
-        if g.group[c] < 0 or not (in_set[g.group[c]] if k < 0 else g.group[c] == k):
-            continue
-        if (s.miner[c] == p) == want_miner:
+    for i in range(count):
+        group = g.group[cells[i]]
+        if in_set[group] if k < 0 else group == k:
             if n == 0:
-                return c
+                return cells[i]
             n -= 1
     return -1
 
@@ -113,8 +118,12 @@ cdef int uniform_turn(Kernel kernel, u64* rng) noexcept nogil:
     cdef int cells[MAX_CELLS]
     cdef long long counts[MAX_CELLS]
     cdef bint in_merged[MAX_CELLS]
+    cdef int own[MAX_CELLS]                # the mover's miners and the empty tiles, ascending
+    cdef int empty[MAX_CELLS]
     cdef int p = s.to_move, placed = s.on_board[s.to_move] < s.miners_per_player
     cdef int n = 0, c, i, j, k, nb, m, e, source, target, merged_count
+    cdef int own_count = 0, empty_count = 0, w
+    cdef u64 bits
     cdef int merged[4]
     cdef bint collapses
     cdef long long base = 0, total = 0, r, merged_pairs
@@ -122,39 +131,52 @@ cdef int uniform_turn(Kernel kernel, u64* rng) noexcept nogil:
     for k in range(g.count):
         base += g.miners[k] * g.empty[k]
         in_merged[k] = False
-    for c in range(s.cells):
-        if s.tile[c] or s.touching[c] == 0 or s.touching[c] > 3:
-            continue
-        # one look at the neighbours: collapse rule, reach, and the groups c would merge
-        merged_count = 0
-        collapses = False
-        for i in range(s.touching[c]):
-            nb = s.tile_neighbours[c][i]
-            if s.touching[nb] >= 3:
-                collapses = True
-                break
-            k = g.group[nb]
-            if k >= 0 and k != merged[0] and k != merged[1] and k != merged[2]:
-                merged[merged_count] = k
-                merged_count += 1
-        if collapses or merged_count == 0:
+    for w in range(WORDS):
+        bits = s.tiles[w]
+        while bits:
+            c = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if s.miner[c] == p:
+                own[own_count] = c
+                own_count += 1
+            elif s.miner[c] == -1:
+                empty[empty_count] = c
+                empty_count += 1
+    for w in range(WORDS):
+        bits = s.frontier[w]
+        while bits:
+            c = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            # one look at the neighbours: collapse rule, reach, and the groups c would merge
+            merged_count = 0
+            collapses = False
+            for i in range(s.touching[c]):
+                nb = s.tile_neighbours[c][i]
+                if s.touching[nb] >= 3:
+                    collapses = True
+                    break
+                k = g.group[nb]
+                if k >= 0 and k != merged[0] and k != merged[1] and k != merged[2]:
+                    merged[merged_count] = k
+                    merged_count += 1
+            if collapses or merged_count == 0:
+                merged[0] = merged[1] = merged[2] = -1
+                continue
+            m = placed
+            e = 1 - placed
+            counts[n] = 1 + base
+            for j in range(merged_count):
+                k = merged[j]
+                m += g.miners[k]
+                e += g.empty[k]
+                counts[n] -= g.miners[k] * g.empty[k]
             merged[0] = merged[1] = merged[2] = -1
-            continue
-        m = placed
-        e = 1 - placed
-        counts[n] = 1 + base
-        for j in range(merged_count):
-            k = merged[j]
-            m += g.miners[k]
-            e += g.empty[k]
-            counts[n] -= g.miners[k] * g.empty[k]
-        merged[0] = merged[1] = merged[2] = -1
-        if m == placed:                  # touches only groups without the player's miners
-            continue
-        counts[n] += <long long>m * e
-        cells[n] = c
-        total += counts[n]
-        n += 1
+            if m == placed:                  # touches only groups without the player's miners
+                continue
+            counts[n] += <long long>m * e
+            cells[n] = c
+            total += counts[n]
+            n += 1
     if n == 0:
         return -2
     r = random_below(rng, total)
@@ -176,8 +198,8 @@ cdef int uniform_turn(Kernel kernel, u64* rng) noexcept nogil:
             e += g.empty[k]
     merged_pairs = <long long>m * e
     if r < merged_pairs:
-        source = nth_cell(s, g, in_merged, -1, True, r // e, c if placed else -1)
-        target = nth_cell(s, g, in_merged, -1, False, r % e, -1 if placed else c)
+        source = nth_cell(own, own_count, g, in_merged, -1, r // e, c if placed else -1)
+        target = nth_cell(empty, empty_count, g, in_merged, -1, r % e, -1 if placed else c)
     else:
         r -= merged_pairs
         for k in range(g.count):
@@ -186,8 +208,8 @@ cdef int uniform_turn(Kernel kernel, u64* rng) noexcept nogil:
             if r < g.miners[k] * g.empty[k]:
                 break
             r -= g.miners[k] * g.empty[k]
-        source = nth_cell(s, g, in_merged, k, True, r // g.empty[k], -1)
-        target = nth_cell(s, g, in_merged, k, False, r % g.empty[k], -1)
+        source = nth_cell(own, own_count, g, in_merged, k, r // g.empty[k], -1)
+        target = nth_cell(empty, empty_count, g, in_merged, k, r % g.empty[k], -1)
     return c | (source + 1) << 8 | (target + 1) << 16
 
 

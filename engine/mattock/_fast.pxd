@@ -1,8 +1,12 @@
 # C-level Mattock kernel, cimported by the searchers so no Python call happens per node.
 from engine.kernel cimport GameKernel, u64
 
+cdef extern from *:
+    int lowest_bit "__builtin_ctzll"(u64 bits) noexcept nogil
+
 cdef enum:
     MAX_CELLS = 128
+    WORDS = 2                         # u64 words in a cell set
     MAX_PLIES = 128
     MAX_MINERS = 6
 
@@ -25,6 +29,9 @@ cdef struct MState:
     # the first touching[c] entries are the tiles c touches, in the order they were dug (so
     # unmake pops the last); rock cells may touch up to 6, tiles at most 3
     unsigned char tile_neighbours[MAX_CELLS][6]
+    # cell sets (bit c of word c / 64), walked in ascending order by the generators:
+    u64 tiles[WORDS]
+    u64 frontier[WORDS]               # rock touching 1-3 tiles: the only possible mine cells
     u64 key
     long long changes                 # makes + unmakes so far: dates cached labels
     Undo history[MAX_PLIES]

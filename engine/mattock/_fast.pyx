@@ -30,37 +30,82 @@ cdef inline u64 miner_key(int player, int cell) noexcept nogil:
     return KEYS[(1 + player) * MAX_CELLS + cell]
 
 
+cdef inline void update_frontier(MState* s, int c) noexcept nogil:
+    cdef u64 bit = 1ULL << (c & 63)
+    if not s.tile[c] and 0 < s.touching[c] <= 3:
+        s.frontier[c >> 6] |= bit
+    else:
+        s.frontier[c >> 6] &= ~bit
+
+
+cdef inline void dig(MState* s, int mine) noexcept nogil:
+    """Rock ``mine`` becomes a tile: the last entry of its neighbours' tile lists."""
+    cdef int i, x
+    s.tile[mine] = 1
+    s.tiles[mine >> 6] |= 1ULL << (mine & 63)
+    update_frontier(s, mine)
+    for i in range(s.neighbour_count[mine]):
+        x = s.neighbours[mine][i]
+        s.tile_neighbours[x][s.touching[x]] = mine
+        s.touching[x] += 1
+        update_frontier(s, x)
+
+
+cdef inline void fill(MState* s, int mine) noexcept nogil:
+    """Undo ``dig``."""
+    cdef int i, x
+    s.tile[mine] = 0
+    s.tiles[mine >> 6] &= ~(1ULL << (mine & 63))
+    update_frontier(s, mine)
+    for i in range(s.neighbour_count[mine]):
+        x = s.neighbours[mine][i]
+        s.touching[x] -= 1
+        update_frontier(s, x)
+
+
 # -- components ------------------------------------------------------------------------------
 
-cdef void label(MState* s, int player, Labels* out) noexcept nogil:
-    """Groups are numbered by their lowest cell, so the labels depend on the position only."""
+cdef inline void flood(MState* s, int start, int player, int k, Labels* out) noexcept nogil:
+    """Give group ``k`` to the tiles reachable from ``start`` avoiding opponent miners."""
     cdef int stack[MAX_CELLS]
-    cdef int opponent = 1 - player
-    cdef int c, top, cur, i, nb, k = 0
-    for c in range(s.cells):
-        out.group[c] = -1
-    for c in range(s.cells):
-        if out.group[c] >= 0 or not s.tile[c] or s.miner[c] == opponent:
-            continue
-        out.miners[k] = 0
-        out.empty[k] = 0
-        out.group[c] = k
-        stack[0] = c
-        top = 1
-        while top:
-            top -= 1
-            cur = stack[top]
-            if s.miner[cur] == player:
-                out.miners[k] += 1
-            else:
-                out.empty[k] += 1
-            for i in range(s.touching[cur]):
-                nb = s.tile_neighbours[cur][i]
-                if out.group[nb] < 0 and s.miner[nb] != opponent:
-                    out.group[nb] = k
-                    stack[top] = nb
-                    top += 1
-        k += 1
+    cdef int top = 1, cur, i, nb, opponent = 1 - player
+    out.miners[k] = 0
+    out.empty[k] = 0
+    out.group[start] = k
+    stack[0] = start
+    while top:
+        top -= 1
+        cur = stack[top]
+        if s.miner[cur] == player:
+            out.miners[k] += 1
+        else:
+            out.empty[k] += 1
+        for i in range(s.touching[cur]):
+            nb = s.tile_neighbours[cur][i]
+            if out.group[nb] < 0 and s.miner[nb] != opponent:
+                out.group[nb] = k
+                stack[top] = nb
+                top += 1
+
+
+cdef void label(MState* s, int player, Labels* out) noexcept nogil:
+    """Groups are numbered by their lowest cell, so the labels depend on the position only.
+    Only tiles are labelled (rock entries are left as they were: nothing reads them)."""
+    cdef int c, w, k = 0
+    cdef u64 bits
+    for w in range(WORDS):
+        bits = s.tiles[w]
+        while bits:
+            out.group[w * 64 + lowest_bit(bits)] = -1
+            bits &= bits - 1
+    for w in range(WORDS):
+        bits = s.tiles[w]
+        while bits:
+            c = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if out.group[c] < 0 and s.miner[c] != 1 - player:
+                flood(s, c, player, k, out)
+                k += 1
     out.count = k
 
 
@@ -96,42 +141,57 @@ cdef inline bint in_merged(int k, int* merged) noexcept nogil:
 # -- move generation -------------------------------------------------------------------------
 
 cdef int mine_cells(MState* s, Labels* own, int* out) noexcept nogil:
-    cdef int c, n = 0
-    for c in range(s.cells):
-        if is_mine_cell(s, c, own):
-            out[n] = c
-            n += 1
+    cdef int c, w, n = 0
+    cdef u64 bits
+    for w in range(WORDS):
+        bits = s.frontier[w]
+        while bits:
+            c = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if is_mine_cell(s, c, own):
+                out[n] = c
+                n += 1
     return n
 
 
 cdef bint can_mine(MState* s, Labels* own) noexcept nogil:
-    cdef int c
-    for c in range(s.cells):
-        if is_mine_cell(s, c, own):
-            return True
+    cdef int c, w
+    cdef u64 bits
+    for w in range(WORDS):
+        bits = s.frontier[w]
+        while bits:
+            c = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if is_mine_cell(s, c, own):
+                return True
     return False
 
 
 cdef long long count_turns(MState* s, Labels* own) noexcept nogil:
     cdef int merged[3]
     cdef int p = s.to_move
-    cdef int k, j, c, m, e
+    cdef int k, j, c, m, e, w
+    cdef u64 bits
     cdef int placed = s.on_board[p] < s.miners_per_player
     cdef long long base = 0, total = 0, sub
     for k in range(own.count):
         base += own.miners[k] * own.empty[k]
-    for c in range(s.cells):
-        if not is_mine_cell(s, c, own):
-            continue
-        m = placed
-        e = 1 - placed
-        sub = 0
-        for j in range(merged_groups(s, c, own, merged)):
-            k = merged[j]
-            m += own.miners[k]
-            e += own.empty[k]
-            sub += own.miners[k] * own.empty[k]
-        total += 1 + base - sub + <long long>m * e
+    for w in range(WORDS):
+        bits = s.frontier[w]
+        while bits:
+            c = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if not is_mine_cell(s, c, own):
+                continue
+            m = placed
+            e = 1 - placed
+            sub = 0
+            for j in range(merged_groups(s, c, own, merged)):
+                k = merged[j]
+                m += own.miners[k]
+                e += own.empty[k]
+                sub += own.miners[k] * own.empty[k]
+            total += 1 + base - sub + <long long>m * e
     return total
 
 
@@ -150,54 +210,62 @@ cdef long long generate_turns(MState* s, Labels* own, int* out, long long capaci
     cdef int placed = s.on_board[p] < s.miners_per_player
     cdef int own_count = 0, empty_count = 0
     cdef long long n = 0
-    cdef int c, i, j, source, target, source_group, move
+    cdef int c, i, j, source, target, source_group, move, w
+    cdef u64 bits
     cdef bint mine_is_source, mine_is_target
-    for c in range(s.cells):
-        if s.tile[c]:
+    for w in range(WORDS):
+        bits = s.tiles[w]
+        while bits:
+            c = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
             if s.miner[c] == p:
                 own_miners[own_count] = c
                 own_count += 1
             elif s.miner[c] == -1:
                 empty[empty_count] = c
                 empty_count += 1
-    for c in range(s.cells):
-        if not is_mine_cell(s, c, own):
-            continue
-        if n < capacity:
-            out[n] = c
-        n += 1
-        merged_groups(s, c, own, merged)
-        mine_is_source = placed
-        i = 0
-        while True:
-            if mine_is_source and (i == own_count or own_miners[i] > c):
-                source = c
-                source_group = -2            # the merged group around c
-                mine_is_source = False
-            elif i < own_count:
-                source = own_miners[i]
-                source_group = -2 if in_merged(group[source], merged) else group[source]
-                i += 1
-            else:
-                break
-            move = c | (source + 1) << 8
-            mine_is_target = not placed and source_group == -2
-            for j in range(empty_count):
-                target = empty[j]
-                if mine_is_target and target > c:
+    for w in range(WORDS):
+        bits = s.frontier[w]
+        while bits:
+            c = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if not is_mine_cell(s, c, own):
+                continue
+            if n < capacity:
+                out[n] = c
+            n += 1
+            merged_groups(s, c, own, merged)
+            mine_is_source = placed
+            i = 0
+            while True:
+                if mine_is_source and (i == own_count or own_miners[i] > c):
+                    source = c
+                    source_group = -2            # the merged group around c
+                    mine_is_source = False
+                elif i < own_count:
+                    source = own_miners[i]
+                    source_group = -2 if in_merged(group[source], merged) else group[source]
+                    i += 1
+                else:
+                    break
+                move = c | (source + 1) << 8
+                mine_is_target = not placed and source_group == -2
+                for j in range(empty_count):
+                    target = empty[j]
+                    if mine_is_target and target > c:
+                        if n < capacity:
+                            out[n] = move | (c + 1) << 16
+                        n += 1
+                        mine_is_target = False
+                    if (in_merged(group[target], merged) if source_group == -2
+                            else group[target] == source_group):
+                        if n < capacity:
+                            out[n] = move | (target + 1) << 16
+                        n += 1
+                if mine_is_target:
                     if n < capacity:
                         out[n] = move | (c + 1) << 16
                     n += 1
-                    mine_is_target = False
-                if (in_merged(group[target], merged) if source_group == -2
-                        else group[target] == source_group):
-                    if n < capacity:
-                        out[n] = move | (target + 1) << 16
-                    n += 1
-            if mine_is_target:
-                if n < capacity:
-                    out[n] = move | (c + 1) << 16
-                n += 1
     return n
 
 
@@ -252,12 +320,8 @@ cdef void make_move(MState* s, int move) noexcept nogil:
     u.key = s.key
     u.removed_count = 0
     s.changes += 1
-    s.tile[mine] = 1
+    dig(s, mine)
     s.key ^= tile_key(mine)
-    for i in range(s.neighbour_count[mine]):
-        x = s.neighbours[mine][i]
-        s.tile_neighbours[x][s.touching[x]] = mine
-        s.touching[x] += 1
     u.placed = s.on_board[p] < s.miners_per_player
     if u.placed:
         s.miner[mine] = p
@@ -307,9 +371,7 @@ cdef void unmake_move(MState* s) noexcept nogil:
     if u.placed:
         s.miner[u.mine] = -1
         s.on_board[p] -= 1
-    s.tile[u.mine] = 0
-    for i in range(s.neighbour_count[u.mine]):
-        s.touching[s.neighbours[u.mine][i]] -= 1
+    fill(s, u.mine)
     s.to_move = p
     s.key = u.key
 
@@ -369,6 +431,10 @@ cdef class Kernel:
                 if self.s.tile[nb]:
                     self.s.tile_neighbours[c][self.s.touching[c]] = nb
                     self.s.touching[c] += 1
+        for c in range(b.cell_count):
+            if self.s.tile[c]:
+                self.s.tiles[c >> 6] |= 1ULL << (c & 63)
+            update_frontier(&self.s, c)
         if self.s.to_move:
             self.s.key ^= KEYS[SIDE_KEY]
 
