@@ -23,7 +23,7 @@ The sum is clamped to +-EVAL_BOUND. Weights are hand-set, checked only by greedy
 play (docs/search.md).
 """
 from engine.mattock._fast cimport (Kernel, MState, Labels, MAX_CELLS, WORDS, collapse_allows,
-                                   lowest_bit)
+                                   labels_of, lowest_bit)
 from search.rng cimport random_below
 
 cdef enum:
@@ -58,8 +58,8 @@ cdef double mattock_score(Kernel kernel, int* reach_of_mover) noexcept nogil:
     cdef u64 bits
     cdef bint reached[2]
     cdef double total = TEMPO
-    groups[0] = kernel.labels_of(0)
-    groups[1] = kernel.labels_of(1)
+    groups[0] = labels_of(s, 0)
+    groups[1] = labels_of(s, 1)
     reach[0] = reach[1] = exclusive[0] = exclusive[1] = 0
     for w in range(WORDS):
         bits = s.frontier[w]
@@ -114,7 +114,7 @@ cdef int uniform_turn(Kernel kernel, u64* rng) noexcept nogil:
     number of turns without listing them: pick a cell in proportion, then the turn's index
     among that cell's turns: "no move", then merged-group moves, then the other groups'."""
     cdef MState* s = &kernel.s
-    cdef Labels* g = kernel.labels_of(s.to_move)
+    cdef Labels* g = labels_of(s, s.to_move)
     cdef int cells[MAX_CELLS]
     cdef long long counts[MAX_CELLS]
     cdef bint in_merged[MAX_CELLS]

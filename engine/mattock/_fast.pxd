@@ -10,6 +10,14 @@ cdef enum:
     MAX_PLIES = 128
     MAX_MINERS = 6
 
+# The connected groups of tiles without an opponent miner (a player's travel graph), with the
+# player's miners and the empty tiles per group.
+cdef struct Labels:
+    int count
+    int group[MAX_CELLS]             # group of each cell, -1 for rock and opponent-held tiles
+    int miners[MAX_CELLS]
+    int empty[MAX_CELLS]
+
 cdef struct Undo:
     int mine, source, target      # source/target -1 when no miner moved
     int placed                    # 1 if a miner came back onto the mine cell
@@ -34,17 +42,15 @@ cdef struct MState:
     u64 frontier[WORDS]               # rock touching 1-3 tiles: the only possible mine cells
     u64 key
     long long changes                 # makes + unmakes so far: dates cached labels
+    # Labels of the current position per player, valid while labelled_at[p] == changes: a
+    # node asks who is to move (can they mine?), then for its moves; make_move labels the
+    # next mover to test removals, and that serves the next node too.
+    Labels labels[2]
+    long long labelled_at[2]
     Undo history[MAX_PLIES]
 
-# The connected groups of tiles without an opponent miner (a player's travel graph), with the
-# player's miners and the empty tiles per group.
-cdef struct Labels:
-    int count
-    int group[MAX_CELLS]             # group of each cell, -1 for rock and opponent-held tiles
-    int miners[MAX_CELLS]
-    int empty[MAX_CELLS]
-
 cdef void label(MState* s, int player, Labels* out) noexcept nogil
+cdef Labels* labels_of(MState* s, int player) noexcept nogil
 cdef inline bint collapse_allows(MState* s, int c) noexcept nogil:
     """The collapse rule: rock cell c touches 1-3 tiles and none of them already touches 3
     (defined here so that the evaluation inlines it too)."""
@@ -67,8 +73,3 @@ cdef long long perft_c(MState* s, int depth) noexcept nogil
 
 cdef class Kernel(GameKernel):
     cdef MState s
-    # Labels of the current position per player, valid while labelled_at[p] == s.changes:
-    # a node asks who is to move (can they mine?) and then for its moves, one labelling.
-    cdef Labels labels[2]
-    cdef long long labelled_at[2]
-    cdef Labels* labels_of(self, int player) noexcept nogil

@@ -109,6 +109,13 @@ cdef void label(MState* s, int player, Labels* out) noexcept nogil:
     out.count = k
 
 
+cdef Labels* labels_of(MState* s, int player) noexcept nogil:
+    if s.labelled_at[player] != s.changes:
+        label(s, player, &s.labels[player])
+        s.labelled_at[player] = s.changes
+    return &s.labels[player]
+
+
 cdef inline bint is_mine_cell(MState* s, int c, Labels* own) noexcept nogil:
     """Rock that touches a tile joined to an own miner, and the collapse rule allows."""
     cdef int i, k
@@ -271,11 +278,10 @@ cdef long long generate_turns(MState* s, Labels* own, int* out, long long capaci
 
 # -- make / unmake ---------------------------------------------------------------------------
 
-cdef int spread(MState* s, int x, int mover, bint through_mover, int* stamp, int mark,
-                bint* friend) noexcept nogil:
-    """From opponent miner ``x``, walk empty tiles (and the mover's miners if
-    ``through_mover``); return how many of the mover's miners are met, and set ``friend`` if a
-    miner of x's colour touches the empty-tile walk."""
+cdef int miners_reached(MState* s, int x, int mover, bint through_mover, int* stamp,
+                        int mark) noexcept nogil:
+    """How many of the mover's miners the walk from opponent miner ``x`` meets: through empty
+    tiles (and through the mover's miners too if ``through_mover``)."""
     cdef int stack[MAX_CELLS]
     cdef int top = 1, cur, i, nb, m, met = 0
     stack[0] = x
@@ -298,10 +304,6 @@ cdef int spread(MState* s, int x, int mover, bint through_mover, int* stamp, int
                 if through_mover:
                     stack[top] = nb
                     top += 1
-            elif s.miner[cur] == -1 or cur == x:
-                friend[0] = True
-                if not through_mover:       # decides: x stays, whatever else the walk meets
-                    return met
     return met
 
 
@@ -312,8 +314,9 @@ cdef void make_move(MState* s, int move) noexcept nogil:
     cdef int target = ((move >> 16) & 0xFF) - 1
     cdef Undo* u = &s.history[s.ply]
     cdef int stamp[MAX_CELLS]
-    cdef int i, x, met, mark = 0
-    cdef bint friend
+    cdef int i, x, w, mark = 0
+    cdef u64 bits
+    cdef Labels* travel
     u.mine = mine
     u.source = source
     u.target = target
@@ -331,21 +334,25 @@ cdef void make_move(MState* s, int move) noexcept nogil:
         s.miner[source] = -1
         s.miner[target] = p
         s.key ^= miner_key(p, source) ^ miner_key(p, target)
-    memset(stamp, 0, sizeof(stamp))
-    for x in range(s.cells):
-        if s.miner[x] != q:
-            continue
-        friend = False
-        mark += 1
-        met = spread(s, x, p, False, stamp, mark, &friend)
-        if friend:
-            continue
-        if s.literal:
+    # Removal: X has a friend through empty tiles exactly when X's group in q's travel graph
+    # holds another q miner (the first one on a path to it is reached through empty tiles).
+    # Those labels also serve the next node, unless a removal changes the position.
+    travel = labels_of(s, q)
+    for w in range(WORDS):
+        bits = s.tiles[w]
+        while bits:
+            x = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if s.miner[x] != q or travel.miners[travel.group[x]] >= 2:
+                continue
+            if mark == 0:
+                memset(stamp, 0, sizeof(stamp))
             mark += 1
-            met = spread(s, x, p, True, stamp, mark, &friend)
-        if met >= 2:
-            u.removed[u.removed_count] = x
-            u.removed_count += 1
+            if miners_reached(s, x, p, s.literal, stamp, mark) >= 2:
+                u.removed[u.removed_count] = x
+                u.removed_count += 1
+    if u.removed_count:
+        s.labelled_at[q] = -1
     for i in range(u.removed_count):
         x = u.removed[i]
         s.miner[x] = -1
@@ -380,15 +387,15 @@ cdef long long perft_c(MState* s, int depth) noexcept nogil:
     cdef long long count, total = 0
     cdef int* moves
     cdef int i, n
-    cdef Labels own
+    cdef Labels* own
     if depth <= 0:
         return 1
-    label(s, s.to_move, &own)
-    count = count_turns(s, &own)
+    own = labels_of(s, s.to_move)
+    count = count_turns(s, own)
     if depth == 1 or count == 0:
         return count
     moves = <int*>malloc(count * sizeof(int))
-    n = generate_turns(s, &own, moves, count)
+    n = generate_turns(s, own, moves, count)
     for i in range(n):
         make_move(s, moves[i])
         total += perft_c(s, depth - 1)
@@ -402,13 +409,11 @@ cdef long long perft_c(MState* s, int depth) noexcept nogil:
 cdef class Kernel:
     """Owns one C position; the Python-facing :class:`FastState` wraps it."""
 
-    def __cinit__(self):
-        self.labelled_at[0] = self.labelled_at[1] = -1
-
     def __init__(self, position):
         cdef int c, i, nb
         b = position.board
         memset(&self.s, 0, sizeof(MState))
+        self.s.labelled_at[0] = self.s.labelled_at[1] = -1
         self.s.size = position.size
         self.s.cells = b.cell_count
         self.s.miners_per_player = b.miners_per_player
@@ -438,21 +443,15 @@ cdef class Kernel:
         if self.s.to_move:
             self.s.key ^= KEYS[SIDE_KEY]
 
-    cdef Labels* labels_of(self, int player) noexcept nogil:
-        if self.labelled_at[player] != self.s.changes:
-            label(&self.s, player, &self.labels[player])
-            self.labelled_at[player] = self.s.changes
-        return &self.labels[player]
-
     # -- the C-level game interface (engine/kernel.pxd) --
     cdef int player(self) noexcept nogil:
-        return self.s.to_move if can_mine(&self.s, self.labels_of(self.s.to_move)) else -2
+        return self.s.to_move if can_mine(&self.s, labels_of(&self.s, self.s.to_move)) else -2
 
     cdef long long move_count(self) noexcept nogil:
-        return count_turns(&self.s, self.labels_of(self.s.to_move))
+        return count_turns(&self.s, labels_of(&self.s, self.s.to_move))
 
     cdef long long moves(self, int* out, long long capacity) noexcept nogil:
-        return generate_turns(&self.s, self.labels_of(self.s.to_move), out, capacity)
+        return generate_turns(&self.s, labels_of(&self.s, self.s.to_move), out, capacity)
 
     cdef void make(self, int move) noexcept nogil:
         make_move(&self.s, move)
@@ -468,7 +467,7 @@ cdef class Kernel:
 
     def copy(self):
         cdef Kernel twin = Kernel.__new__(Kernel)
-        twin.s = self.s                       # labels are recomputed on demand
+        twin.s = self.s
         return twin
 
     def to_position(self):
@@ -494,7 +493,7 @@ cdef class Kernel:
 
     def mine_cells(self):
         cdef int cells[MAX_CELLS]
-        cdef int n = mine_cells(&self.s, self.labels_of(self.s.to_move), cells)
+        cdef int n = mine_cells(&self.s, labels_of(&self.s, self.s.to_move), cells)
         return [cells[i] for i in range(n)]
 
     def legal_moves(self):
