@@ -55,7 +55,7 @@ def extensions():
 
 setup(
     packages=find_packages(),
-    package_data={"positions": ["*.perft", "*.bench", "*.solved", "*.txt", "*.json", "*.toml", "*.epd"],
+    package_data={"positions": ["*.perft", "*.bench", "*.solved", "*.openings", "*.txt", "*.json", "*.toml", "*.epd"],
                   "engine": ["**/*.pxd", "**/*.toml", "**/*.json"]},
     ext_modules=extensions(),
     zip_safe=False,
