@@ -8,6 +8,13 @@ number of turns for mine cell C is then 1 + (sum of m*e over all components) - (
 components C merges) + (merged m)*(merged e), with no move ever generated. ``count_turns``
 is that formula; ``generate_turns`` lists the same turns for play.
 
+What keeps the rest cheap: every cell keeps the list of tiles it touches (a tile touches at
+most 3), so walks never look at rock; the tiles and the "frontier" (rock touching 1-3 tiles,
+the only cells that can be mined) are kept as bit sets and walked in ascending order; and a
+position's labels are cached in the state, dated by a make/unmake counter, so a node labels
+the mover once for "can they mine?", for its moves, for the evaluation and for the removal
+test of the move that led to it.
+
 Everything here is nogil C; the :class:`Kernel` class only converts to and from Python.
 """
 from libc.stdlib cimport malloc, free
