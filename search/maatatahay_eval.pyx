@@ -1,34 +1,266 @@
 # cython: language_level=3
-"""Maatatahay evaluation: the score as it stands, plus the crystals in hand.
+"""Maatatahay evaluation: the score now, what is at risk, and what each side can still gain.
 
-A first, deliberately small evaluation (the issue also asks for warrior safety under
-surround risk, relic prospects and remaining tiles; they need more of the kernel than it
-exports today). Terms, (side to move) - (opponent):
+Points decide the game, so every term is in points' currency: ``POINTS`` evaluation units
+per point. Each term is computed for both players from one read-only pass over the kernel's
+``KState`` and scored as (side to move) - (opponent); the sum is clamped to +-EVAL_BOUND.
+Rule facts (strength, surround status, what a warrior fights, pending fights, support,
+temple cost, free cells, the next relic's value) come from the kernel's own exported
+functions, and component values (gems, printed strength) from the tileset loaded into the
+kernel, so no rule or component number is copied here.
 
-* ``POINTS``: the points the kernel would count now (relics, living warriors' gems and
-  Spirit), which decide the game.
-* ``STORED``: crystals in storage, the means to strengthen and pay for temples later.
+* ``POINTS`` (40 per point): the points the kernel would count now (relics, living
+  warriors' gems and Spirit), which decide the game.
+* Safety of living warriors (``SAFETY``, per point at stake): a warrior not yet surrounded
+  fights when its last open side closes, alone against the living enemies beside it. Each
+  warrior gets a danger in [0, 1] from its open sides and its strength against the enemy
+  strength beside it now (``enemy_strength``) and against what the enemy could still add:
+  for each open side, the strongest tile the enemy has left plus the support that cell would
+  give it, plus the Energy in the enemy's storage. The stake is its gems and Spirit (points
+  lost), its Spirit again (the killer may take it) and one point for the death itself (the
+  death limit and the survivors tie-break). Surrounded warriors that already fought are safe
+  for good; a pending fight (draw, load or fight step) is decided by the strengths now.
+* Crystals (``STORED_SPIRIT``, ``STORED_ENERGY`` per crystal in storage): Spirit becomes a
+  point once loaded onto a surviving warrior and pays for temples; Energy becomes strength.
+* Relic prospects (``RELIC`` per point of the next relic's value): the value the player's
+  next relic would score times how well they can pay for the cheapest unclaimed temple now
+  (1 when storage covers the cost with a Spirit, in proportion to the crystals held when it
+  does not, a quarter of that without Spirit).
+* Remaining tiles (``REMAINING`` per gem): gems on the tiles a player has not placed yet,
+  times the share of them the free cells leave room for (each round fills two cells and
+  the game ends at one free cell): what later placements can still score.
+* Tempo (crystal prospects this round): the players whose tile is still to be placed this
+  round collect next, the first of them from the richest free cell and the second from the
+  next one (``CELL_SPIRIT``, ``CELL_ENERGY`` per crystal); later rounds share the cells
+  evenly, so they cancel out.
 
-Clamped to +-EVAL_BOUND. Reads the kernel's state only through its exported ``scores``.
+Weights are hand-set and checked by short matches only (docs/search.md).
 """
-from engine.maatatahay._fast cimport Kernel as MaatatahayKernel, KState, scores
+from engine.maatatahay._fast cimport (
+    Kernel as MaatatahayKernel, KState, NCELLS, NTILES, scores, strength, open_sides,
+    enemy_strength, pending_fighters, support, temple_cost, free_cells, next_relic_value)
+from engine.maatatahay import constants as _K
+from libc.string cimport memset
 
 cdef enum:
     POINTS = 40
-    STORED = 4
+    SAFETY = 40
+    STORED_SPIRIT = 12
+    STORED_ENERGY = 4
+    RELIC = 16
+    REMAINING = 16
+    CELL_SPIRIT = 12
+    CELL_ENERGY = 4
+
+# Danger of a warrior with 2-4 open sides (index): when the enemy beside it already outweighs
+# it (any closing kills it), and when the enemy could still add enough. One open side is
+# scored by the cell that closes it (see ``compute_terms``).
+cdef double OUTWEIGHED[5]
+cdef double THREATENED[5]
+OUTWEIGHED[:] = [0.0, 0.0, 0.3, 0.2, 0.1]
+THREATENED[:] = [0.0, 0.0, 0.12, 0.05, 0.02]
+# A cell that closes the last open side of killable warriors: the share of the stake lost
+# for the worst such cell and for the next one, by who places next (the enemy, the owner who
+# can close the worst one with a friend, unknown until the next round's order).
+cdef double WORST[3]
+cdef double NEXT[3]
+WORST[:] = [0.9, 0.3, 0.6]
+NEXT[:] = [0.3, 0.6, 0.45]
+
+cdef int C_PLACE = _K.PLACE, C_LOAD = _K.LOAD, C_DRAW = _K.DRAW, C_FIGHT = _K.FIGHT
+
+NAMES = ("points", "safety", "stored", "relics", "remaining", "tempo")
+
+cdef struct Terms:
+    double points[2]
+    double safety[2]        # minus the expected points at risk, in evaluation units
+    double stored[2]
+    double relics[2]
+    double remaining[2]
+    double tempo[2]
+
+
+cdef inline double clamp_bound(double x) noexcept nogil:
+    return max(-<double>EVAL_BOUND, min(<double>EVAL_BOUND, x))
+
+
+cdef inline bint living(KState* s, int cell) noexcept nogil:
+    return s.c.tile[cell] >= 0 and s.c.alive[cell] != 0
+
+
+cdef double danger(KState* s, int cell, unsigned int pending, int* left, int* best_strength,
+                   signed char* support_cache, int* gap) noexcept nogil:
+    """How likely the warrior on ``cell`` is to die in a fight, in [0, 1]; for a warrior with
+    one open side that the enemy could close to kill it, sets ``gap`` to that cell and returns
+    0 (the caller weighs such cells per owner). ``support_cache`` holds support(cell, enemy)
+    per cell, -1 until needed."""
+    cdef int me = s.d.tribe[s.c.tile[cell]], enemy = 1 - me
+    cdef int sides, i, mine, against, reach
+    cdef int gaps[4]
+    gap[0] = -1
+    if (pending >> cell) & 1:
+        return 1.0 if strength(s, cell) < enemy_strength(s, cell) else 0.0
+    sides = open_sides(s, cell, gaps)
+    if sides == 0 or not left[enemy]:
+        return 0.0                  # safe for good, or the enemy has no tile to close it
+    mine = strength(s, cell)
+    against = enemy_strength(s, cell)
+    reach = against + s.c.storage_energy[enemy] + sides * best_strength[enemy]
+    i = 0
+    while mine >= reach and i < sides:      # support only where it can matter
+        if support_cache[gaps[i]] < 0:
+            support_cache[gaps[i]] = support(s, gaps[i], enemy)
+        reach += support_cache[gaps[i]]
+        i += 1
+    if mine >= reach:
+        return 0.0
+    if sides == 1:
+        gap[0] = gaps[0]
+        return 0.0
+    return OUTWEIGHED[sides] if mine < against else THREATENED[sides]
+
+
+cdef int next_placer(KState* s) noexcept nogil:
+    """Who places the next tile, -1 until the next round's order is chosen."""
+    if s.c.phase == C_PLACE or s.c.phase == C_LOAD or s.c.phase == C_DRAW or s.c.phase == C_FIGHT:
+        if s.c.queue_length:
+            return s.d.tribe[s.c.queue[0]]
+    return -1
+
+
+cdef inline void top_two(int value, int* first, int* second) noexcept nogil:
+    if value > first[0]:
+        second[0] = first[0]
+        first[0] = value
+    elif value > second[0]:
+        second[0] = value
+
+
+cdef void compute_terms(KState* s, Terms* t) noexcept nogil:
+    cdef int points[2]
+    cdef int left[2]              # tiles not placed yet
+    cdef int gems_left[2]
+    cdef int best_strength[2]     # strongest printed strength among them
+    cdef int temples[5]           # unclaimed temples
+    cdef int threat[2][NCELLS]    # stake of each side's killable warriors per closing cell
+    cdef int gaps[2][NCELLS]      # the cells with a threat, per side
+    cdef int gap_count[2]
+    cdef signed char support_cache[2][NCELLS]
+    cdef int side, cell, tile, k, cost, held, free, gap, stake, mover, temple_count = 0
+    cdef int first = 0, second = 0
+    cdef unsigned int pending, on_board = 0
+    cdef double a, best, share
+    cdef bint in_round = (s.c.phase == C_PLACE or s.c.phase == C_LOAD or s.c.phase == C_DRAW
+                          or s.c.phase == C_FIGHT)
+    scores(s, points)
+    for cell in range(NCELLS):
+        if s.c.tile[cell] >= 0:
+            on_board |= 1u << s.c.tile[cell]
+        elif s.c.temple[cell]:
+            temples[temple_count] = cell
+            temple_count += 1
+        elif in_round:          # the richest free cells, for the tempo term
+            top_two(CELL_SPIRIT * s.c.cell_spirit[cell] + CELL_ENERGY * s.c.cell_energy[cell],
+                    &first, &second)
+    for side in range(2):
+        left[side] = gems_left[side] = best_strength[side] = gap_count[side] = 0
+        t.points[side] = POINTS * points[side]
+        t.safety[side] = 0.0
+        t.stored[side] = (STORED_SPIRIT * s.c.storage_spirit[side]
+                          + STORED_ENERGY * s.c.storage_energy[side])
+        t.relics[side] = t.remaining[side] = t.tempo[side] = 0.0
+    for tile in range(NTILES):
+        if not (on_board >> tile) & 1:
+            side = s.d.tribe[tile]
+            left[side] += 1
+            gems_left[side] += s.d.gems[tile]
+            if s.d.strength[tile] > best_strength[side]:
+                best_strength[side] = s.d.strength[tile]
+
+    # tempo: who still places this round collects the richest free cells next
+    if in_round:
+        for k in range(s.c.queue_length):
+            t.tempo[s.d.tribe[s.c.queue[k]]] += first if k == 0 else second
+
+    # safety of living warriors
+    pending = pending_fighters(s)
+    memset(support_cache, -1, sizeof(support_cache))
+    for cell in range(NCELLS):
+        if living(s, cell):
+            side = s.d.tribe[s.c.tile[cell]]
+            stake = s.d.gems[s.c.tile[cell]] + 2 * s.c.warrior_spirit[cell] + 1
+            t.safety[side] -= SAFETY * stake * danger(s, cell, pending, left, best_strength,
+                                                      support_cache[1 - side], &gap)
+            if gap >= 0:
+                for k in range(gap_count[side]):
+                    if gaps[side][k] == gap:
+                        break
+                else:
+                    gaps[side][gap_count[side]] = gap
+                    gap_count[side] += 1
+                    threat[side][gap] = 0
+                threat[side][gap] += stake
+    mover = next_placer(s)
+    for side in range(2):
+        if gap_count[side]:
+            first = second = 0
+            for k in range(gap_count[side]):
+                top_two(threat[side][gaps[side][k]], &first, &second)
+            k = 2 if mover < 0 else (0 if mover != side else 1)
+            t.safety[side] -= SAFETY * (WORST[k] * first + NEXT[k] * second)
+
+    # relic prospects: the cheapest unclaimed temple each player could pay for
+    for side in range(2):
+        held = s.c.storage_spirit[side] + s.c.storage_energy[side]
+        best = 0.0
+        for k in range(temple_count):
+            cost = temple_cost(s, temples[k], side)
+            a = 1.0 if held >= cost else <double>held / cost
+            if a > best:
+                best = a
+        if s.c.storage_spirit[side] == 0:
+            best *= 0.25
+        if best > 0.0:
+            t.relics[side] = RELIC * next_relic_value(s, side) * best
+
+    # remaining tiles: the gems later placements can still bring in
+    free = free_cells(s) - 1
+    for side in range(2):
+        if left[side]:
+            share = (free / 2.0) / left[side]
+            t.remaining[side] = REMAINING * gems_left[side] * (share if share < 1.0 else 1.0)
+
+
+cdef double total_for(Terms* t, int player) noexcept nogil:
+    cdef int side
+    cdef double total = 0.0
+    for side in range(2):
+        total += (1 if side == player else -1) * (
+            t.points[side] + t.safety[side] + t.stored[side] + t.relics[side]
+            + t.remaining[side] + t.tempo[side])
+    return clamp_bound(total)
 
 
 cdef class MaatatahayEvaluator(Evaluator):
     cdef double evaluate(self, GameKernel kernel) noexcept nogil:
-        cdef KState* s = &(<MaatatahayKernel>kernel).s
-        cdef int points[2]
-        cdef int p = kernel.player(), side
-        cdef double total = 0.0
+        cdef Terms t
+        cdef int p = kernel.player()
         if p < 0:
             return 0.0
-        scores(s, points)
-        for side in range(2):
-            total += (1 if side == p else -1) * (
-                POINTS * points[side]
-                + STORED * (s.c.storage_spirit[side] + s.c.storage_energy[side]))
-        return max(-<double>EVAL_BOUND, min(<double>EVAL_BOUND, total))
+        compute_terms(&(<MaatatahayKernel>kernel).s, &t)
+        return total_for(&t, p)
+
+    def terms(self, state):
+        """Python entry for tests and tools: each term for (Balan, Wazu), evaluation units."""
+        cdef Terms t
+        compute_terms(&(<MaatatahayKernel?>state.kernel).s, &t)
+        return {"points": (t.points[0], t.points[1]), "safety": (t.safety[0], t.safety[1]),
+                "stored": (t.stored[0], t.stored[1]), "relics": (t.relics[0], t.relics[1]),
+                "remaining": (t.remaining[0], t.remaining[1]),
+                "tempo": (t.tempo[0], t.tempo[1])}
+
+    def score_for(self, state, int player):
+        """Python entry for tests: the evaluation from ``player``'s point of view."""
+        cdef Terms t
+        compute_terms(&(<MaatatahayKernel?>state.kernel).s, &t)
+        return total_for(&t, player)

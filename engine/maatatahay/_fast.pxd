@@ -65,7 +65,7 @@ cdef int generate(KState* s, int* out) noexcept nogil
 cdef int probabilities(KState* s, double* out) noexcept nogil
 cdef int strength(KState* s, int cell) noexcept nogil
 # Read-only rule facts for evaluations (the kernel's own code, so search/ copies no rule):
-cdef int open_sides(KState* s, int cell) noexcept nogil        # 0 = surrounded
+cdef int open_sides(KState* s, int cell, int* out) noexcept nogil   # 0 = surrounded
 cdef int enemy_strength(KState* s, int cell) noexcept nogil    # what the warrior fights
 cdef unsigned int pending_fighters(KState* s) noexcept nogil   # cells still to fight now
 cdef int support(KState* s, int cell, int player) noexcept nogil   # Energy a new warrior gets

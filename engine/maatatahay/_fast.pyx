@@ -107,20 +107,22 @@ cdef int strength(KState* s, int cell) noexcept nogil:
     return total
 
 
-cdef int open_sides(KState* s, int cell) noexcept nogil:
+cdef int open_sides(KState* s, int cell, int* out) noexcept nogil:
     """Orthogonal sides of ``cell`` still open: an on-board neighbour without a tile (an empty
     cell or a temple still holding its relic). The edge and any tile, living or dead, close a
-    side."""
+    side. The open cells go to ``out`` (at most 4) unless it is NULL."""
     cdef int i, nb, count = 0
     for i in range(4):
         nb = s.d.neighbour[cell][ORTHOGONAL[i]]
         if nb >= 0 and s.c.tile[nb] < 0:
+            if out != NULL:
+                out[count] = nb
             count += 1
     return count
 
 
 cdef inline bint surrounded(KState* s, int cell) noexcept nogil:
-    return open_sides(s, cell) == 0
+    return open_sides(s, cell, NULL) == 0
 
 
 cdef int enemy_strength(KState* s, int cell) noexcept nogil:
