@@ -44,13 +44,13 @@ from libc.string cimport memset
 
 cdef enum:
     POINTS = 40
-    SAFETY = 40
+    SAFETY = 12
     STORED_SPIRIT = 12
-    STORED_ENERGY = 4
-    RELIC = 16
-    REMAINING = 16
-    CELL_SPIRIT = 12
-    CELL_ENERGY = 4
+    STORED_ENERGY = 6
+    RELIC = 40
+    REMAINING = 36
+    CELL_SPIRIT = 4
+    CELL_ENERGY = 8
 
 # Danger of a warrior with 2-4 open sides (index): when the enemy beside it already outweighs
 # it (any closing kills it), and when the enemy could still add enough. One open side is
@@ -128,7 +128,7 @@ cdef int next_placer(KState* s) noexcept nogil:
     return -1
 
 
-cdef inline void top_two(int value, int* first, int* second) noexcept nogil:
+cdef inline void top_two(double value, double* first, double* second) noexcept nogil:
     if value > first[0]:
         second[0] = first[0]
         first[0] = value
@@ -136,7 +136,7 @@ cdef inline void top_two(int value, int* first, int* second) noexcept nogil:
         second[0] = value
 
 
-cdef void compute_terms(KState* s, Terms* t) noexcept nogil:
+cdef void compute_terms(KState* s, Weights* w, Terms* t) noexcept nogil:
     cdef int points[2]
     cdef int left[2]              # tiles not placed yet
     cdef int gems_left[2]
@@ -147,7 +147,7 @@ cdef void compute_terms(KState* s, Terms* t) noexcept nogil:
     cdef int gap_count[2]
     cdef signed char support_cache[2][NCELLS]
     cdef int side, cell, tile, k, cost, held, free, gap, stake, mover, temple_count = 0
-    cdef int first = 0, second = 0
+    cdef double first = 0.0, second = 0.0
     cdef unsigned int pending, on_board = 0
     cdef double a, best, share
     cdef bint in_round = (s.c.phase == C_PLACE or s.c.phase == C_LOAD or s.c.phase == C_DRAW
@@ -160,14 +160,14 @@ cdef void compute_terms(KState* s, Terms* t) noexcept nogil:
             temples[temple_count] = cell
             temple_count += 1
         elif in_round:          # the richest free cells, for the tempo term
-            top_two(CELL_SPIRIT * s.c.cell_spirit[cell] + CELL_ENERGY * s.c.cell_energy[cell],
-                    &first, &second)
+            top_two(w.cell_spirit * s.c.cell_spirit[cell]
+                    + w.cell_energy * s.c.cell_energy[cell], &first, &second)
     for side in range(2):
         left[side] = gems_left[side] = best_strength[side] = gap_count[side] = 0
-        t.points[side] = POINTS * points[side]
+        t.points[side] = w.points * points[side]
         t.safety[side] = 0.0
-        t.stored[side] = (STORED_SPIRIT * s.c.storage_spirit[side]
-                          + STORED_ENERGY * s.c.storage_energy[side])
+        t.stored[side] = (w.stored_spirit * s.c.storage_spirit[side]
+                          + w.stored_energy * s.c.storage_energy[side])
         t.relics[side] = t.remaining[side] = t.tempo[side] = 0.0
     for tile in range(NTILES):
         if not (on_board >> tile) & 1:
@@ -189,7 +189,7 @@ cdef void compute_terms(KState* s, Terms* t) noexcept nogil:
         if living(s, cell):
             side = s.d.tribe[s.c.tile[cell]]
             stake = s.d.gems[s.c.tile[cell]] + 2 * s.c.warrior_spirit[cell] + 1
-            t.safety[side] -= SAFETY * stake * danger(s, cell, pending, left, best_strength,
+            t.safety[side] -= w.safety * stake * danger(s, cell, pending, left, best_strength,
                                                       support_cache[1 - side], &gap)
             if gap >= 0:
                 for k in range(gap_count[side]):
@@ -203,11 +203,11 @@ cdef void compute_terms(KState* s, Terms* t) noexcept nogil:
     mover = next_placer(s)
     for side in range(2):
         if gap_count[side]:
-            first = second = 0
+            first = second = 0.0
             for k in range(gap_count[side]):
                 top_two(threat[side][gaps[side][k]], &first, &second)
             k = 2 if mover < 0 else (0 if mover != side else 1)
-            t.safety[side] -= SAFETY * (WORST[k] * first + NEXT[k] * second)
+            t.safety[side] -= w.safety * (WORST[k] * first + NEXT[k] * second)
 
     # relic prospects: the cheapest unclaimed temple each player could pay for
     for side in range(2):
@@ -221,14 +221,14 @@ cdef void compute_terms(KState* s, Terms* t) noexcept nogil:
         if s.c.storage_spirit[side] == 0:
             best *= 0.25
         if best > 0.0:
-            t.relics[side] = RELIC * next_relic_value(s, side) * best
+            t.relics[side] = w.relic * next_relic_value(s, side) * best
 
     # remaining tiles: the gems later placements can still bring in
     free = free_cells(s) - 1
     for side in range(2):
         if left[side]:
             share = (free / 2.0) / left[side]
-            t.remaining[side] = REMAINING * gems_left[side] * (share if share < 1.0 else 1.0)
+            t.remaining[side] = w.remaining * gems_left[side] * (share if share < 1.0 else 1.0)
 
 
 cdef double total_for(Terms* t, int player) noexcept nogil:
@@ -242,18 +242,35 @@ cdef double total_for(Terms* t, int player) noexcept nogil:
 
 
 cdef class MaatatahayEvaluator(Evaluator):
+    """The evaluation with the documented weights; keyword arguments override them (for
+    tuning and tests), e.g. ``MaatatahayEvaluator(safety=0)``."""
+
+    def __init__(self, **weights):
+        values = dict(points=POINTS, safety=SAFETY, stored_spirit=STORED_SPIRIT,
+                      stored_energy=STORED_ENERGY, relic=RELIC, remaining=REMAINING,
+                      cell_spirit=CELL_SPIRIT, cell_energy=CELL_ENERGY)
+        for name, value in weights.items():
+            if name not in values:
+                raise TypeError(f"unknown weight {name!r}; known: {', '.join(values)}")
+            values[name] = float(value)
+        self.w = values
+
+    @property
+    def weights(self):
+        return dict(self.w)
+
     cdef double evaluate(self, GameKernel kernel) noexcept nogil:
         cdef Terms t
         cdef int p = kernel.player()
         if p < 0:
             return 0.0
-        compute_terms(&(<MaatatahayKernel>kernel).s, &t)
+        compute_terms(&(<MaatatahayKernel>kernel).s, &self.w, &t)
         return total_for(&t, p)
 
     def terms(self, state):
         """Python entry for tests and tools: each term for (Balan, Wazu), evaluation units."""
         cdef Terms t
-        compute_terms(&(<MaatatahayKernel?>state.kernel).s, &t)
+        compute_terms(&(<MaatatahayKernel?>state.kernel).s, &self.w, &t)
         return {"points": (t.points[0], t.points[1]), "safety": (t.safety[0], t.safety[1]),
                 "stored": (t.stored[0], t.stored[1]), "relics": (t.relics[0], t.relics[1]),
                 "remaining": (t.remaining[0], t.remaining[1]),
@@ -262,5 +279,5 @@ cdef class MaatatahayEvaluator(Evaluator):
     def score_for(self, state, int player):
         """Python entry for tests: the evaluation from ``player``'s point of view."""
         cdef Terms t
-        compute_terms(&(<MaatatahayKernel?>state.kernel).s, &t)
+        compute_terms(&(<MaatatahayKernel?>state.kernel).s, &self.w, &t)
         return total_for(&t, player)
