@@ -11,30 +11,39 @@ kernel, so no rule or component number is copied here.
 
 * ``POINTS`` (40 per point): the points the kernel would count now (relics, living
   warriors' gems and Spirit), which decide the game.
-* Safety of living warriors (``SAFETY``, per point at stake): a warrior not yet surrounded
-  fights when its last open side closes, alone against the living enemies beside it. Each
-  warrior gets a danger in [0, 1] from its open sides and its strength against the enemy
-  strength beside it now (``enemy_strength``) and against what the enemy could still add:
-  for each open side, the strongest tile the enemy has left plus the support that cell would
-  give it, plus the Energy in the enemy's storage. The stake is its gems and Spirit (points
-  lost), its Spirit again (the killer may take it) and one point for the death itself (the
-  death limit and the survivors tie-break). Surrounded warriors that already fought are safe
-  for good; a pending fight (draw, load or fight step) is decided by the strengths now.
-* Crystals (``STORED_SPIRIT``, ``STORED_ENERGY`` per crystal in storage): Spirit becomes a
-  point once loaded onto a surviving warrior and pays for temples; Energy becomes strength.
-* Relic prospects (``RELIC`` per point of the next relic's value): the value the player's
-  next relic would score times how well they can pay for the cheapest unclaimed temple now
-  (1 when storage covers the cost with a Spirit, in proportion to the crystals held when it
-  does not, a quarter of that without Spirit).
-* Remaining tiles (``REMAINING`` per gem): gems on the tiles a player has not placed yet,
-  times the share of them the free cells leave room for (each round fills two cells and
-  the game ends at one free cell): what later placements can still score.
-* Tempo (crystal prospects this round): the players whose tile is still to be placed this
-  round collect next, the first of them from the richest free cell and the second from the
-  next one (``CELL_SPIRIT``, ``CELL_ENERGY`` per crystal); later rounds share the cells
-  evenly, so they cancel out.
+* Safety of living warriors (``SAFETY`` = 12 per expected point lost): a warrior not yet
+  surrounded fights when its last open side closes, alone against the living enemies beside
+  it. It is *killable* when its strength is below what it would face if the enemy closed
+  all its open sides: the enemy strength beside it now (``enemy_strength``), plus per open
+  side the strongest printed strength the enemy has left and the support that cell gives
+  the enemy, plus the Energy in the enemy's storage. The stake of a warrior is its gems, its
+  Spirit twice (lost, and the killer may take it) and 1 for the death itself (death limit,
+  survivors tie-break). A killable warrior with one open side puts its stake on that cell;
+  per owner the worst cell costs 0.9 of its stake and the next 0.3 when the enemy places
+  next, 0.3 and 0.6 when the owner does (it can close the worst one with a friend), 0.6
+  and 0.45 until the next round's order is known. With 2, 3, 4 open sides the danger is
+  0.3, 0.2, 0.1 when the enemy beside it already outweighs it, else 0.12, 0.05, 0.02.
+  Warriors that are surrounded and survived are safe for good; a pending fight (draw, load
+  or fight step) is lost outright (danger 1) when the strengths now say so.
+* Crystals in storage (``STORED_SPIRIT`` = 12, ``STORED_ENERGY`` = 6 per crystal): Spirit
+  becomes a point once loaded onto a surviving warrior and pays for temples; Energy becomes
+  strength.
+* Relic prospects (``RELIC`` = 40 per point of the next relic's value): the points the
+  player's next relic would score (``next_relic_value``: the player's count + 1, or the
+  game's with ``relic-scoring=order``) times how well storage pays for the cheapest
+  unclaimed temple now (``temple_cost``): 1 when it covers the cost, else the share of the
+  cost held, and a quarter of that without a Spirit to enter with.
+* Remaining tiles (``REMAINING`` = 36 per gem): gems printed on the tiles a player has not
+  placed yet, times the share of them the free cells leave room for ((free cells - 1) / 2
+  placements each, at most all of them): what later placements can still score.
+* Tempo, crystal prospects this round (``CELL_SPIRIT`` = 4, ``CELL_ENERGY`` = 8 per
+  crystal): the players whose tile is still to be placed this round collect next, the first
+  of them from the richest free cell and the second from the next one; later rounds share
+  the cells evenly, so they cancel out.
 
-Weights are hand-set and checked by short matches only (docs/search.md).
+The weights were fitted (logistic regression of game results on the terms, 38,000
+positions of depth-2 self-play with 15% random moves) and checked by matches
+(docs/search.md). ``MaatatahayEvaluator(**weights)`` overrides them, for tuning and tests.
 """
 from engine.maatatahay._fast cimport (
     Kernel as MaatatahayKernel, KState, NCELLS, NTILES, scores, strength, open_sides,
@@ -68,8 +77,6 @@ WORST[:] = [0.9, 0.3, 0.6]
 NEXT[:] = [0.3, 0.6, 0.45]
 
 cdef int C_PLACE = _K.PLACE, C_LOAD = _K.LOAD, C_DRAW = _K.DRAW, C_FIGHT = _K.FIGHT
-
-NAMES = ("points", "safety", "stored", "relics", "remaining", "tempo")
 
 cdef struct Terms:
     double points[2]
