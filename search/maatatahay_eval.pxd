@@ -1,5 +1,10 @@
 from search.evaluation cimport Evaluator, EVAL_BOUND
 from engine.kernel cimport GameKernel, u64
 
+# Evaluation units per point, per point at stake, per crystal, ... (maatatahay_eval.pyx).
+cdef struct Weights:
+    double points, safety, stored_spirit, stored_energy, relic, remaining
+    double cell_spirit, cell_energy
+
 cdef class MaatatahayEvaluator(Evaluator):
-    pass
+    cdef Weights w

@@ -72,21 +72,259 @@ def test_sampler_is_absent_by_default():
     assert Evaluator().sample(get_game("mattock").new_initial_state(), 1) == -3
 
 
-def test_maatatahay_evaluation_is_its_documented_terms_for_the_mover():
-    game, rng = get_game("maatatahay", seed=4), random.Random(4)
-    hook, checked = evaluator_for(game), 0
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        player = state.current_player()
-        if player < 0:
-            outcomes = state.chance_outcomes()
-            state.play(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+# -- Maatatahay ---------------------------------------------------------------------------------
+
+from engine.maatatahay import Maatatahay                                    # noqa: E402
+from engine.maatatahay.board import NAMES, SIDE                             # noqa: E402
+from engine.maatatahay.notation import format_position                      # noqa: E402
+from search.maatatahay_eval import MaatatahayEvaluator                      # noqa: E402
+from test_maatatahay_support import TILESET, build                          # noqa: E402
+
+MAAT = Maatatahay()
+TERMS = ("points", "safety", "stored", "relics", "remaining", "tempo")
+
+
+def maatatahay_positions(count, seed, rules=None):
+    """Decision nodes of seeded random games (chance by its probabilities)."""
+    rng, out, game_seed = random.Random(seed), [], seed
+    while len(out) < count:
+        state = Maatatahay(rules, seed=game_seed).new_initial_state()
+        game_seed += 1
+        while not state.is_terminal():
+            if state.current_player() < 0:
+                outcomes = state.chance_outcomes()
+                state.play(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+                continue
+            out.append(state.clone())
+            state.play(rng.choice(state.legal_moves()))
+    return out
+
+
+MAAT_POSITIONS = maatatahay_positions(400, seed=4)
+
+
+def mirrored(state):
+    """The same position with the tribes swapped: the board reflected left-right, Balan tile n
+    <-> Wazu tile n (the default tileset's mirror), every per-player fact exchanged."""
+    pos = state.to_position().copy()
+    tiles = TILESET.tiles
+    twin = {t: TILESET.index[("W" if tile.id[0] == "B" else "B") + tile.id[1:]]
+            for t, tile in enumerate(tiles)}
+
+    def cell(c):
+        return (c // SIDE) * SIDE + (SIDE - 1 - c % SIDE)
+
+    def per_cell(values):
+        return [values[cell(c)] for c in range(len(values))]
+
+    pos.tile = [twin[t] if t >= 0 else t for t in per_cell(pos.tile)]
+    pos.rotation = [(4 - r) % 4 for r in per_cell(pos.rotation)]
+    for name in ("alive", "warrior_spirit", "warrior_energy", "cell_spirit", "cell_energy"):
+        setattr(pos, name, per_cell(getattr(pos, name)))
+    pos.temples = tuple(sorted(cell(c) for c in pos.temples))
+    pos.storage_spirit = pos.storage_spirit[::-1]
+    pos.storage_energy = pos.storage_energy[::-1]
+    pos.relics = [1 - owner for owner in pos.relics]
+    pos.deck = sorted(twin[t] for t in pos.deck)
+    pos.pairs = [(twin[w], twin[b]) for b, w in pos.pairs]
+    pos.active = 1 - pos.active
+    if pos.chosen is not None:
+        pos.chosen = (twin[pos.chosen[1]], twin[pos.chosen[0]])
+    pos.queue = [twin[t] for t in pos.queue]
+    pos.placed = cell(pos.placed) if pos.placed >= 0 else pos.placed
+    pos.fighters = sorted(cell(c) for c in pos.fighters)
+    return MAAT.parse_position(format_position(pos))
+
+
+def test_default_tileset_mirrors_the_tribes():
+    """What ``mirrored`` relies on (and the docs promise): Wazu n is Balan n reflected."""
+    reflect = [0, 7, 6, 5, 4, 3, 2, 1]           # direction d -> its left-right mirror
+    for tile in TILESET.tiles:
+        if tile.id[0] != "B":
             continue
-        points, position = state.kernel.scores(), state.kernel.to_position()
-        stored = [position.storage_spirit[p] + position.storage_energy[p] for p in (0, 1)]
-        other = 1 - player
-        expected = 40 * (points[player] - points[other]) + 4 * (stored[player] - stored[other])
-        assert hook.score(state) == max(-1000, min(1000, expected))
-        checked += expected != 0
-        state.play(rng.choice(state.legal_moves()))
-    assert checked > 10
+        other = TILESET.tiles[TILESET.index["W" + tile.id[1:]]]
+        assert (other.strength, other.gems, other.ability) == (tile.strength, tile.gems,
+                                                                tile.ability)
+        arrows = tile.arrows_at(0)
+        assert list(other.arrows_at(0)) == [arrows[reflect[d]] for d in range(8)]
+
+
+def test_maatatahay_evaluation_is_bounded_and_its_terms_sum_for_the_mover():
+    hook = MaatatahayEvaluator()
+    checked = 0
+    for state in MAAT_POSITIONS:
+        player = state.current_player()
+        assert hook.leaf_player(state) == player
+        score = hook.score(state)
+        assert -1000 <= score <= 1000
+        terms = hook.terms(state)
+        mine = sum(terms[name][player] for name in TERMS)
+        theirs = sum(terms[name][1 - player] for name in TERMS)
+        assert score == pytest.approx(max(-1000, min(1000, mine - theirs)))
+        # the terms the kernel counts directly
+        points, pos = state.kernel.scores(), state.to_position()
+        assert terms["points"] == (40 * points[0], 40 * points[1])
+        assert terms["stored"] == tuple(12 * pos.storage_spirit[p] + 6 * pos.storage_energy[p]
+                                        for p in (0, 1))
+        assert all(terms["safety"][p] <= 0 <= terms["relics"][p] for p in (0, 1))
+        checked += mine != theirs
+    assert checked > 100
+
+
+def test_maatatahay_evaluation_is_relative_to_the_side_to_move():
+    """From the other player's point of view the same position scores the negation."""
+    hook = MaatatahayEvaluator()
+    for state in MAAT_POSITIONS[::5]:
+        player = state.current_player()
+        assert hook.score_for(state, player) == hook.score(state)
+        assert hook.score_for(state, 1 - player) == pytest.approx(-hook.score(state))
+
+
+def test_maatatahay_evaluation_is_symmetric_between_the_tribes():
+    """Swapping the tribes (and reflecting the board) changes nothing for the side to move,
+    and the other tribe's view is the negation."""
+    hook, checked = MaatatahayEvaluator(), 0
+    for state in MAAT_POSITIONS[::4]:
+        twin = mirrored(state)
+        assert twin.current_player() == 1 - state.current_player()
+        assert hook.score(twin) == pytest.approx(hook.score(state))
+        assert hook.score_for(twin, 0) == pytest.approx(hook.score_for(state, 1))
+        terms, twin_terms = hook.terms(state), hook.terms(twin)
+        for name in TERMS:
+            assert twin_terms[name] == pytest.approx(terms[name][::-1])
+        checked += hook.score(state) != 0
+    assert checked > 50
+
+
+def test_maatatahay_bound_holds_with_heavy_weights():
+    hook = MaatatahayEvaluator(points=400, safety=400)
+    scores = [hook.score(state) for state in MAAT_POSITIONS[::3]]
+    assert min(scores) >= -1000 and max(scores) <= 1000
+    assert max(abs(s) for s in scores) == 1000
+
+
+def test_maatatahay_unknown_weight_is_refused():
+    with pytest.raises(TypeError, match="unknown weight 'safty'"):
+        MaatatahayEvaluator(safty=1)
+
+
+def maat(board, **fields):
+    return MAAT.parse_position(build(board, **fields))
+
+
+# B1: strength 1, 2 gems. W4/W5: strength 2. Wazu places W5 next: a2 is B1's last open side.
+THREAT = {"a1": "B1^", "b1": "W4^"}
+CALM = {"a1": "B1^", "c3": "W4^"}
+
+
+def test_warrior_about_to_be_surrounded_scores_worse_for_its_owner():
+    hook = MaatatahayEvaluator()
+    threatened = maat(THREAT, pending="place:W5,B2")
+    calm = maat(CALM, pending="place:W5,B2")
+    assert threatened.current_player() == calm.current_player() == 1
+    assert hook.terms(threatened)["safety"][0] < hook.terms(calm)["safety"][0]
+    assert hook.terms(threatened)["points"] == hook.terms(calm)["points"]
+    assert hook.score_for(threatened, 0) < hook.score_for(calm, 0)
+    assert hook.score(threatened) > hook.score(calm)                # Wazu, to move, likes it
+    # and the search agrees: closing a2 kills B1 (1 < 2 + 2)
+    threatened.play(threatened.parse_move("a2^"))
+    assert not threatened.to_position().alive[NAMES.index("a1")]
+
+
+def test_the_threat_is_worse_when_the_enemy_places_next():
+    hook = MaatatahayEvaluator()
+    enemy_next = maat(THREAT, pending="place:W5,B2")
+    owner_next = maat(THREAT, pending="place:B2,W5")
+    assert hook.terms(enemy_next)["safety"][0] < hook.terms(owner_next)["safety"][0] < 0
+
+
+def test_a_warrior_strong_enough_for_any_closer_is_safe():
+    """Strength against the enemies beside it and what the enemy can still bring: B11 (4) with
+    3 Energy holds a1 against W4 (2) plus the strongest Wazu tile left (4) with support."""
+    hook = MaatatahayEvaluator()
+    weak = maat({"a1": "B11^", "b1": "W4^"}, pending="place:W5,B2")
+    strong = maat({"a1": "B11^3e", "b1": "W4^"}, pending="place:W5,B2")
+    assert hook.terms(weak)["safety"][0] < 0
+    assert hook.terms(strong)["safety"][0] == 0
+
+
+def test_a_pending_fight_that_will_be_lost_costs_the_warrior():
+    """Before the load decides it, B1 placed in a corner between W4 and W5 is as good as dead
+    (a fight step follows the load; the load cannot save it without Energy in storage)."""
+    hook = MaatatahayEvaluator()
+    text = build({"a2": "W4^", "b1": "W5^", "e5": "B11^", "e2": "B10^"}, store="s/-",
+                 pending="place:B1,W12", temples="e4,a5,b5,c5,d5")
+    state = MAAT.parse_position(text)
+    before = hook.terms(state)["safety"][0]
+    state.play(state.parse_move("a1^"))               # Balan now chooses the load
+    assert state.current_player() == 0
+    after = hook.terms(state)["safety"][0]
+    stake = 2 + 1                                     # B1's gems and the death
+    assert after == pytest.approx(before - 12 * stake)
+
+
+def test_relic_prospects_follow_the_means_to_pay():
+    """A temple costs 4 crystals with a Spirit among them, less next to friendly warriors."""
+    hook = MaatatahayEvaluator()
+
+    def relics(store, board=None):
+        board = board or {"e1": "B12^", "a3": "W12^"}
+        return hook.terms(maat(board, store=store, pending="place:B2,W5",
+                               temples="a1,b2,c3,d4,e5"))["relics"][0]
+
+    assert relics("s3e/-") == 40 * 1                  # affordable: the first relic, 1 point
+    assert relics("4e/-") == pytest.approx(40 * 0.25)  # no Spirit to enter with
+    assert relics("se/-") == pytest.approx(40 * 0.5)   # half the cost in hand
+    # two friends beside c3 bring its cost down to 2: the same crystals now suffice
+    assert relics("se/-", {"b3": "B12^", "d3": "B11^", "a3": "W12^", "e1": "W11^"}) == 40
+    assert relics("-/-") == 0
+
+
+def test_relic_prospects_use_the_relic_scoring_option():
+    hook = MaatatahayEvaluator()
+    board = {"a5": "B12^", "b5": "W12^", "e1": "B11^", "a1": "W11^"}
+    progressive = maat(board, store="s3e/s3e", relics="BW", pending="place:B2,W5")
+    order = maat(board, store="s3e/s3e", relics="BW", pending="place:B2,W5",
+                 options="relic-scoring=order")
+    assert hook.terms(progressive)["relics"] == (40 * 2, 40 * 2)   # each player's 2nd relic
+    assert hook.terms(order)["relics"] == (40 * 3, 40 * 3)         # the game's 3rd relic
+
+
+def test_remaining_tiles_count_the_gems_still_to_place():
+    """Balan has placed both 2-gem tiles B1, B2; Wazu its 0-gem W11, W12: Wazu's later
+    placements can still bring in more gems."""
+    hook = MaatatahayEvaluator()
+    state = maat({"a1": "B1^", "b2": "B2^", "d3": "W11^", "e1": "W12^"}, pending="pair",
+                 pairs="B3+W3,B4+W4,B5+W5")
+    remaining = hook.terms(state)["remaining"]
+    gems_left = [sum(t.gems for t in TILESET.tiles if t.id[0] == tribe
+                     and t.id not in ("B1", "B2", "W11", "W12")) for tribe in "BW"]
+    free = 25 - 5 - 4 - 1                             # no tile, no temple; the game ends at 1
+    share = min(1.0, free / 2 / 10)
+    assert remaining == pytest.approx(tuple(36 * g * share for g in gems_left))
+    assert remaining[1] > remaining[0]
+
+
+def test_remaining_tiles_follow_the_loaded_tileset(tmp_path):
+    """Gems are component data: a tileset with richer Balan tiles raises Balan's prospects."""
+    import json
+    from test_maatatahay_tileset import broken
+    data = broken(lambda d: d["tiles"][2].update(gems=5))          # B3: 1 -> 5 gems
+    path = tmp_path / "rich.json"
+    path.write_text(json.dumps(data))
+    text = build({"e1": "B12^", "a3": "W12^"}, pending="place:B2,W5")
+    plain = MaatatahayEvaluator().terms(MAAT.parse_position(text))["remaining"]
+    rich = MaatatahayEvaluator().terms(
+        Maatatahay(tileset=str(path)).parse_position(text))["remaining"]
+    assert rich[1] == plain[1] and rich[0] > plain[0]
+
+
+def test_tempo_the_player_still_to_place_collects_the_richest_cell():
+    hook = MaatatahayEvaluator()
+    board = {"c3": "3s", "d3": "e", "a1": "B12^", "a3": "W12^"}
+    both = maat(board, pending="place:B2,W5")
+    assert hook.terms(both)["tempo"] == (4 * 3, 8 * 1)    # Balan first, Wazu the next best
+    state = maat(board, pending="place:B2,W5")
+    state.play(state.parse_move("e1^"))                  # Balan took an empty cell
+    assert state.current_player() == 1
+    assert hook.terms(state)["tempo"] == (0, 4 * 3)

@@ -64,6 +64,14 @@ cdef int current_player(KState* s) noexcept nogil
 cdef int generate(KState* s, int* out) noexcept nogil
 cdef int probabilities(KState* s, double* out) noexcept nogil
 cdef int strength(KState* s, int cell) noexcept nogil
+# Read-only rule facts for evaluations (the kernel's own code, so search/ copies no rule):
+cdef int open_sides(KState* s, int cell, int* out) noexcept nogil   # 0 = surrounded
+cdef int enemy_strength(KState* s, int cell) noexcept nogil    # what the warrior fights
+cdef unsigned int pending_fighters(KState* s) noexcept nogil   # cells still to fight now
+cdef int support(KState* s, int cell, int player) noexcept nogil   # Energy a new warrior gets
+cdef int temple_cost(KState* s, int cell, int player) noexcept nogil
+cdef int free_cells(KState* s) noexcept nogil                  # the end condition's count
+cdef int next_relic_value(KState* s, int player) noexcept nogil
 cdef void make_move(KState* s, int move) noexcept nogil
 cdef void unmake_move(KState* s) noexcept nogil
 cdef u64 position_key(KState* s) noexcept nogil

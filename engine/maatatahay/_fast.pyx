@@ -107,13 +107,33 @@ cdef int strength(KState* s, int cell) noexcept nogil:
     return total
 
 
-cdef inline bint surrounded(KState* s, int cell) noexcept nogil:
-    cdef int i, nb
+cdef int open_sides(KState* s, int cell, int* out) noexcept nogil:
+    """Orthogonal sides of ``cell`` still open: an on-board neighbour without a tile (an empty
+    cell or a temple still holding its relic). The edge and any tile, living or dead, close a
+    side. The open cells go to ``out`` (at most 4) unless it is NULL."""
+    cdef int i, nb, count = 0
     for i in range(4):
         nb = s.d.neighbour[cell][ORTHOGONAL[i]]
         if nb >= 0 and s.c.tile[nb] < 0:
-            return False
-    return True
+            if out != NULL:
+                out[count] = nb
+            count += 1
+    return count
+
+
+cdef inline bint surrounded(KState* s, int cell) noexcept nogil:
+    return open_sides(s, cell, NULL) == 0
+
+
+cdef int enemy_strength(KState* s, int cell) noexcept nogil:
+    """What the warrior on ``cell`` fights against: the summed strength of the living enemy
+    warriors orthogonally adjacent to it."""
+    cdef int enemy = 1 - s.d.tribe[s.c.tile[cell]], i, nb, against = 0
+    for i in range(4):
+        nb = s.d.neighbour[cell][ORTHOGONAL[i]]
+        if is_warrior(s, nb, enemy):
+            against += strength(s, nb)
+    return against
 
 
 cdef int support(KState* s, int cell, int player) noexcept nogil:
@@ -336,19 +356,37 @@ cdef void place(KState* s, int cell, int rotation, int paid_spirit, int paid_ene
     s.c.warrior_energy[cell] += gift
 
 
+cdef unsigned int new_fighters(KState* s, int cell) noexcept nogil:
+    """The warriors that the tile just placed on ``cell`` makes fight (as a bit mask of cells):
+    itself if surrounded, and each living orthogonal neighbour it closed in."""
+    cdef int i, nb
+    cdef unsigned int mask = 0
+    if surrounded(s, cell):
+        mask |= 1u << cell
+    for i in range(4):
+        nb = s.d.neighbour[cell][ORTHOGONAL[i]]
+        if is_warrior(s, nb, -1) and surrounded(s, nb):
+            mask |= 1u << nb
+    return mask
+
+
+cdef unsigned int pending_fighters(KState* s) noexcept nogil:
+    """Warriors that must still fight this turn: the fights of the warrior being placed before
+    its load decides them (draw, load), the fights still to resolve (fight), else none."""
+    if s.c.phase == FIGHT:
+        return s.c.fighters
+    if (s.c.phase == DRAW or s.c.phase == LOAD) and s.c.placed >= 0:
+        return new_fighters(s, s.c.placed)
+    return 0
+
+
 cdef void load(KState* s, int spirit, int energy) noexcept nogil:
-    cdef int player = placer(s), cell = s.c.placed, i, nb
+    cdef int player = placer(s), cell = s.c.placed
     s.c.storage_spirit[player] -= spirit
     s.c.storage_energy[player] -= energy
     s.c.warrior_spirit[cell] += spirit
     s.c.warrior_energy[cell] += energy
-    s.c.fighters = 0
-    if surrounded(s, cell):
-        s.c.fighters |= 1u << cell
-    for i in range(4):
-        nb = s.d.neighbour[cell][ORTHOGONAL[i]]
-        if is_warrior(s, nb, -1) and surrounded(s, nb):
-            s.c.fighters |= 1u << nb
+    s.c.fighters = new_fighters(s, cell)
     s.c.phase = FIGHT
 
 
@@ -368,18 +406,22 @@ cdef void die(KState* s, int cell) noexcept nogil:
 
 cdef void fight(KState* s, int cell) noexcept nogil:
     """The fighter alone against the summed strength of living enemies beside it."""
-    cdef int enemy = 1 - s.d.tribe[s.c.tile[cell]], i, nb, against = 0
+    cdef int against = enemy_strength(s, cell)
     s.c.fighters &= ~(1u << cell)
-    for i in range(4):
-        nb = s.d.neighbour[cell][ORTHOGONAL[i]]
-        if is_warrior(s, nb, enemy):
-            against += strength(s, nb)
     if strength(s, cell) < against:
         die(s, cell)
 
 
+cdef int free_cells(KState* s) noexcept nogil:
+    """Cells without a tile, not counting the temples still holding their relic."""
+    cdef int cell, count = 0
+    for cell in range(NCELLS):
+        if s.c.tile[cell] < 0 and not s.c.temple[cell]:
+            count += 1
+    return count
+
+
 cdef bint game_over(KState* s) noexcept nogil:
-    cdef int cell, free_cells = 0
     if s.d.death_total:
         if s.c.deaths[0] + s.c.deaths[1] >= C_DEATH_LIMIT:
             return True
@@ -387,10 +429,7 @@ cdef bint game_over(KState* s) noexcept nogil:
         return True
     if s.c.deck == 0 and s.c.pair_count == 0:
         return True
-    for cell in range(NCELLS):
-        if s.c.tile[cell] < 0 and not s.c.temple[cell]:
-            free_cells += 1
-    return free_cells <= 1
+    return free_cells(s) <= 1
 
 
 cdef void end_placement(KState* s) noexcept nogil:
@@ -526,6 +565,17 @@ cdef void scores(KState* s, int* points) noexcept nogil:
         if is_warrior(s, cell, -1):
             points[s.d.tribe[s.c.tile[cell]]] += (s.d.gems[s.c.tile[cell]]
                                                   + s.c.warrior_spirit[cell])
+
+
+cdef int next_relic_value(KState* s, int player) noexcept nogil:
+    """The points ``player``'s next relic would add: the next place in the global order
+    (``relic-scoring=order``), or one more than the relics they hold (progressive)."""
+    cdef int k, held = 0
+    if s.d.relic_order:
+        return s.c.relic_count + 1
+    for k in range(s.c.relic_count):
+        held += s.c.relics[k] == player
+    return held + 1
 
 
 cdef int winner(KState* s) noexcept nogil:
