@@ -28,7 +28,7 @@ class BenchSettings:
 
 
 DEFAULTS = {"mattock": BenchSettings(perft_depth=3, alphabeta_depth=4, mcts_simulations=3000),
-            "maatatahay": BenchSettings(perft_depth=5, alphabeta_depth=7, mcts_simulations=5000)}
+            "maatatahay": BenchSettings(perft_depth=5, alphabeta_depth=6, mcts_simulations=5000)}
 
 
 @dataclass
