@@ -255,9 +255,9 @@ cdef class AlphaBeta:
         if player == -1:
             # A chance node after a move is free; one after another chance node (a run of
             # draws, such as a game's setup) or past the horizon uses up depth, and a couple
-            # of plies past the horizon the value is unknown and counts as even.
+            # of plies past the horizon the evaluation scores the chance node itself.
             if depth < -CHANCE_BEYOND_HORIZON:
-                return 0.0
+                return self.evaluator.evaluate_for(self.kernel, pov)
             if depth <= 0 or (ply > 0 and self.chance_at[ply - 1]):
                 depth -= 1
             return self.chance(depth, alpha, beta, ply, pov)

@@ -10,6 +10,9 @@ cdef enum:
 cdef class Evaluator:
     # Score of a non-terminal decision node for the side to move, in [-EVAL_BOUND, EVAL_BOUND].
     cdef double evaluate(self, GameKernel kernel) noexcept nogil
+    # Score for ``player`` at any non-terminal node, a chance node included (where only a
+    # game that can score such a node says more than 0).
+    cdef double evaluate_for(self, GameKernel kernel, int player) noexcept nogil
     # kernel.player(), and at a decision node its evaluation in score[0]: a game may get both
     # from one pass over its position (the default asks the kernel, then evaluates).
     cdef int leaf(self, GameKernel kernel, double* score) noexcept nogil

@@ -10,6 +10,12 @@ cdef class Evaluator:
     cdef double evaluate(self, GameKernel kernel) noexcept nogil:
         return 0.0
 
+    cdef double evaluate_for(self, GameKernel kernel, int player) noexcept nogil:
+        cdef int mover = kernel.player()
+        if mover < 0:
+            return 0.0
+        return self.evaluate(kernel) if mover == player else -self.evaluate(kernel)
+
     cdef int leaf(self, GameKernel kernel, double* score) noexcept nogil:
         cdef int player = kernel.player()
         if player >= 0:
@@ -22,6 +28,11 @@ cdef class Evaluator:
     def score(self, state):
         """Python entry for tests and tools: evaluate ``state`` for its side to move."""
         return self.evaluate(<GameKernel>state.kernel)
+
+    def score_for(self, state, int player):
+        """Python entry for tests and tools: the evaluation from ``player``'s point of view,
+        at a chance node too."""
+        return self.evaluate_for(<GameKernel>state.kernel, player)
 
     def leaf_player(self, state):
         """Python entry for tests: the player ``leaf`` reports for ``state``."""

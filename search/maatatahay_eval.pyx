@@ -274,6 +274,12 @@ cdef class MaatatahayEvaluator(Evaluator):
         compute_terms(&(<MaatatahayKernel>kernel).s, &self.w, &t)
         return total_for(&t, p)
 
+    cdef double evaluate_for(self, GameKernel kernel, int player) noexcept nogil:
+        """Any node, a chance node too (a refill or relic draw beyond alpha-beta's horizon)."""
+        cdef Terms t
+        compute_terms(&(<MaatatahayKernel>kernel).s, &self.w, &t)
+        return total_for(&t, player)
+
     def terms(self, state):
         """Python entry for tests and tools: each term for (Balan, Wazu), evaluation units."""
         cdef Terms t
@@ -282,9 +288,3 @@ cdef class MaatatahayEvaluator(Evaluator):
                 "stored": (t.stored[0], t.stored[1]), "relics": (t.relics[0], t.relics[1]),
                 "remaining": (t.remaining[0], t.remaining[1]),
                 "tempo": (t.tempo[0], t.tempo[1])}
-
-    def score_for(self, state, int player):
-        """Python entry for tests: the evaluation from ``player``'s point of view."""
-        cdef Terms t
-        compute_terms(&(<MaatatahayKernel?>state.kernel).s, &self.w, &t)
-        return total_for(&t, player)

@@ -54,6 +54,16 @@ def test_scores_are_relative_to_the_side_to_move():
     assert checked > 10
 
 
+def test_score_for_either_player_is_the_score_or_its_negation():
+    hook = MattockEvaluator()
+    for state in POSITIONS[::7]:
+        if state.is_terminal():
+            continue
+        player = state.current_player()
+        assert hook.score_for(state, player) == hook.score(state)
+        assert hook.score_for(state, 1 - player) == -hook.score(state)
+
+
 @pytest.mark.parametrize("index", [5, 40, 120, 250])
 def test_sampler_draws_legal_turns_uniformly(index):
     state = POSITIONS[index]
@@ -178,6 +188,22 @@ def test_maatatahay_evaluation_is_relative_to_the_side_to_move():
         player = state.current_player()
         assert hook.score_for(state, player) == hook.score(state)
         assert hook.score_for(state, 1 - player) == pytest.approx(-hook.score(state))
+
+
+def test_maatatahay_evaluation_scores_chance_nodes_for_either_player():
+    """Alpha-beta scores a draw beyond its horizon by the evaluation, not as even."""
+    hook, rng, scored = MaatatahayEvaluator(), random.Random(9), 0
+    for state in MAAT_POSITIONS[::10]:
+        state = state.clone()
+        while not state.is_terminal() and not state.is_chance_node():
+            state.play(rng.choice(state.legal_moves()))
+        if state.is_terminal():
+            continue
+        first, second = hook.score_for(state, 0), hook.score_for(state, 1)
+        assert first == pytest.approx(-second)
+        assert abs(first) <= 1000
+        scored += first != 0
+    assert scored > 10
 
 
 def test_maatatahay_evaluation_is_symmetric_between_the_tribes():
