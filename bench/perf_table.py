@@ -4,7 +4,7 @@
 
 For each game: perft nodes/second of the fast and reference implementations on the same
 positions and depths in the same run (and their ratio), the fast perft at a deeper depth,
-MCTS simulations/second (the default engine, whose Mattock playouts stop after a few plies,
+MCTS simulations/second (the default engine, whose Mattock playouts stop after one ply,
 and uniformly random playouts to the end of the game) and alpha-beta nodes/second from the
 start position on one core, and MCTS bytes per node.
 """
