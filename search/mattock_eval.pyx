@@ -23,7 +23,7 @@ The sum is clamped to +-EVAL_BOUND. Weights are hand-set, checked only by greedy
 play (docs/search.md).
 """
 from engine.mattock._fast cimport (Kernel, MState, Labels, MAX_CELLS, WORDS, collapse_allows,
-                                   labels_of, lowest_bit)
+                                   labels_of, list_tiles, lowest_bit)
 from search.rng cimport random_below
 
 cdef enum:
@@ -122,7 +122,7 @@ cdef int uniform_turn(Kernel kernel, u64* rng) noexcept nogil:
     cdef int empty[MAX_CELLS]
     cdef int p = s.to_move, placed = s.on_board[s.to_move] < s.miners_per_player
     cdef int n = 0, c, i, j, k, nb, m, e, source, target, merged_count
-    cdef int own_count = 0, empty_count = 0, w
+    cdef int own_count, empty_count, w
     cdef u64 bits
     cdef int merged[4]
     cdef bint collapses
@@ -131,17 +131,7 @@ cdef int uniform_turn(Kernel kernel, u64* rng) noexcept nogil:
     for k in range(g.count):
         base += g.miners[k] * g.empty[k]
         in_merged[k] = False
-    for w in range(WORDS):
-        bits = s.tiles[w]
-        while bits:
-            c = w * 64 + lowest_bit(bits)
-            bits &= bits - 1
-            if s.miner[c] == p:
-                own[own_count] = c
-                own_count += 1
-            elif s.miner[c] == -1:
-                empty[empty_count] = c
-                empty_count += 1
+    own_count = list_tiles(s, p, own, empty, &empty_count)
     for w in range(WORDS):
         bits = s.frontier[w]
         while bits:

@@ -62,9 +62,10 @@ cdef inline bint collapse_allows(MState* s, int c) noexcept nogil:
             return False
     return True
 
-# The functions below take the mover's labels.
-cdef int mine_cells(MState* s, Labels* own, int* out) noexcept nogil
-cdef bint can_mine(MState* s, Labels* own) noexcept nogil
+# The player's miners and the empty tiles, ascending; returns the number of miners.
+cdef int list_tiles(MState* s, int player, int* miners, int* empty, int* empty_count) noexcept nogil
+# The functions below take the mover's labels. mine_cells stops after ``limit`` cells.
+cdef int mine_cells(MState* s, Labels* own, int* out, int limit) noexcept nogil
 cdef long long count_turns(MState* s, Labels* own) noexcept nogil
 cdef long long generate_turns(MState* s, Labels* own, int* out, long long capacity) noexcept nogil
 cdef void make_move(MState* s, int move) noexcept nogil

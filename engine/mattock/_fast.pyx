@@ -154,31 +154,36 @@ cdef inline bint in_merged(int k, int* merged) noexcept nogil:
 
 # -- move generation -------------------------------------------------------------------------
 
-cdef int mine_cells(MState* s, Labels* own, int* out) noexcept nogil:
+cdef int list_tiles(MState* s, int player, int* miners, int* empty, int* empty_count) noexcept nogil:
+    cdef int c, w, count = 0
+    cdef u64 bits
+    empty_count[0] = 0
+    for w in range(WORDS):
+        bits = s.tiles[w]
+        while bits:
+            c = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if s.miner[c] == player:
+                miners[count] = c
+                count += 1
+            elif s.miner[c] == -1:
+                empty[empty_count[0]] = c
+                empty_count[0] += 1
+    return count
+
+
+cdef int mine_cells(MState* s, Labels* own, int* out, int limit) noexcept nogil:
     cdef int c, w, n = 0
     cdef u64 bits
     for w in range(WORDS):
         bits = s.frontier[w]
-        while bits:
+        while bits and n < limit:
             c = w * 64 + lowest_bit(bits)
             bits &= bits - 1
             if is_mine_cell(s, c, own):
                 out[n] = c
                 n += 1
     return n
-
-
-cdef bint can_mine(MState* s, Labels* own) noexcept nogil:
-    cdef int c, w
-    cdef u64 bits
-    for w in range(WORDS):
-        bits = s.frontier[w]
-        while bits:
-            c = w * 64 + lowest_bit(bits)
-            bits &= bits - 1
-            if is_mine_cell(s, c, own):
-                return True
-    return False
 
 
 cdef long long count_turns(MState* s, Labels* own) noexcept nogil:
@@ -222,22 +227,12 @@ cdef long long generate_turns(MState* s, Labels* own, int* out, long long capaci
     cdef int empty[MAX_CELLS]
     cdef int p = s.to_move
     cdef int placed = s.on_board[p] < s.miners_per_player
-    cdef int own_count = 0, empty_count = 0
+    cdef int own_count, empty_count
     cdef long long n = 0
     cdef int c, i, j, source, target, source_group, move, w
     cdef u64 bits
     cdef bint mine_is_source, mine_is_target
-    for w in range(WORDS):
-        bits = s.tiles[w]
-        while bits:
-            c = w * 64 + lowest_bit(bits)
-            bits &= bits - 1
-            if s.miner[c] == p:
-                own_miners[own_count] = c
-                own_count += 1
-            elif s.miner[c] == -1:
-                empty[empty_count] = c
-                empty_count += 1
+    own_count = list_tiles(s, p, own_miners, empty, &empty_count)
     for w in range(WORDS):
         bits = s.frontier[w]
         while bits:
@@ -452,7 +447,9 @@ cdef class Kernel:
 
     # -- the C-level game interface (engine/kernel.pxd) --
     cdef int player(self) noexcept nogil:
-        return self.s.to_move if can_mine(&self.s, labels_of(&self.s, self.s.to_move)) else -2
+        cdef int cell
+        return self.s.to_move if mine_cells(&self.s, labels_of(&self.s, self.s.to_move), &cell,
+                                            1) else -2
 
     cdef long long move_count(self) noexcept nogil:
         return count_turns(&self.s, labels_of(&self.s, self.s.to_move))
@@ -500,7 +497,7 @@ cdef class Kernel:
 
     def mine_cells(self):
         cdef int cells[MAX_CELLS]
-        cdef int n = mine_cells(&self.s, labels_of(&self.s, self.s.to_move), cells)
+        cdef int n = mine_cells(&self.s, labels_of(&self.s, self.s.to_move), cells, MAX_CELLS)
         return [cells[i] for i in range(n)]
 
     def legal_moves(self):
