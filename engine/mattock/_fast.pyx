@@ -188,29 +188,24 @@ cdef int mine_cells(MState* s, Labels* own, int* out, int limit) noexcept nogil:
 
 cdef long long count_turns(MState* s, Labels* own) noexcept nogil:
     cdef int merged[3]
+    cdef int cells[MAX_CELLS]
     cdef int p = s.to_move
-    cdef int k, j, c, m, e, w
-    cdef u64 bits
+    cdef int k, i, j, c, m, e
     cdef int placed = s.on_board[p] < s.miners_per_player
     cdef long long base = 0, total = 0, sub
     for k in range(own.count):
         base += own.miners[k] * own.empty[k]
-    for w in range(WORDS):
-        bits = s.frontier[w]
-        while bits:
-            c = w * 64 + lowest_bit(bits)
-            bits &= bits - 1
-            if not is_mine_cell(s, c, own):
-                continue
-            m = placed
-            e = 1 - placed
-            sub = 0
-            for j in range(merged_groups(s, c, own, merged)):
-                k = merged[j]
-                m += own.miners[k]
-                e += own.empty[k]
-                sub += own.miners[k] * own.empty[k]
-            total += 1 + base - sub + <long long>m * e
+    for i in range(mine_cells(s, own, cells, MAX_CELLS)):
+        c = cells[i]
+        m = placed
+        e = 1 - placed
+        sub = 0
+        for j in range(merged_groups(s, c, own, merged)):
+            k = merged[j]
+            m += own.miners[k]
+            e += own.empty[k]
+            sub += own.miners[k] * own.empty[k]
+        total += 1 + base - sub + <long long>m * e
     return total
 
 
@@ -229,52 +224,47 @@ cdef long long generate_turns(MState* s, Labels* own, int* out, long long capaci
     cdef int placed = s.on_board[p] < s.miners_per_player
     cdef int own_count, empty_count
     cdef long long n = 0
-    cdef int c, i, j, source, target, source_group, move, w
-    cdef u64 bits
+    cdef int cells[MAX_CELLS]
+    cdef int c, i, j, k, source, target, source_group, move
     cdef bint mine_is_source, mine_is_target
     own_count = list_tiles(s, p, own_miners, empty, &empty_count)
-    for w in range(WORDS):
-        bits = s.frontier[w]
-        while bits:
-            c = w * 64 + lowest_bit(bits)
-            bits &= bits - 1
-            if not is_mine_cell(s, c, own):
-                continue
-            if n < capacity:
-                out[n] = c
-            n += 1
-            merged_groups(s, c, own, merged)
-            mine_is_source = placed
-            i = 0
-            while True:
-                if mine_is_source and (i == own_count or own_miners[i] > c):
-                    source = c
-                    source_group = -2            # the merged group around c
-                    mine_is_source = False
-                elif i < own_count:
-                    source = own_miners[i]
-                    source_group = -2 if in_merged(group[source], merged) else group[source]
-                    i += 1
-                else:
-                    break
-                move = c | (source + 1) << 8
-                mine_is_target = not placed and source_group == -2
-                for j in range(empty_count):
-                    target = empty[j]
-                    if mine_is_target and target > c:
-                        if n < capacity:
-                            out[n] = move | (c + 1) << 16
-                        n += 1
-                        mine_is_target = False
-                    if (in_merged(group[target], merged) if source_group == -2
-                            else group[target] == source_group):
-                        if n < capacity:
-                            out[n] = move | (target + 1) << 16
-                        n += 1
-                if mine_is_target:
+    for k in range(mine_cells(s, own, cells, MAX_CELLS)):
+        c = cells[k]
+        if n < capacity:
+            out[n] = c
+        n += 1
+        merged_groups(s, c, own, merged)
+        mine_is_source = placed
+        i = 0
+        while True:
+            if mine_is_source and (i == own_count or own_miners[i] > c):
+                source = c
+                source_group = -2            # the merged group around c
+                mine_is_source = False
+            elif i < own_count:
+                source = own_miners[i]
+                source_group = -2 if in_merged(group[source], merged) else group[source]
+                i += 1
+            else:
+                break
+            move = c | (source + 1) << 8
+            mine_is_target = not placed and source_group == -2
+            for j in range(empty_count):
+                target = empty[j]
+                if mine_is_target and target > c:
                     if n < capacity:
                         out[n] = move | (c + 1) << 16
                     n += 1
+                    mine_is_target = False
+                if (in_merged(group[target], merged) if source_group == -2
+                        else group[target] == source_group):
+                    if n < capacity:
+                        out[n] = move | (target + 1) << 16
+                    n += 1
+            if mine_is_target:
+                if n < capacity:
+                    out[n] = move | (c + 1) << 16
+                n += 1
     return n
 
 
