@@ -1,7 +1,12 @@
-"""Build script: finds the packages and compiles the Cython kernels.
+"""Build script: maps the folders to the ``crystalpick`` import namespace and compiles the
+Cython kernels.
 
-The packages are the top-level folders ``engine/``, ``search/``, ``cli/`` and ``positions/``
-(see DEVELOPERS.md and the README's layout section); every ``.pyx`` below them is compiled.
+The top-level folders ``engine/``, ``search/``, ``cli/`` and ``positions/`` install as
+``crystalpick.engine``, ``crystalpick.search``, ... (``package_dir``), so no generic
+top-level name such as ``search`` or ``cli`` is installed. ``crystalpick`` itself is a
+namespace package (PEP 420): it has no folder of its own. Cython resolves ``cimport
+crystalpick.engine.kernel`` through ``build/include/crystalpick``, a folder of links to the
+top-level folders made before compiling.
 
 Set ``CRYSTALPICK_DEBUG=1`` while building for a checked build: Cython's bounds, wraparound
 and initialisation checks back on (memoryviews), and GCC's array-bounds sanitizer in trap
@@ -13,33 +18,49 @@ import os
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-SUBPACKAGES = ["engine", "search", "cli", "positions"]
+NAMESPACE = "crystalpick"
+FOLDERS = ["engine", "search", "cli", "positions"]
+HERE = os.path.dirname(os.path.abspath(__file__))
 DEBUG = os.environ.get("CRYSTALPICK_DEBUG", "") not in ("", "0")
 DEBUG_FLAGS = ["-O0", "-g", "-fsanitize=bounds", "-fsanitize-undefined-trap-on-error"]
 
 
+def walk(top):
+    """(folder, files) below ``top``, skipping hidden and private folders."""
+    for folder, dirs, files in os.walk(top):
+        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "_")))
+        yield folder, files
+
+
+def module_name(path):
+    return NAMESPACE + "." + path.replace(os.sep, ".")
+
+
 def find_packages():
-    packages = []
-    for top in SUBPACKAGES:
-        for folder, dirs, files in os.walk(top):
-            dirs[:] = [d for d in dirs if not d.startswith((".", "_"))]
-            if "__init__.py" in files:
-                packages.append(folder.replace(os.sep, "."))
-    return packages
+    return [module_name(folder) for top in FOLDERS for folder, files in walk(top)
+            if "__init__.py" in files]
+
+
+def include_dir():
+    """``build/include/crystalpick/<folder>`` links to each folder, so ``.pxd`` files are
+    found under their installed names."""
+    root = os.path.join(HERE, "build", "include")
+    namespace = os.path.join(root, NAMESPACE)
+    os.makedirs(namespace, exist_ok=True)
+    for top in FOLDERS:
+        link = os.path.join(namespace, top)
+        if not os.path.islink(link):
+            os.symlink(os.path.join(HERE, top), link)
+    return root
 
 
 def extensions():
-    modules = []
-    for top in SUBPACKAGES:
-        for folder, _, files in os.walk(top):
-            for f in files:
-                if f.endswith(".pyx"):
-                    path = os.path.join(folder, f)
-                    name = path[:-4].replace(os.sep, ".")
-                    modules.append(Extension(
-                        name, [path],
-                        extra_compile_args=DEBUG_FLAGS if DEBUG else ["-O3"],
-                    ))
+    modules = [
+        Extension(module_name(os.path.join(folder, f[:-4])), [os.path.join(folder, f)],
+                  extra_compile_args=DEBUG_FLAGS if DEBUG else ["-O3"])
+        for top in FOLDERS for folder, files in walk(top) for f in sorted(files)
+        if f.endswith(".pyx")
+    ]
     directives = {
         "language_level": 3,
         "boundscheck": DEBUG,
@@ -50,13 +71,18 @@ def extensions():
     # Separate C output folders per mode, so switching modes never reuses stale C files.
     build_dir = os.path.join("build", "cython-debug" if DEBUG else "cython")
     return cythonize(modules, compiler_directives=directives, build_dir=build_dir,
+                     include_path=[include_dir()],
                      annotate=os.environ.get("CRYSTALPICK_ANNOTATE") == "1")
 
 
 setup(
     packages=find_packages(),
-    package_data={"positions": ["*.perft", "*.bench", "*.solved", "*.openings", "*.txt", "*.json", "*.toml", "*.epd"],
-                  "engine": ["**/*.pxd", "**/*.toml", "**/*.json"]},
+    package_dir={f"{NAMESPACE}.{top}": top for top in FOLDERS},
+    package_data={
+        f"{NAMESPACE}.positions": ["*.perft", "*.bench", "*.solved", "*.openings", "*.epd"],
+        f"{NAMESPACE}.engine": ["**/*.pxd", "**/*.toml", "**/*.json"],
+        f"{NAMESPACE}.search": ["**/*.pxd"],
+    },
     ext_modules=extensions(),
     zip_safe=False,
 )

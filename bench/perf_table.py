@@ -15,9 +15,9 @@ import os
 import platform
 import time
 
-from engine import get_game
-from positions import perft_suite
-from search import Limits, make_engine
+from crystalpick.engine import get_game
+from crystalpick.positions import perft_suite
+from crystalpick.search import Limits, make_engine
 
 # (game, perft-table entry, depth for both implementations, deeper depth for the fast one)
 PERFT = {"mattock": ("start-5", 3, 4)}

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from engine import get_game
-from positions import perft_suite
+from crystalpick.engine import get_game
+from crystalpick.positions import perft_suite
 
 # (game, perft-table entry, depth): the fast and the reference run each case.
 PERFT_CASES = [("mattock", "start-5", 3), ("mattock", "start-7", 2),

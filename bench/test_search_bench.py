@@ -8,8 +8,8 @@ nodes/s (alpha-beta). Nothing is asserted about speed.
 """
 import pytest
 
-from engine import get_game
-from search import AlphaBetaEngine, Limits, MCTSEngine, analyse
+from crystalpick.engine import get_game
+from crystalpick.search import AlphaBetaEngine, Limits, MCTSEngine, analyse
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,8 @@ import time
 
 import click
 
-from engine import GAMES, GameError, get_game
-from engine.perft import perft_by_move
+from crystalpick.engine import GAMES, GameError, get_game
+from crystalpick.engine.perft import perft_by_move
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -284,8 +284,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_name, engine_opt
     """
     from tqdm import tqdm
 
-    from search import Limits, analyse as run_analysis, make_engine
-    from search.specs import parse_spec
+    from crystalpick.search import Limits, analyse as run_analysis, make_engine
+    from crystalpick.search.specs import parse_spec
 
     from .output import analysis_document, lines_table
 
@@ -373,7 +373,7 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
     """
     import random as _random
 
-    from search.specs import parse_spec
+    from crystalpick.search.specs import parse_spec
 
     from .play import TerminalGame
 
@@ -409,7 +409,7 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
     """
     import dataclasses
 
-    from search.bench import DEFAULTS, bench_game, signature, totals
+    from crystalpick.search.bench import DEFAULTS, bench_game, signature, totals
 
     names = [game] if game else sorted(GAMES)
 
@@ -531,9 +531,9 @@ def match(game, engines, game_count, concurrency, openings, openings_order, tc, 
 
     from tqdm import tqdm
 
-    from search.match.db import ResultsDB, default_path
-    from search.match.report import format_summary, progress_text, summary
-    from search.match.runner import (MatchSettings, load_openings, resume_match, run_match,
+    from crystalpick.search.match.db import ResultsDB, default_path
+    from crystalpick.search.match.report import format_summary, progress_text, summary
+    from crystalpick.search.match.runner import (MatchSettings, load_openings, resume_match, run_match,
                                      start_match)
 
     db = ResultsDB(db_path or default_path())
@@ -594,7 +594,7 @@ def match(game, engines, game_count, concurrency, openings, openings_order, tc, 
 @user_errors
 def replay(record_file, ply, index):
     """Show a position from a game record."""
-    from search.match.records import parse_records
+    from crystalpick.search.match.records import parse_records
 
     with open(record_file, encoding="utf-8") as handle:
         records = parse_records(handle.read(), record_file)
@@ -616,9 +616,9 @@ def replay(record_file, ply, index):
 @user_errors
 def results(db_path, as_json):
     """List the matches in the results database with their statistics."""
-    from search.match.db import ResultsDB, default_path
-    from search.match.report import format_summary, summary
-    from search.match.runner import load_match
+    from crystalpick.search.match.db import ResultsDB, default_path
+    from crystalpick.search.match.report import format_summary, summary
+    from crystalpick.search.match.runner import load_match
 
     db = ResultsDB(db_path or default_path())
     listed = []

@@ -10,11 +10,10 @@ import random
 
 import click
 
-from engine import GameError
-from search.match.players import Player
-from search.match.records import GameRecord, Ply, format_record, result_tag
-from search.match.runner import draw_outcome
-from search.specs import parse_spec
+from crystalpick.engine import GameError, sample_chance
+from crystalpick.search.match.players import Player
+from crystalpick.search.match.records import GameRecord, Ply, format_record, result_tag
+from crystalpick.search.specs import parse_spec
 
 HELP = ("commands: a move in notation | moves | show | hint | undo | save FILE | help | quit")
 
@@ -45,7 +44,7 @@ class TerminalGame:
         self.say(self.state.render(color=self.color))
         while not self.state.is_terminal():
             if self.state.is_chance_node():
-                move = draw_outcome(self.state.chance_outcomes(), self.chance.random())
+                move = sample_chance(self.state, self.chance.random())
                 self.say(f"chance: {self.state.move_to_str(move)}")
                 self.play(move, chance=True)
                 continue

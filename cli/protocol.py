@@ -11,7 +11,7 @@ import sys
 import threading
 from importlib.metadata import PackageNotFoundError, version
 
-from engine import GameError, get_game
+from crystalpick.engine import GameError, get_game
 
 LIMIT_WORDS = {"depth": ("depth", int), "nodes": ("nodes", int), "sims": ("simulations", int)}
 FOREVER = 1e9     # seconds: the limit behind "go infinite" (ended by "stop")
@@ -117,7 +117,7 @@ class Session:
             self.tileset = None if value == "default" else value
             self.new_game()
         else:
-            from search.specs import parse_spec
+            from crystalpick.search.specs import parse_spec
             spec = parse_spec(f"{self.engine_name}:{name}={value}")
             if spec.limits:
                 raise ValueError(f"{name} is a search limit: give it to 'go'")
@@ -152,7 +152,7 @@ class Session:
                 self.state.move_to_str(m) for m in self.state.legal_moves()))
 
     def cmd_go(self, args) -> None:
-        from search import Limits
+        from crystalpick.search import Limits
         limits = self.parse_go(args, Limits)
         if self.state.is_terminal():
             raise ValueError("the game is over: no move to search")
@@ -207,7 +207,7 @@ class Session:
             self.search_thread.join()
 
     def search(self, limits) -> None:
-        from search import analyse, make_engine
+        from crystalpick.search import analyse, make_engine
         if self.engine is None or self.engine.name != self.engine_name:
             self.engine = make_engine(self.engine_name, **self.engine_options)
         latest = []

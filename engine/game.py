@@ -43,6 +43,17 @@ class RuleError(GameError):
 
 
 @dataclass(frozen=True)
+class Capabilities:
+    """What a game asks of a searcher (OpenSpiel's GameType): a searcher that cannot handle
+    one of these refuses the game instead of playing it as something it is not."""
+
+    chance: bool = False                # chance nodes (CHANCE) with exact probabilities
+    simultaneous: bool = False          # secret simultaneous choices (made sequential)
+    hidden_information: bool = False    # a player does not see the whole state
+    players: int = 2
+
+
+@dataclass(frozen=True)
 class RuleOption:
     """A named rule variant, settable from the CLI as ``--rule NAME=VALUE``."""
 
@@ -60,6 +71,10 @@ class Game(ABC):
     rule_options: ClassVar[tuple[RuleOption, ...]]
     implementations: ClassVar[tuple[str, ...]] = ("fast", "reference")
     uses_tileset: ClassVar[bool] = False     # True if component data comes from a tileset file
+    capabilities: ClassVar[Capabilities] = Capabilities()
+    # Plies (chance outcomes included) no game under any rule option exceeds; the kernels'
+    # history and the searchers' stacks are sized from it (engine/kernel.pxd MAX_PLIES).
+    max_game_length: ClassVar[int]
 
     def __init__(self, rules: Mapping[str, str] | None = None, *, impl: str = "fast",
                  seed: int | None = None, tileset: str | None = None):
@@ -92,10 +107,15 @@ class Game(ABC):
                             f"{'|'.join(choices)}")
         return value
 
-    def non_default_rules(self, rules: Mapping[str, str] | None = None) -> dict[str, str]:
-        rules = self.rules if rules is None else rules
-        return {opt.name: rules[opt.name] for opt in self.rule_options
-                if rules[opt.name] != opt.default}
+    def component_digest(self) -> str:
+        """A digest of the component data (a game loaded from data files overrides this)."""
+        return ""
+
+    @property
+    def identity(self) -> tuple:
+        """Everything that decides what a position means: name, every rule option and the
+        component data. Caches (transposition tables, MCTS trees) are keyed by it."""
+        return (self.name, tuple(sorted(self.rules.items())), self.component_digest())
 
     @abstractmethod
     def new_initial_state(self) -> "State":
@@ -128,6 +148,19 @@ class Game(ABC):
                        "help": o.help} for o in self.rule_options],
             "implementations": list(self.implementations),
         }
+
+
+def sample_chance(state: "State", u: float) -> int:
+    """The chance outcome at ``u`` in [0, 1) on the cumulative distribution of the outcomes
+    in the state's order: the one way chance is drawn everywhere (matches, setups, random
+    games), so one random number per chance event gives common random numbers."""
+    total = 0.0
+    outcomes = state.chance_outcomes()
+    for move, probability in outcomes:
+        total += probability
+        if u < total:
+            return move
+    return outcomes[-1][0]
 
 
 class State(ABC):

@@ -15,10 +15,10 @@ fixed depth are reproducible because nothing depends on time unless a time limit
 from libc.stdlib cimport malloc, realloc, free, qsort
 from libc.string cimport memset, memcpy
 
-from engine.kernel cimport GameKernel, u64
-from search.evaluation cimport Evaluator
-from search.scores cimport MATE, MATE_THRESHOLD, INFINITE_SCORE
-from search.clock cimport now
+from crystalpick.engine.kernel cimport GameKernel, u64
+from crystalpick.search.evaluation cimport Evaluator
+from crystalpick.search.scores cimport MATE, MATE_THRESHOLD, INFINITE_SCORE
+from crystalpick.search.clock cimport now
 
 cdef enum:
     MAX_PLY = 128

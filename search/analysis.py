@@ -3,8 +3,8 @@
 This is what the CLI calls. Every score and probability in an :class:`Analysis` is from the
 player named by ``point_of_view`` (default: the side to move, player 0 at a chance node).
 
-    from engine import get_game
-    from search import analyse, Limits
+    from crystalpick.engine import get_game
+    from crystalpick.search import analyse, Limits
     state = get_game("mattock").new_initial_state()
     result = analyse(state, "alphabeta", Limits(time=1.0))
     print(result.best_move_str, result.score_text, result.win_probability)
@@ -15,7 +15,7 @@ player named by ``point_of_view`` (default: the side to move, player 0 at a chan
 from __future__ import annotations
 
 
-from engine.game import CHANCE, TERMINAL, GameError, State
+from crystalpick.engine.game import CHANCE, TERMINAL, GameError, State
 
 from .engines import Engine, make_engine
 from .limits import Limits

@@ -11,8 +11,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from engine import get_game
-from positions import bench_suite
+from crystalpick.engine import get_game
+from crystalpick.positions import bench_suite
 
 from .engines import make_engine
 from .limits import Limits

@@ -12,7 +12,7 @@ import random
 import time
 from abc import ABC, abstractmethod
 
-from engine.game import CHANCE
+from crystalpick.engine.game import CHANCE
 
 from .alphabeta import AlphaBeta, MATE_SCORE, MATE_THRESHOLD_SCORE
 from .evaluators import evaluator_for, playout_depth_for

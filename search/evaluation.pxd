@@ -1,5 +1,5 @@
 # The C-level per-game hook: searchers call it per leaf / playout ply without knowing the game.
-from engine.kernel cimport GameKernel, u64
+from crystalpick.engine.kernel cimport GameKernel, u64
 
 # Every evaluation lies in [-EVAL_BOUND, EVAL_BOUND]; proven results lie outside it (see
 # search/scores.pxd), so a heuristic score can never be mistaken for a proof.

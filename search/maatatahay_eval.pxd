@@ -1,5 +1,5 @@
-from search.evaluation cimport Evaluator, EVAL_BOUND
-from engine.kernel cimport GameKernel, u64
+from crystalpick.search.evaluation cimport Evaluator, EVAL_BOUND
+from crystalpick.engine.kernel cimport GameKernel, u64
 
 # Evaluation units per point, per point at stake, per crystal, ... (maatatahay_eval.pyx).
 cdef struct Weights:

@@ -45,10 +45,10 @@ The weights were fitted (logistic regression of game results on the terms, 38,00
 positions of depth-2 self-play with 15% random moves) and checked by matches
 (docs/search.md). ``MaatatahayEvaluator(**weights)`` overrides them, for tuning and tests.
 """
-from engine.maatatahay._fast cimport (
+from crystalpick.engine.maatatahay._fast cimport (
     Kernel as MaatatahayKernel, KState, NCELLS, NTILES, scores, strength, open_sides,
     enemy_strength, pending_fighters, support, temple_cost, free_cells, next_relic_value)
-from engine.maatatahay import constants as _K
+from crystalpick.engine.maatatahay import constants as _K
 from libc.string cimport memset
 
 cdef enum:

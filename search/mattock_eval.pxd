@@ -1,5 +1,5 @@
-from search.evaluation cimport Evaluator, EVAL_BOUND
-from engine.kernel cimport GameKernel, u64
+from crystalpick.search.evaluation cimport Evaluator, EVAL_BOUND
+from crystalpick.engine.kernel cimport GameKernel, u64
 
 cdef class MattockEvaluator(Evaluator):
     pass

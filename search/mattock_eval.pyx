@@ -22,9 +22,9 @@ random turn without listing the turns (for MCTS playouts).
 The sum is clamped to +-EVAL_BOUND. Weights are hand-set, checked only by greedy-vs-random
 play (docs/search.md).
 """
-from engine.mattock._fast cimport (Kernel, MState, Labels, MAX_CELLS, WORDS, collapse_allows,
+from crystalpick.engine.mattock._fast cimport (Kernel, MState, Labels, MAX_CELLS, WORDS, collapse_allows,
                                    labels_of, list_tiles, lowest_bit)
-from search.rng cimport random_below
+from crystalpick.search.rng cimport random_below
 
 cdef enum:
     REACH = 12

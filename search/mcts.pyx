@@ -17,10 +17,10 @@ only source of randomness and time limits are only checked between simulations.
 from libc.math cimport log, sqrt, tanh
 from libc.stdlib cimport malloc, realloc, free
 
-from engine.kernel cimport GameKernel, u64
-from search.evaluation cimport Evaluator
-from search.rng cimport random_below, random_unit
-from search.clock cimport now
+from crystalpick.engine.kernel cimport GameKernel, u64
+from crystalpick.search.evaluation cimport Evaluator
+from crystalpick.search.rng cimport random_below, random_unit
+from crystalpick.search.clock cimport now
 
 cdef enum:
     MAX_DEPTH = 512

@@ -7,7 +7,7 @@ File format (blocks separated by blank lines, ``#`` starts a comment)::
     wins 5                    # the side to move wins; the shortest forced win takes 5 plies
     winning e3 e3/d2-e3       # every move that wins (in any number of plies)
 
-Regenerate with ``python -m search.solved mattock > positions/mattock.solved``: it plays
+Regenerate with ``python -m crystalpick.search.solved mattock > positions/mattock.solved``: it plays
 seeded random games and keeps positions a few plies from the end, where some move loses,
 that exhaustive alpha-beta solves in seconds (no reductions, searched until every root move
 is proven; the evaluation only orders moves, proofs come from the game's end).
@@ -20,10 +20,11 @@ import time
 from dataclasses import dataclass
 from importlib import resources
 
-from engine import get_game
+from crystalpick.engine import get_game
 
 from .alphabeta import AlphaBeta, MATE_SCORE, MATE_THRESHOLD_SCORE
 from .evaluators import evaluator_for
+from crystalpick.engine.game import sample_chance
 
 MAX_ROOT_MOVES = 60      # keeps the exhaustive proof of every root move within seconds
 
@@ -51,7 +52,7 @@ def parse_solved(text: str) -> list[SolvedPosition]:
 
 
 def load_solved(game: str) -> list[SolvedPosition]:
-    return parse_solved(resources.files("positions").joinpath(f"{game}.solved")
+    return parse_solved(resources.files("crystalpick.positions").joinpath(f"{game}.solved")
                         .read_text(encoding="utf-8"))
 
 
@@ -114,8 +115,7 @@ def generate(game_name: str, count: int = 8, seed: int = 1, max_seconds: float =
         while not state.is_terminal():
             history.append(state.position())
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.play(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+                state.play(sample_chance(state, rng.random()))
             else:
                 state.play(rng.choice(state.legal_moves()))
         back = wanted[found % len(wanted)] + rng.choice([0, 2])
@@ -144,7 +144,7 @@ def generate(game_name: str, count: int = 8, seed: int = 1, max_seconds: float =
 def main(argv: list[str]) -> None:
     name = argv[0] if argv else "mattock"
     print(f"# Solved {name} positions (format: search/solved.py), found by exhaustive alpha-beta"
-          f"\n# from seeded random games: python -m search.solved {name}\n")
+          f"\n# from seeded random games: python -m crystalpick.search.solved {name}\n")
     for case in generate(name):
         print(f"id {case.id}\nposition {case.position}\nwins {case.wins}\n"
               f"winning {' '.join(case.winning)}\n", flush=True)

@@ -1,7 +1,7 @@
 """Building Mattock positions by cell name, for tests that follow the rules page's examples."""
-from engine import get_game
-from engine.mattock.board import board
-from engine.mattock.notation import EMPTY, ROCK, TILE, Position, format_position
+from crystalpick.engine import get_game
+from crystalpick.engine.mattock.board import board
+from crystalpick.engine.mattock.notation import EMPTY, ROCK, TILE, Position, format_position
 
 IMPLS = ("fast", "reference")
 

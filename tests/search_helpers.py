@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import random
 
-from engine.game import CHANCE, TERMINAL
-from search import analyse
-from search.alphabeta import MATE_SCORE
+from crystalpick.engine.game import CHANCE, TERMINAL
+from crystalpick.search import analyse
+from crystalpick.search.alphabeta import MATE_SCORE
+from crystalpick.engine.game import sample_chance
 
 
 def expectimax(state, ply: int = 0, memo=None) -> float:
@@ -48,8 +49,7 @@ def play_match(game, make_engine, limits, games: int, seed: int) -> int:
         while not state.is_terminal():
             player = state.current_player()
             if player == CHANCE:
-                outcomes = state.chance_outcomes()
-                state.play(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+                state.play(sample_chance(state, rng.random()))
             elif player == engine_side:
                 state.play(analyse(state, engine, limits).best_move)
             else:

@@ -3,9 +3,9 @@ import json
 
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine import get_game
-from positions import bench_suite
+from crystalpick.cli.main import cli
+from crystalpick.engine import get_game
+from crystalpick.positions import bench_suite
 
 SMALL = ["--perft-depth", "2", "--depth", "2", "--sims", "200", "--json"]
 

@@ -4,8 +4,8 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine import GAMES, get_game
+from crystalpick.cli.main import cli
+from crystalpick.engine import GAMES, get_game
 
 START = "5/3x2/1o5/6o1/9/1x6/5x1/2o3/5 x"
 
@@ -92,7 +92,7 @@ def test_bad_input_exits_2_with_one_line(args, fragment):
 
 
 def test_moves_at_a_chance_node_lists_outcomes_with_probabilities():
-    from positions import perft_suite
+    from crystalpick.positions import perft_suite
     case = next(c for c in perft_suite("maatatahay") if c.id == "refill-pending")
     document = json.loads(run("moves", "maatatahay", case.position, "--json").output)
     assert document["to_move"] == "chance"

@@ -6,8 +6,8 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine import GAMES, get_game
+from crystalpick.cli.main import cli
+from crystalpick.engine import GAMES, get_game
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "docs" / "analysis.schema.json").read_text())
 
@@ -85,7 +85,7 @@ def test_finished_game_is_not_analysed():
 
 
 def test_chance_node_is_refused_with_a_pointer_to_the_outcomes():
-    from positions import perft_suite
+    from crystalpick.positions import perft_suite
     case = next(c for c in perft_suite("maatatahay") if c.id == "refill-pending")
     result = CliRunner().invoke(cli, ["analyse", "maatatahay", case.position, "--depth", "2"])
     assert result.exit_code == 2 and "chance outcome" in result.output

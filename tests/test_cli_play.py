@@ -1,8 +1,8 @@
 """``crystalpick play`` driven through its standard input."""
 from click.testing import CliRunner
 
-from cli.main import cli
-from search.match.records import parse_records
+from crystalpick.cli.main import cli
+from crystalpick.search.match.records import parse_records
 
 
 def play(stdin, *args):

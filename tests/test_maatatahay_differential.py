@@ -10,8 +10,9 @@ import random
 
 import pytest
 
-from engine.maatatahay import Maatatahay
-from engine.maatatahay.constants import ENERGY_TOTAL, SPIRIT_TOTAL
+from crystalpick.engine.maatatahay import Maatatahay
+from crystalpick.engine.maatatahay.constants import ENERGY_TOTAL, SPIRIT_TOTAL
+from crystalpick.engine.game import sample_chance
 
 GAMES = 500
 CHUNKS = 5
@@ -28,8 +29,7 @@ def crystals(pos) -> tuple[int, int]:
 
 def pick(state, rng: random.Random) -> int:
     if state.is_chance_node():
-        outcomes = state.chance_outcomes()
-        return rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+        return sample_chance(state, rng.random())
     return rng.choice(state.legal_moves())
 
 

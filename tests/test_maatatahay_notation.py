@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.game import IllegalMoveError, NotationError
-from engine.maatatahay import Maatatahay
-from engine.maatatahay.moves import format_move, parse_move_syntax
-from engine.maatatahay.notation import format_position, parse_position
+from crystalpick.engine.game import IllegalMoveError, NotationError
+from crystalpick.engine.maatatahay import Maatatahay
+from crystalpick.engine.maatatahay.moves import format_move, parse_move_syntax
+from crystalpick.engine.maatatahay.notation import format_position, parse_position
 
 from test_maatatahay_support import TILESET, build
 

@@ -11,10 +11,10 @@ import re
 
 import pytest
 
-from engine.game import CHANCE, IllegalMoveError
-from engine.maatatahay import Maatatahay
-from engine.maatatahay.board import NAMES
-from engine.maatatahay.moves import decode_place, decode_two, move_payload
+from crystalpick.engine.game import CHANCE, IllegalMoveError
+from crystalpick.engine.maatatahay import Maatatahay
+from crystalpick.engine.maatatahay.board import NAMES
+from crystalpick.engine.maatatahay.moves import decode_place, decode_two, move_payload
 
 from test_maatatahay_support import IMPLS, TILESET, build, cell_info, play, state
 

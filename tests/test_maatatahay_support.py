@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
-from engine.maatatahay import Maatatahay
-from engine.maatatahay.board import NAMES, SIDE
-from engine.maatatahay.moves import parse_crystals
-from engine.maatatahay.tileset import load_tileset
+from crystalpick.engine.maatatahay import Maatatahay
+from crystalpick.engine.maatatahay.board import NAMES, SIDE
+from crystalpick.engine.maatatahay.moves import parse_crystals
+from crystalpick.engine.maatatahay.tileset import load_tileset
 
 TILESET = load_tileset()
 IMPLS = ("fast", "reference")

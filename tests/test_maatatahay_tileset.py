@@ -8,9 +8,9 @@ import tomllib
 
 import pytest
 
-from engine.game import RuleError
-from engine.maatatahay import Maatatahay
-from engine.maatatahay.tileset import DEFAULT_PATH, TilesetError, load_tileset, parse_tileset
+from crystalpick.engine.game import RuleError
+from crystalpick.engine.maatatahay import Maatatahay
+from crystalpick.engine.maatatahay.tileset import DEFAULT_PATH, TilesetError, load_tileset, parse_tileset
 
 DEFAULT = tomllib.loads(DEFAULT_PATH.read_text())
 

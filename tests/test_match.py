@@ -11,11 +11,12 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine import GAMES, get_game
-from search.specs import parse_spec
-from search.match.records import format_record, parse_records
-from search.match.runner import MatchSettings, draw_outcome, play_game
+from crystalpick.cli.main import cli
+from crystalpick.engine import GAMES, get_game
+from crystalpick.search.specs import parse_spec
+from crystalpick.search.match.records import format_record, parse_records
+from crystalpick.engine import sample_chance
+from crystalpick.search.match.runner import MatchSettings, play_game
 
 
 def run(*args):
@@ -126,14 +127,16 @@ def test_engine_specs():
 
 
 def test_chance_outcome_drawn_by_cumulative_probability():
-    outcomes = [(7, 0.25), (8, 0.5), (9, 0.25)]
-    assert [draw_outcome(outcomes, u) for u in (0.0, 0.24, 0.25, 0.74, 0.75, 0.999)] == \
+    class Chance:
+        def chance_outcomes(self):
+            return [(7, 0.25), (8, 0.5), (9, 0.25)]
+    assert [sample_chance(Chance(), u) for u in (0.0, 0.24, 0.25, 0.74, 0.75, 0.999)] == \
         [7, 7, 8, 8, 9, 9]
 
 
 def test_killed_match_resumes_without_losing_or_repeating_games(tmp_path):
     db = tmp_path / "kill.sqlite"
-    command = [sys.executable, "-c", "from cli.main import main; main()", "match", "mattock",
+    command = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", "match", "mattock",
                "--engine", "alphabeta:depth=2", "--engine", "random", "--games", "12",
                "--seed", "8", "--db", str(db)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

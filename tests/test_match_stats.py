@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from search.match.stats import SPRT, Results, logistic_elo
+from crystalpick.search.match.stats import SPRT, Results, logistic_elo
 
 
 def pentanomial(ll, ld, wl_or_dd, wd, ww):

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from engine import get_game
+from crystalpick.engine import get_game
 
 GAMES_PER_CONFIG = {("5", "blocking"): 400, ("5", "literal"): 400,
                     ("7", "blocking"): 100, ("7", "literal"): 100}

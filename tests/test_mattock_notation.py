@@ -3,9 +3,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import GameError, IllegalMoveError, NotationError, get_game
-from engine.mattock.board import board
-from engine.mattock.notation import (EMPTY, ROCK, TILE, Position, format_position,
+from crystalpick.engine import GameError, IllegalMoveError, NotationError, get_game
+from crystalpick.engine.mattock.board import board
+from crystalpick.engine.mattock.notation import (EMPTY, ROCK, TILE, Position, format_position,
                                      parse_position)
 
 START = "5/3x2/1o5/6o1/9/1x6/5x1/2o3/5 x"

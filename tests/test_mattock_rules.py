@@ -3,9 +3,9 @@ import random
 
 import pytest
 
-from engine import TERMINAL, get_game
-from engine.mattock.board import board
-from engine.mattock.notation import decode_move, format_position
+from crystalpick.engine import TERMINAL, get_game
+from crystalpick.engine.mattock.board import board
+from crystalpick.engine.mattock.notation import decode_move, format_position
 from mattock_helpers import IMPLS, names, position_string, state
 
 

@@ -1,8 +1,8 @@
 """Every game's perft table in positions/ must hold for both implementations."""
 import pytest
 
-from engine import GAMES, get_game
-from positions import perft_suite
+from crystalpick.engine import GAMES, get_game
+from crystalpick.positions import perft_suite
 
 # The reference implementations are slow by design; check them where the tree is small.
 REFERENCE_NODE_LIMIT = 100_000

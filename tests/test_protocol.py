@@ -6,11 +6,11 @@ import time
 
 import pytest
 
-from engine import get_game
-from search.match.records import parse_records
-from search.match.runner import MatchSettings, play_game
+from crystalpick.engine import get_game
+from crystalpick.search.match.records import parse_records
+from crystalpick.search.match.runner import MatchSettings, play_game
 
-ENGINE = [sys.executable, "-c", "from cli.main import main; main()", "engine"]
+ENGINE = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", "engine"]
 
 
 class Driver:
@@ -133,7 +133,7 @@ def test_failing_external_engine_loses_and_the_match_goes_on(tmp_path, script, f
 
 
 def test_our_engine_as_an_external_player():
-    command = " ".join([sys.executable, "-c", '"from cli.main import main; main()"', "engine",
+    command = " ".join([sys.executable, "-c", '"from crystalpick.cli.main import main; main()"', "engine",
                         "mattock"])
     settings = MatchSettings(game="mattock", engines=[f"cmd:{command}", "random"], seed=2,
                              move_time=0.05)

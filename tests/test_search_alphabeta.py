@@ -3,11 +3,12 @@ import random
 
 import pytest
 
-from engine import get_game
-from search import AlphaBetaEngine, Limits, analyse
-from search.testing.chance_nim import ChanceNim
+from crystalpick.engine import get_game
+from crystalpick.search import AlphaBetaEngine, Limits, analyse
+from crystalpick.search.testing.chance_nim import ChanceNim
 
 from search_helpers import expectimax
+from crystalpick.engine.game import sample_chance
 
 
 def test_node_counts_at_fixed_depth_are_reproducible():
@@ -74,8 +75,7 @@ def test_star2_probing_keeps_the_value_on_maatatahay():
     state, checked = game.new_initial_state(), 0
     while not state.is_terminal() and checked < 4:
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.play(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+            state.play(sample_chance(state, rng.random()))
             continue
         if len(state.legal_moves()) > 1:
             values = [analyse(state, AlphaBetaEngine(star2=star2), Limits(depth=4)).score

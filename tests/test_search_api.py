@@ -1,10 +1,10 @@
 """The analysis API: limits, point of view, multi-PV, progress, seeds, errors."""
 import pytest
 
-from engine import get_game
-from engine.game import GameError
-from search import AlphaBetaEngine, Limits, MCTSEngine, analyse
-from search.testing.chance_nim import ChanceNim
+from crystalpick.engine import get_game
+from crystalpick.engine.game import GameError
+from crystalpick.search import AlphaBetaEngine, Limits, MCTSEngine, analyse
+from crystalpick.search.testing.chance_nim import ChanceNim
 
 
 @pytest.fixture

@@ -5,10 +5,11 @@ from collections import Counter
 
 import pytest
 
-from engine import get_game
-from search.evaluation import Evaluator
-from search.evaluators import evaluator_for
-from search.mattock_eval import MattockEvaluator
+from crystalpick.engine import get_game
+from crystalpick.search.evaluation import Evaluator
+from crystalpick.search.evaluators import evaluator_for
+from crystalpick.search.mattock_eval import MattockEvaluator
+from crystalpick.engine.game import sample_chance
 
 
 def random_positions(count, seed):
@@ -84,10 +85,10 @@ def test_sampler_is_absent_by_default():
 
 # -- Maatatahay ---------------------------------------------------------------------------------
 
-from engine.maatatahay import Maatatahay                                    # noqa: E402
-from engine.maatatahay.board import NAMES, SIDE                             # noqa: E402
-from engine.maatatahay.notation import format_position                      # noqa: E402
-from search.maatatahay_eval import MaatatahayEvaluator                      # noqa: E402
+from crystalpick.engine.maatatahay import Maatatahay                                    # noqa: E402
+from crystalpick.engine.maatatahay.board import NAMES, SIDE                             # noqa: E402
+from crystalpick.engine.maatatahay.notation import format_position                      # noqa: E402
+from crystalpick.search.maatatahay_eval import MaatatahayEvaluator                      # noqa: E402
 from test_maatatahay_support import TILESET, build                          # noqa: E402
 
 MAAT = Maatatahay()
@@ -102,8 +103,7 @@ def maatatahay_positions(count, seed, rules=None):
         game_seed += 1
         while not state.is_terminal():
             if state.current_player() < 0:
-                outcomes = state.chance_outcomes()
-                state.play(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+                state.play(sample_chance(state, rng.random()))
                 continue
             out.append(state.clone())
             state.play(rng.choice(state.legal_moves()))

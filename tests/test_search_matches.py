@@ -2,8 +2,8 @@
 9 of 10 games (colours alternating, everything seeded)."""
 import pytest
 
-from engine import get_game
-from search import AlphaBetaEngine, Limits, MCTSEngine
+from crystalpick.engine import get_game
+from crystalpick.search import AlphaBetaEngine, Limits, MCTSEngine
 
 from search_helpers import play_match
 

@@ -1,11 +1,11 @@
 """MCTS: determinism per seed, tree reuse, the solver, chance nodes, root parallelism."""
 import pytest
 
-from engine import get_game
-from search import Limits, MCTSEngine, analyse
-from search.evaluation import Evaluator
-from search.mcts import MCTS
-from search.testing.chance_nim import ChanceNim
+from crystalpick.engine import get_game
+from crystalpick.search import Limits, MCTSEngine, analyse
+from crystalpick.search.evaluation import Evaluator
+from crystalpick.search.mcts import MCTS
+from crystalpick.search.testing.chance_nim import ChanceNim
 
 from search_helpers import expectimax
 

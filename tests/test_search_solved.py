@@ -2,9 +2,9 @@
 find a winning move within a stated budget; alpha-beta reports the exact length."""
 import pytest
 
-from engine import get_game
-from search import AlphaBetaEngine, Limits, MCTSEngine, analyse
-from search.solved import load_solved, solve
+from crystalpick.engine import get_game
+from crystalpick.search import AlphaBetaEngine, Limits, MCTSEngine, analyse
+from crystalpick.search.solved import load_solved, solve
 
 GAMES = ("mattock", "maatatahay")
 CASES = [(game, case) for game in GAMES for case in load_solved(game)]

@@ -3,8 +3,8 @@ import xml.etree.ElementTree as ET
 
 from click.testing import CliRunner
 
-from cli.main import cli
-from engine import get_game
+from crystalpick.cli.main import cli
+from crystalpick.engine import get_game
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -44,7 +44,7 @@ def test_show_and_analyse_write_svg_files(tmp_path):
 
 
 def test_maatatahay_diagram_shows_warriors_temples_and_the_reconstruction_label():
-    from positions import perft_suite
+    from crystalpick.positions import perft_suite
     case = next(c for c in perft_suite("maatatahay") if c.id == "last-round")
     state = get_game("maatatahay").parse_position(case.position)
     position = state.to_position()
@@ -60,7 +60,7 @@ def test_maatatahay_diagram_shows_warriors_temples_and_the_reconstruction_label(
 
 
 def test_maatatahay_placement_mark():
-    from positions import perft_suite
+    from crystalpick.positions import perft_suite
     case = next(c for c in perft_suite("maatatahay") if c.id == "elder-and-convert")
     state = get_game("maatatahay").parse_position(case.position)
     move = state.legal_moves()[0]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from ..game import CHANCE, Game, RuleOption
+from ..game import CHANCE, Capabilities, Game, RuleOption, sample_chance
 from .constants import PLAY_OPTIONS
 from .notation import parse_position
 from .position import Position
@@ -21,6 +21,9 @@ class Maatatahay(Game):
     name = "maatatahay"
     player_names = TRIBES
     uses_tileset = True
+    capabilities = Capabilities(chance=True)
+    # The setup's 25 chance plies, then at most 12 rounds of at most 17 plies each.
+    max_game_length = 229
     rule_options = PLAY_OPTIONS + (
         RuleOption("layout", (RANDOM_LAYOUT,) + tuple(load_tileset().layouts), RANDOM_LAYOUT,
                    "temple layout at setup: a named layout of the tileset, or random (the "
@@ -59,8 +62,7 @@ class Maatatahay(Game):
         rng = random.Random(self.seed)
         state = self.setup_state()
         while state.current_player() == CHANCE:
-            outcomes = state.chance_outcomes()
-            state.play(rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0])
+            state.play(sample_chance(state, rng.random()))
         return self._state(state.to_position())
 
     def parse_position(self, text: str):

@@ -1,5 +1,5 @@
 # C-level Maatatahay kernel, cimported by the searchers so no Python call happens per node.
-from engine.kernel cimport GameKernel, u64
+from crystalpick.engine.kernel cimport GameKernel, u64
 
 cdef enum:
     NCELLS = 25

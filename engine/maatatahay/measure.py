@@ -15,6 +15,7 @@ from collections import Counter
 
 from . import Maatatahay
 from .constants import CHANCE_PHASES, CRYSTALS, LAYOUT, PHASES, REVEAL, TOSS
+from ..game import sample_chance
 
 
 def game_shape(games: int) -> dict:
@@ -30,8 +31,7 @@ def game_shape(games: int) -> dict:
             visits[phase] += 1
             options[phase] += len(moves)
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                move = rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+                move = sample_chance(state, rng.random())
             else:
                 move = rng.choice(moves)
             state.play(move)

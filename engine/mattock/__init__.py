@@ -15,6 +15,8 @@ from .notation import EMPTY, ROCK, TILE, Position, parse_position, start_positio
 class Mattock(Game):
     name = "mattock"
     player_names = ("first", "second")
+    # Every ply mines one rock cell: at most 127 - 12 on size 7 (61 - 6 on size 5).
+    max_game_length = 115
     rule_options = (
         RuleOption("size", ("5", "7"), "5", "board side length: 5 (61 cells, 3 miners each) or "
                    "7 (127 cells, 6 miners each)"),

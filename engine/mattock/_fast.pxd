@@ -1,5 +1,5 @@
 # C-level Mattock kernel, cimported by the searchers so no Python call happens per node.
-from engine.kernel cimport GameKernel, u64
+from crystalpick.engine.kernel cimport GameKernel, u64
 
 cdef extern from *:
     int lowest_bit "__builtin_ctzll"(u64 bits) noexcept nogil

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from engine import GameError, NotationError, get_game
+from crystalpick.engine import GameError, NotationError, get_game
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 CHANCE_MARK = "~"

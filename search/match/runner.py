@@ -15,7 +15,7 @@ import signal
 import time
 from dataclasses import asdict, dataclass, field
 
-from engine import GameError, get_game
+from crystalpick.engine import GameError, get_game, sample_chance
 
 from ..specs import parse_spec
 from .players import Player
@@ -152,7 +152,7 @@ def play_game(settings: MatchSettings, pair: int, swapped: bool) -> GameOutcome:
                 returns, reason = (0.0, 0.0), f"adjudicated draw at {settings.max_plies} plies"
                 break
             if state.is_chance_node():
-                move = draw_outcome(state.chance_outcomes(), chance.random())
+                move = sample_chance(state, chance.random())
                 record.plies.append(Ply(state.move_to_str(move), chance=True))
                 state.play(move)
                 continue
@@ -192,15 +192,6 @@ def play_game(settings: MatchSettings, pair: int, swapped: bool) -> GameOutcome:
 
 def loss(side: int) -> tuple[float, float]:
     return (-1.0, 1.0) if side == 0 else (1.0, -1.0)
-
-
-def draw_outcome(outcomes: list[tuple[int, float]], u: float) -> int:
-    total = 0.0
-    for move, probability in outcomes:
-        total += probability
-        if u < total:
-            return move
-    return outcomes[-1][0]
 
 
 def _play_task(args) -> GameOutcome:

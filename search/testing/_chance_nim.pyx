@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Chance Nim's kernel (rules in chance_nim.py): small enough to solve by brute force."""
-from engine.kernel cimport GameKernel, u64
+from crystalpick.engine.kernel cimport GameKernel, u64
 
 cdef enum:
     MAX_TAKE = 3

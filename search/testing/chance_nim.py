@@ -7,7 +7,7 @@ After ``turn_limit`` takes without a winner the game is drawn. Positions are wri
 """
 from __future__ import annotations
 
-from engine.game import Game, NotationError, IllegalMoveError, State
+from crystalpick.engine.game import Game, NotationError, IllegalMoveError, State
 
 from ._chance_nim import Kernel
 
