@@ -9,6 +9,11 @@ from crystalpick.positions import bench_suite
 
 SMALL = ["--perft-depth", "2", "--depth", "2", "--sims", "200", "--json"]
 
+# `crystalpick bench`'s signature with its default settings. It changes only when move
+# generation or search behaviour changes; a commit that changes either on purpose updates this
+# number and says in its message why the node counts moved.
+BENCH_SIGNATURE = 83056713
+
 
 def bench(*args):
     result = CliRunner().invoke(cli, ["bench", *args])
@@ -23,6 +28,10 @@ def test_signature_is_stable_and_counts_every_part():
                                      for part in ("perft", "alphabeta", "mcts"))
     assert [(p["game"], p["id"]) for p in first["positions"]] == [
         (game, c.id) for game in first["games"] for c in bench_suite(game)]
+
+
+def test_default_signature_is_pinned():
+    assert bench("--json")["signature"] == BENCH_SIGNATURE
 
 
 def test_perft_part_is_real_perft_and_reference_agrees():
