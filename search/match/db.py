@@ -3,8 +3,9 @@
 Each game is committed the moment it finishes, so a match stopped in any way (Ctrl-C, a killed
 process, a crash) loses nothing that was finished, and ``--resume`` replays only what is
 missing. Users keep their databases across versions, so an older file is migrated in place
-when opened (``PRAGMA user_version`` counts the migrations applied). The default file is ``crystalpick.sqlite`` in the user's data directory
-(``$XDG_DATA_HOME/crystalpick`` or ``~/.local/share/crystalpick``).
+when opened (``PRAGMA user_version`` counts the migrations applied). The default file is
+``crystalpick.sqlite`` in the user's data directory (``$XDG_DATA_HOME/crystalpick`` or
+``~/.local/share/crystalpick``).
 """
 from __future__ import annotations
 
@@ -81,6 +82,7 @@ class ResultsDB:
         if version >= SCHEMA_VERSION:
             return
         with self.connection:
+            self.connection.execute("BEGIN")     # one transaction: all of a migration or none
             columns = {row[1] for row in self.connection.execute("PRAGMA table_info(games)")}
             if "termination" not in columns:      # version 0: terminations were free text
                 self.connection.execute("ALTER TABLE games ADD COLUMN termination TEXT")

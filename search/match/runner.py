@@ -183,9 +183,9 @@ def play_out(settings: MatchSettings, state, players: list[Player], record: Game
     """Play from ``state`` to the end, appending every ply to ``record``. The k-th chance
     event uses the k-th number of ``chance`` (common random numbers within a pair)."""
     clocks = [Clock.for_match(settings) for _ in players]
-    rules = [MaxPlies(settings.max_plies)] if settings.max_plies is not None else []
+    adjudicators = [MaxPlies(settings.max_plies)] if settings.max_plies is not None else []
     while not state.is_terminal():
-        end = adjudicate(rules, state, record)
+        end = adjudicate(adjudicators, state, record)
         if end is not None:
             return end
         if state.is_chance_node():
