@@ -373,6 +373,7 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
     """
     import random as _random
 
+    from crystalpick.search.match.termination import EngineFailure, EngineStartError
     from crystalpick.search.specs import parse_spec
 
     from .play import TerminalGame
@@ -384,7 +385,17 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
     seed = seed if seed is not None else _random.SystemRandom().randrange(2**31)
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     humans = {"first": {0}, "second": {1}, "both": {0, 1}, "none": set()}[human]
-    TerminalGame(game_obj, state, engine_spec, humans, seed, use_colour()).run()
+    try:
+        terminal = TerminalGame(game_obj, state, engine_spec, humans, seed, use_colour())
+    except EngineStartError as err:
+        raise InputError(f"engine {err}") from None
+    try:
+        terminal.run()
+    except EngineFailure as err:
+        raise InputError(f"engine {engine_spec!r} failed ({err.termination.label}): "
+                         f"{err}") from None
+    finally:
+        terminal.close()
 
 
 @cli.command()
@@ -535,23 +546,28 @@ def match(game, engines, game_count, concurrency, openings, openings_order, tc, 
     from crystalpick.search.match.report import format_summary, progress_text, summary
     from crystalpick.search.match.runner import (MatchSettings, load_openings, resume_match, run_match,
                                      start_match)
+    from crystalpick.search.match.termination import EngineStartError
 
     db = ResultsDB(db_path or default_path())
-    if resume:
-        state = resume_match(db, match_id)
-    else:
-        if game is None:
-            raise InputError("GAME is required unless --resume is given")
-        settings = MatchSettings(
-            game=game, engines=list(engines), games=game_count, rules=parse_rules(rules),
-            tileset=tileset, openings_order=openings_order,
-            seed=seed if seed is not None else _random.SystemRandom().randrange(2**31),
-            tc=parse_tc(tc), move_time=move_time, tolerance=tolerance, max_plies=max_plies,
-            sprt=sprt, concurrency=concurrency)
-        if openings:
-            with open(openings, encoding="utf-8") as handle:
-                settings.openings = load_openings(handle.read(), openings)
-        state = start_match(db, settings)
+    try:
+        if resume:
+            state = resume_match(db, match_id)
+        else:
+            if game is None:
+                raise InputError("GAME is required unless --resume is given")
+            settings = MatchSettings(
+                game=game, engines=list(engines), games=game_count, rules=parse_rules(rules),
+                tileset=tileset, openings_order=openings_order,
+                seed=seed if seed is not None else _random.SystemRandom().randrange(2**31),
+                tc=parse_tc(tc), move_time=move_time, tolerance=tolerance, max_plies=max_plies,
+                sprt=sprt, concurrency=concurrency)
+            if openings:
+                with open(openings, encoding="utf-8") as handle:
+                    settings.openings = load_openings(handle.read(), openings)
+            state = start_match(db, settings)
+    except EngineStartError as err:
+        db.close()
+        raise InputError(f"engine {err}; no game was played") from None
     settings = state.settings
     click.echo(f"match {state.match_id} in {db.path}: {settings.game}, {' vs '.join(settings.engines)}, "
                f"{settings.games} games, seed {settings.seed}", err=True)
@@ -569,14 +585,19 @@ def match(game, engines, game_count, concurrency, openings, openings_order, tc, 
         run_match(db, state, on_game)
     except KeyboardInterrupt:
         bar.close()
-        click.echo(format_summary(summary(state.unpaired(), settings.engines, state.sprt)),
-                   err=True)
+        click.echo(format_summary(summary(state.unpaired(), settings.engines, state.sprt,
+                                          terminations=state.terminations)), err=True)
         raise Interrupted(f"interrupted: {len(state.finished)} finished games are saved in "
                          f"{db.path}; continue with --resume --match-id {state.match_id}") from None
+    except EngineStartError as err:
+        raise InputError(f"engine {err}; match stopped, {len(state.finished)} finished games "
+                         f"are saved: fix the engine and continue with --resume --match-id "
+                         f"{state.match_id}") from None
     finally:
         bar.close()
         db.close()
-    document = summary(state.unpaired(), settings.engines, state.sprt, state.decision)
+    document = summary(state.unpaired(), settings.engines, state.sprt, state.decision,
+                       state.terminations)
     document.update(match_id=state.match_id, game=settings.game, seed=settings.seed,
                     db=str(db.path))
     if as_json:
@@ -624,7 +645,8 @@ def results(db_path, as_json):
     listed = []
     for match_id, created, game, _, status in db.matches():
         state = load_match(db, match_id)
-        document = summary(state.unpaired(), state.settings.engines, state.sprt)
+        document = summary(state.unpaired(), state.settings.engines, state.sprt,
+                           terminations=state.terminations)
         document.update(match_id=match_id, game=game, status=status,
                         created=time.strftime("%Y-%m-%d %H:%M", time.localtime(created)))
         listed.append(document)

@@ -12,7 +12,8 @@ import click
 
 from crystalpick.engine import GameError, sample_chance
 from crystalpick.search.match.players import Player
-from crystalpick.search.match.records import GameRecord, Ply, format_record, result_tag
+from crystalpick.search.match.records import Ply, finish_record, format_record, new_record
+from crystalpick.search.match.termination import GameEnd
 from crystalpick.search.specs import parse_spec
 
 HELP = ("commands: a move in notation | moves | show | hint | undo | save FILE | help | quit")
@@ -23,14 +24,16 @@ class TerminalGame:
                  color: bool):
         self.game, self.state, self.humans, self.color = game, state, humans, color
         self.engine_spec = engine_spec
-        self.players = {side: Player(parse_spec(engine_spec), seed + side)
+        self.players = {side: Player(parse_spec(engine_spec), seed + side, game)
                         for side in (0, 1) if side not in humans}
         self.chance = random.Random(seed)
         self.seed = seed
         names = [engine_spec if side in self.players else "human" for side in (0, 1)]
-        self.record = GameRecord({"Game": game.name, "Rules": " ".join(
-            f"{k}={v}" for k, v in sorted(game.rules.items())), "Start": state.position(),
-            "First": names[0], "Second": names[1], "Seed": str(seed)})
+        self.record = new_record(game, state, names[0], names[1], seed)
+
+    def close(self) -> None:
+        for player in self.players.values():
+            player.close()
 
     def say(self, text: str = "") -> None:
         click.echo(text)
@@ -54,7 +57,7 @@ class TerminalGame:
             elif not self.human_turn(side):
                 return
         winner = self.state.winner()
-        self.record.tags["Result"] = result_tag(self.state.returns())
+        finish_record(self.record, GameEnd.by_rules(self.state))
         self.say("game over: " + ("draw" if winner is None
                                    else f"{self.game.player_names[winner]} wins"))
         if not self.humans:
@@ -63,7 +66,7 @@ class TerminalGame:
 
     def engine_move(self, side: int) -> None:
         player = self.players[side]
-        move, comment = player.choose(self.state, player.limits(None, 0.0, None))
+        move, comment = player.choose(self.state, player.limits(None, 0.0, None), self.record)
         score = f" ({comment['score']} for {comment['pov']})" if "score" in comment else ""
         self.say(f"{self.game.player_names[side]} plays {self.state.move_to_str(move)}{score}")
         self.play(move, comment=comment)
@@ -90,8 +93,9 @@ class TerminalGame:
             elif word == "show":
                 self.say(self.state.render(color=self.color))
             elif word == "hint":
-                helper = Player(parse_spec(self.engine_spec), self.seed)
-                move, comment = helper.choose(self.state, helper.limits(None, 0.0, None))
+                with Player(parse_spec(self.engine_spec), self.seed, self.game) as helper:
+                    move, comment = helper.choose(self.state, helper.limits(None, 0.0, None),
+                                                  self.record)
                 self.say(f"hint: {self.state.move_to_str(move)} ({comment.get('score', '?')})")
             elif word == "undo":
                 self.undo()
@@ -123,8 +127,8 @@ class TerminalGame:
         if not path:
             self.say("save needs a file name: save FILE")
             return
-        self.record.tags["Result"] = result_tag(self.state.returns()
-                                                if self.state.is_terminal() else None)
+        finish_record(self.record, GameEnd.by_rules(self.state)
+                      if self.state.is_terminal() else None)
         try:
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(format_record(self.record))

@@ -42,6 +42,7 @@ def test_engines_play_a_whole_game_and_print_the_record():
     record_text = result.output[result.output.index('[Game "mattock"]'):]
     record, = parse_records(record_text)
     assert record.replay().is_terminal() and record.result in ("1-0", "0-1")
+    assert record.tags["Termination"] == "normal" and record.tags["Seed"] == "3"
     assert "game over:" in result.output
 
 
@@ -52,3 +53,8 @@ def test_end_of_input_quits_cleanly():
 def test_bad_engine_spec_exits_2():
     result = CliRunner().invoke(cli, ["play", "mattock", "--engine", "deep-blue"])
     assert result.exit_code == 2 and "unknown engine" in result.output
+
+
+def test_engine_that_cannot_start_exits_2():
+    result = CliRunner().invoke(cli, ["play", "mattock", "--engine", "cmd:/nonexistent/engine"])
+    assert result.exit_code == 2 and "did not start" in result.output, result.output

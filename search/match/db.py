@@ -2,8 +2,10 @@
 
 Each game is committed the moment it finishes, so a match stopped in any way (Ctrl-C, a killed
 process, a crash) loses nothing that was finished, and ``--resume`` replays only what is
-missing. The default file is ``crystalpick.sqlite`` in the user's data directory
-(``$XDG_DATA_HOME/crystalpick`` or ``~/.local/share/crystalpick``).
+missing. Users keep their databases across versions, so an older file is migrated in place
+when opened (``PRAGMA user_version`` counts the migrations applied). The default file is
+``crystalpick.sqlite`` in the user's data directory (``$XDG_DATA_HOME/crystalpick`` or
+``~/.local/share/crystalpick``).
 """
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ import os
 import sqlite3
 import time
 from pathlib import Path
+
+from .termination import Termination
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -31,9 +35,31 @@ CREATE TABLE IF NOT EXISTS games (
     plies INTEGER NOT NULL,
     record TEXT NOT NULL,
     finished REAL NOT NULL,
+    termination TEXT,                -- a Termination value; NULL: unknown (an older game)
     PRIMARY KEY (match_id, pair, swapped)
 );
 """
+SCHEMA_VERSION = 1
+
+# How games stored before the termination column read their free-text reason: the first
+# matching fragment wins. Engines that failed to start forfeited games then; no termination
+# describes that (such an engine now stops the match), so those stay unknown.
+LEGACY_REASONS = (
+    ("'protocolok'", None), ("cannot start", None),
+    ("wins by the rules", Termination.NORMAL), ("lost on time", Termination.TIME_FORFEIT),
+    ("adjudicated", Termination.ADJUDICATION), ("illegal move", Termination.ILLEGAL_MOVE),
+    ("malformed answer", Termination.ILLEGAL_MOVE), ("engine hangs", Termination.ENGINE_HANG),
+    ("engine failed", Termination.ENGINE_CRASH),
+)
+
+
+def legacy_termination(reason: str) -> Termination | None:
+    if reason == "draw":
+        return Termination.NORMAL
+    for fragment, termination in LEGACY_REASONS:
+        if fragment in reason:
+            return termination
+    return None
 
 
 def default_path() -> Path:
@@ -48,6 +74,26 @@ class ResultsDB:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.connection = sqlite3.connect(self.path)
         self.connection.executescript(SCHEMA)
+        self.migrate()
+
+    def migrate(self) -> None:
+        """Bring a database written by an older version up to :data:`SCHEMA_VERSION`."""
+        (version,) = self.connection.execute("PRAGMA user_version").fetchone()
+        if version >= SCHEMA_VERSION:
+            return
+        with self.connection:
+            self.connection.execute("BEGIN")     # one transaction: all of a migration or none
+            columns = {row[1] for row in self.connection.execute("PRAGMA table_info(games)")}
+            if "termination" not in columns:      # version 0: terminations were free text
+                self.connection.execute("ALTER TABLE games ADD COLUMN termination TEXT")
+                for rowid, reason in self.connection.execute(
+                        "SELECT rowid, reason FROM games").fetchall():
+                    termination = legacy_termination(reason)
+                    if termination is not None:
+                        self.connection.execute(
+                            "UPDATE games SET termination = ? WHERE rowid = ?",
+                            (termination.value, rowid))
+            self.connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def close(self) -> None:
         self.connection.close()
@@ -71,22 +117,20 @@ class ResultsDB:
         return None if row is None else (row[0], json.loads(row[1]), row[2])
 
     def add_game(self, match_id: int, pair: int, swapped: bool, score: float, result: str,
-                 reason: str, plies: int, record: str) -> None:
+                 termination: Termination, reason: str, plies: int, record: str) -> None:
         with self.connection:
             self.connection.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (match_id, pair, int(swapped), score, result, reason, plies, record,
-                 time.time()))
+                "INSERT INTO games (match_id, pair, swapped, score, result, termination, reason,"
+                " plies, record, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (match_id, pair, int(swapped), score, result, termination.value, reason, plies,
+                 record, time.time()))
 
-    def games(self, match_id: int) -> list[tuple[int, bool, float]]:
-        """(pair, swapped, engine-1 score) of every finished game of a match."""
-        return [(p, bool(s), score) for p, s, score in self.connection.execute(
-            "SELECT pair, swapped, score FROM games WHERE match_id = ? ORDER BY pair, swapped",
-            (match_id,))]
-
-    def records(self, match_id: int) -> list[str]:
-        return [r for (r,) in self.connection.execute(
-            "SELECT record FROM games WHERE match_id = ? ORDER BY pair, swapped", (match_id,))]
+    def games(self, match_id: int) -> list[tuple[int, bool, float, Termination | None]]:
+        """(pair, swapped, engine-1 score, termination) of every finished game of a match."""
+        return [(p, bool(s), score, None if t is None else Termination(t))
+                for p, s, score, t in self.connection.execute(
+                    "SELECT pair, swapped, score, termination FROM games WHERE match_id = ? "
+                    "ORDER BY pair, swapped", (match_id,))]
 
     def set_status(self, match_id: int, status: str) -> None:
         with self.connection:

@@ -1,34 +1,60 @@
 """An external engine speaking the crystalpick engine protocol (docs/protocol.md), as a
-match player. A crash, a hang past the time limit, or an illegal move loses the game for
-that engine (the runner records the reason) and the match goes on."""
+match player.
+
+Starting it (the process and the ``protocol``/``protocolok`` handshake) either works or
+raises :class:`EngineStartError`, which stops the match. During a game a crash, a hang or an
+illegal move raises the matching :class:`EngineFailure`: the engine loses that game and the
+match goes on. Before each move the engine gets the whole game, ``position start moves ...``
+(or the start position's notation when it is not the game's own start), so it can keep its
+own history.
+"""
 from __future__ import annotations
 
 import queue
 import subprocess
 import threading
 
+from .records import GameRecord
+from .termination import EngineCrashed, EngineFailure, EngineHung, EngineStartError, \
+    IllegalMove, OutOfTime
+
 HANDSHAKE_SECONDS = 10.0
-GRACE_SECONDS = 1.0          # beyond the engine's own time before it counts as hanging
-
-
-class EngineFailure(Exception):
-    """The external engine crashed, hung or answered nonsense."""
+GRACE_SECONDS = 1.0          # beyond the engine's own time before it counts as late
 
 
 class ExternalEngine:
-    def __init__(self, command: list[str], options: dict[str, str]):
+    def __init__(self, command: list[str], game):
         self.command = command
+        self.starts: dict[str, str] = {}     # record Start tag -> what 'position' names it
         try:
             self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
         except OSError as err:
-            raise EngineFailure(f"cannot start {' '.join(command)!r}: {err}") from None
+            raise EngineStartError(f"{self.name!r} did not start: {err.strerror or err}") from None
         self.lines: queue.Queue = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
+        try:
+            self.handshake(game)
+        except EngineFailure as err:
+            self.close()
+            raise EngineStartError(f"{self.name!r} did not start: {err}") from None
+
+    @property
+    def name(self) -> str:
+        return " ".join(self.command)
+
+    def handshake(self, game) -> None:
+        """``protocol`` answered by ``protocolok``, then the game's rules and tileset."""
         self.send("protocol")
-        self.expect("protocolok", HANDSHAKE_SECONDS)
-        for name, value in options.items():
-            self.send(f"setoption name {name} value {value}")
+        _, said = self.expect("protocolok", HANDSHAKE_SECONDS)
+        for line in said:
+            words = line.split()
+            if words[:2] == ["id", "game"] and words[2:] != [game.name]:
+                raise EngineFailure(f"it plays {' '.join(words[2:])!r}, not {game.name!r}")
+        for name, value in sorted(game.explicit_rules.items()):
+            self.send(f"setoption name rule.{name} value {value}")
+        if game.tileset_path:
+            self.send(f"setoption name tileset value {game.tileset_path}")
         self.send("newgame")
 
     def _read(self) -> None:
@@ -41,7 +67,7 @@ class ExternalEngine:
             self.process.stdin.write(line + "\n")
             self.process.stdin.flush()
         except (BrokenPipeError, OSError):
-            raise EngineFailure(f"engine exited (status {self.process.poll()})") from None
+            raise EngineCrashed(f"engine exited (status {self.process.wait()})") from None
 
     def expect(self, prefix: str, seconds: float) -> tuple[str, list[str]]:
         """Wait for a line starting with ``prefix``; return it and the lines before it."""
@@ -50,22 +76,46 @@ class ExternalEngine:
             try:
                 line = self.lines.get(timeout=seconds)
             except queue.Empty:
-                raise EngineFailure(f"no '{prefix}' within {seconds:.1f} s (engine hangs)") from None
+                raise EngineHung(f"no '{prefix}' within {seconds:.1f} s (engine hangs)") from None
             if line is None:
-                raise EngineFailure(f"engine exited (status {self.process.wait()}) before "
+                raise EngineCrashed(f"engine exited (status {self.process.wait()}) before "
                                     f"'{prefix}'")
             if line.startswith(prefix):
                 return line, seen
             seen.append(line)
 
-    def best_move(self, position: str, go: str, seconds: float) -> tuple[str, dict]:
-        self.send(f"position {position}")
+    def best_move(self, record: GameRecord, go: str, seconds: float) -> tuple[str, dict]:
+        """The engine's move after the game so far. No answer within ``seconds`` plus a grace
+        period loses on time if the engine still answers ``isready``, else it hangs."""
+        self.send(self.position_command(record))
         self.send(f"go {go}")
-        line, info = self.expect("bestmove", seconds + GRACE_SECONDS)
+        waited = seconds + GRACE_SECONDS
+        try:
+            line, info = self.expect("bestmove", waited)
+        except EngineHung:
+            if self.responsive():
+                raise OutOfTime(f"no move within {waited:.1f} s") from None
+            raise EngineHung(f"no move within {waited:.1f} s and no answer to isready (engine "
+                             f"hangs)") from None
         words = line.split()
         if len(words) < 2:
-            raise EngineFailure(f"malformed answer {line!r}")
+            raise IllegalMove(f"malformed answer {line!r}")
         return words[1], last_info(info)
+
+    def responsive(self) -> bool:
+        self.send("isready")
+        try:
+            self.expect("readyok", GRACE_SECONDS)
+        except EngineHung:
+            return False
+        return True
+
+    def position_command(self, record: GameRecord) -> str:
+        start = self.starts.get(record.tags["Start"])
+        if start is None:
+            start = self.starts[record.tags["Start"]] = start_word(record)
+        moves = " ".join(ply.move for ply in record.plies)
+        return f"position {start}" + (f" moves {moves}" if moves else "")
 
     def close(self) -> None:
         if self.process.poll() is None:
@@ -75,6 +125,16 @@ class ExternalEngine:
             except (EngineFailure, subprocess.TimeoutExpired):
                 self.process.kill()
                 self.process.wait()
+
+
+def start_word(record: GameRecord) -> str:
+    """``start`` when the record starts where any engine's new game starts (the rules'
+    fixed start, not one drawn from a seed, and no opening); else the start's notation."""
+    game = record.game()
+    standard = game.new_initial_state().position()
+    if game.seed is None and standard == record.tags["Start"]:
+        return "start"
+    return record.tags["Start"]
 
 
 def last_info(lines: list[str]) -> dict:

@@ -7,25 +7,41 @@ from __future__ import annotations
 
 import random
 
+from crystalpick.engine import GameError
+
 from ..engines import make_engine
 from ..limits import Limits
 from ..specs import EngineSpec
+from .records import GameRecord
+from .termination import EngineCrashed, EngineStartError, IllegalMove
+
 
 class Player:
-    """Chooses moves for one side of one game; keeps its search state between moves."""
+    """Chooses moves for one side of one game; keeps its search state between moves. A player
+    that cannot start raises :class:`EngineStartError`; one that fails while choosing raises
+    the :class:`EngineFailure` that says how."""
 
-    def __init__(self, spec: EngineSpec, seed: int):
+    def __init__(self, spec: EngineSpec, seed: int, game):
         self.spec = spec
         self.rng = random.Random(seed)
         self.engine = self.external = None
         if spec.name == "cmd":
             from .external import ExternalEngine
-            self.external = ExternalEngine(spec.options["command"], {})
+            self.external = ExternalEngine(spec.options["command"], game)
         elif spec.name != "random":
             options = dict(spec.options)
             if spec.name == "mcts":
                 options.setdefault("seed", seed)
-            self.engine = make_engine(spec.name, **options)
+            try:
+                self.engine = make_engine(spec.name, **options)
+            except (TypeError, ValueError) as err:
+                raise EngineStartError(f"{spec.text!r} did not start: {err}") from None
+
+    def __enter__(self) -> "Player":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def limits(self, clock: float | None, increment: float, move_time: float | None) -> Limits:
         fields = dict(self.spec.limits)
@@ -37,14 +53,18 @@ class Player:
             fields["time"] = 1.0
         return Limits(**fields)
 
-    def choose(self, state, limits: Limits) -> tuple[int, dict]:
-        """The move to play and what to say about it in the record's comment."""
+    def choose(self, state, limits: Limits, record: GameRecord) -> tuple[int, dict]:
+        """The move to play in ``state`` (reached by the plies of ``record``) and what to say
+        about it in the record's comment."""
         if self.external is not None:
-            return self.choose_external(state, limits)
+            return self.choose_external(state, limits, record)
         if self.engine is None:
             return self.rng.choice(state.legal_moves()), {}
         from ..analysis import analyse
-        result = analyse(state, self.engine, limits)
+        try:
+            result = analyse(state, self.engine, limits)
+        except Exception as err:      # a built-in engine that raises has crashed
+            raise EngineCrashed(f"{type(err).__name__}: {err}") from err
         comment = {"score": result.score_text, "pov": result.point_of_view_name,
                    "nodes": result.nodes}
         if result.depth is not None:
@@ -53,17 +73,19 @@ class Player:
             comment["visits"] = result.simulations
         return result.best_move, comment
 
-    def choose_external(self, state, limits: Limits) -> tuple[int, dict]:
-        soft, hard = limits.budget()
+    def choose_external(self, state, limits: Limits, record: GameRecord) -> tuple[int, dict]:
+        """The engine manages its own time: it may use its whole clock (or the move time)."""
         if limits.clock is not None:
             go = f"clock {int(limits.clock * 1000)} inc {int(limits.increment * 1000)}"
+            allowed = limits.clock
         else:
-            go = f"movetime {int((limits.time or 1.0) * 1000)}"
-        text, comment = self.external.best_move(state.position(), go, hard or soft or 1.0)
+            allowed = limits.time or 1.0
+            go = f"movetime {int(allowed * 1000)}"
+        text, comment = self.external.best_move(record, go, allowed)
         try:
             return state.parse_move(text), comment
-        except Exception as err:
-            raise RuntimeError(f"illegal move from the engine: {err}") from None
+        except GameError as err:
+            raise IllegalMove(str(err)) from None
 
     def close(self) -> None:
         if self.external is not None:

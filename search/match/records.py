@@ -8,7 +8,8 @@
     [First "alphabeta:depth=3"]
     [Second "random"]
     [Result "1-0"]
-    [Reason "second cannot move"]
+    [Termination "normal"]
+    [Reason "first wins by the rules"]
 
     1. h5/h4-h5 {score=+3.0; pov=first; depth=3; nodes=5210; time=0.041}
     2. b2 {time=0.000}
@@ -26,6 +27,8 @@ import re
 from dataclasses import dataclass, field
 
 from crystalpick.engine import GameError, NotationError, get_game
+
+from .termination import GameEnd
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 CHANCE_MARK = "~"
@@ -65,6 +68,29 @@ class GameRecord:
             except GameError as err:
                 raise GameError(f"record ply {number} {ply.move!r}: {err}") from None
         return state
+
+
+def new_record(game, start, first: str, second: str, seed: int | None = None,
+               **tags: str) -> GameRecord:
+    """The one place a record's tags are made, for match games and terminal games alike:
+    the game with every rule (and its tileset), the start position ``start`` (a state), the
+    players, the seed, then ``tags`` (e.g. the match's Pair and TimeControl)."""
+    header = {"Game": game.name,
+              "Rules": " ".join(f"{k}={v}" for k, v in sorted(game.rules.items()))}
+    if game.uses_tileset:
+        header["Tileset"] = game.tileset_path or "default"
+    header.update(Start=start.position(), First=first, Second=second)
+    if seed is not None:
+        header["Seed"] = str(seed)
+    header.update(tags)
+    return GameRecord(header)
+
+
+def finish_record(record: GameRecord, end: GameEnd | None) -> None:
+    """Write how the game ended into the record (``None``: still running, result ``*``)."""
+    record.tags["Result"] = result_tag(None if end is None else end.returns)
+    if end is not None:
+        record.tags.update(Termination=end.termination.value, Reason=end.reason)
 
 
 def format_comment(comment: dict) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 from .stats import PAIR_NAMES, SPRT, Results
+from .termination import UNKNOWN, Termination, label
 
 
 def _number(value: float) -> float | None:
@@ -15,15 +16,26 @@ def _text(value: float | None) -> str:
     return "unbounded" if value is None else f"{value:.2f}"
 
 
+def termination_counts(counts: dict) -> dict[str, int]:
+    """Games per termination (``Termination`` or None for unknown), in the enum's order."""
+    ordered = [t for t in Termination if counts.get(t)]
+    named = {t.value: counts[t] for t in ordered}
+    if counts.get(None):
+        named[UNKNOWN] = counts[None]
+    return named
+
+
 def summary(results: Results, engines: list[str], sprt: SPRT | None = None,
-            decision: str | None = None) -> dict:
-    """Everything a match reports, from engine 1's point of view."""
+            decision: str | None = None, terminations: dict | None = None) -> dict:
+    """Everything a match reports, from engine 1's point of view; ``terminations`` counts
+    finished games by :class:`Termination`."""
     document = {
         "engines": engines, "point_of_view": engines[0],
         "games": results.games, "wins": results.wins, "draws": results.draws,
         "losses": results.losses, "score": round(results.score, 4),
         "draw_ratio": round(results.draw_ratio, 4), "los": round(results.los(), 4),
         "pentanomial": dict(zip(PAIR_NAMES, results.pairs)),
+        "terminations": termination_counts(terminations or {}),
     }
     if results.games:
         elo, nelo = results.elo(), results.normalized_elo()
@@ -60,6 +72,9 @@ def format_summary(document: dict) -> str:
                  f"({100 * document['score']:.2f} %)")
     lines.append("Ptnml(0-2): [" + ", ".join(str(v) for v in document["pentanomial"].values())
                  + "]  (" + ", ".join(document["pentanomial"]) + ")")
+    if document["terminations"]:
+        lines.append("Terminations: " + ", ".join(
+            f"{label(name)} {count}" for name, count in document["terminations"].items()))
     if "sprt" in document:
         s = document["sprt"]
         verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}[s["decision"]]

@@ -13,14 +13,18 @@ import multiprocessing
 import random
 import signal
 import time
+from collections import Counter
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field
 
 from crystalpick.engine import GameError, get_game, sample_chance
 
 from ..specs import parse_spec
+from .adjudication import MaxPlies, adjudicate
 from .players import Player
-from .records import GameRecord, Ply, format_record, parse_records, result_tag
+from .records import GameRecord, Ply, finish_record, format_record, new_record, parse_records
 from .stats import SPRT, Results
+from .termination import EngineFailure, GameEnd, Termination
 
 
 @dataclass
@@ -113,85 +117,108 @@ class GameOutcome:
     swapped: bool
     score: float         # engine 1's score
     result: str
+    termination: Termination
     reason: str
     plies: int
     record: str
 
 
 def play_game(settings: MatchSettings, pair: int, swapped: bool) -> GameOutcome:
+    """Game ``(pair, swapped)`` of the match: a pure task (settings in, typed outcome out)
+    that any worker process can run. An engine that cannot start raises
+    :class:`EngineStartError`; every other way a game ends is its outcome's termination."""
     game = get_game(settings.game, settings.rules, tileset=settings.tileset,
                     seed=derive_seed(settings.seed, "setup", pair))
-    opening = opening_for(settings, pair)
-    state = opening_state(game, opening)
+    state = opening_state(game, opening_for(settings, pair))
     engines = [settings.engines[1], settings.engines[0]] if swapped else list(settings.engines)
-    chance = random.Random(derive_seed(settings.seed, "chance", pair))
-    clocks = [settings.tc[0], settings.tc[0]] if settings.tc else [None, None]
-    increment = settings.tc[1] if settings.tc else 0.0
-    tags = {"Game": game.name, "Rules": " ".join(f"{k}={v}" for k, v in sorted(game.rules.items())),
-            "Start": state.position(), "First": engines[0], "Second": engines[1],
-            "Seed": str(settings.seed), "Pair": str(pair), "Swapped": str(int(swapped))}
-    if game.uses_tileset:
-        tags["Tileset"] = settings.tileset or "default"
-    if settings.tc:
-        tags["TimeControl"] = f"{settings.tc[0]:g}+{settings.tc[1]:g}"
-    elif settings.move_time:
-        tags["TimeControl"] = f"{settings.move_time:g}/move"
-    record = GameRecord(tags)
-    players: list[Player] = []
-    returns, reason = None, ""
-    try:
-        for side, spec in enumerate(engines):
-            try:
-                players.append(Player(parse_spec(spec),
-                                      derive_seed(settings.seed, pair, swapped, side)))
-            except Exception as err:     # an engine that cannot start loses the game
-                returns, reason = loss(side), f"{game.player_names[side]} engine failed: {err}"
-                break
-        while returns is None and not state.is_terminal():
-            if settings.max_plies is not None and len(record.plies) >= settings.max_plies:
-                returns, reason = (0.0, 0.0), f"adjudicated draw at {settings.max_plies} plies"
-                break
-            if state.is_chance_node():
-                move = sample_chance(state, chance.random())
-                record.plies.append(Ply(state.move_to_str(move), chance=True))
-                state.play(move)
-                continue
-            side = state.current_player()
-            started = time.monotonic()
-            try:
-                move, comment = players[side].choose(
-                    state, players[side].limits(clocks[side], increment, settings.move_time))
-            except Exception as err:   # an engine failure loses the game; the match goes on
-                returns, reason = loss(side), f"{game.player_names[side]} engine failed: {err}"
-                break
-            spent = time.monotonic() - started
-            comment["time"] = f"{spent:.3f}"
-            record.plies.append(Ply(state.move_to_str(move), comment=comment))
-            if clocks[side] is not None:
-                clocks[side] -= spent
-                if clocks[side] < -settings.tolerance:
-                    returns, reason = loss(side), f"{game.player_names[side]} lost on time"
-                    break
-                clocks[side] += increment
-            state.play(move)
-    finally:
-        for player in players:
-            player.close()
-    if returns is None:
-        returns = state.returns()
-        winner = state.winner()
-        reason = "draw" if winner is None else f"{game.player_names[winner]} wins by the rules"
-    record.tags["Result"] = result_tag(returns)
-    record.tags["Reason"] = reason
+    record = new_record(game, state, engines[0], engines[1], settings.seed, Pair=str(pair),
+                        Swapped=str(int(swapped)), **time_control_tag(settings))
+    with ExitStack() as players_open:
+        players = [players_open.enter_context(
+                       Player(parse_spec(spec), derive_seed(settings.seed, pair, swapped, side),
+                              game))
+                   for side, spec in enumerate(engines)]
+        end = play_out(settings, state, players, record,
+                       random.Random(derive_seed(settings.seed, "chance", pair)))
+    finish_record(record, end)
     first_engine_side = 1 if swapped else 0
-    mine, theirs = returns[first_engine_side], returns[1 - first_engine_side]
+    mine, theirs = end.returns[first_engine_side], end.returns[1 - first_engine_side]
     score = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
-    return GameOutcome(pair, swapped, score, record.tags["Result"], reason, len(record.plies),
-                       format_record(record))
+    return GameOutcome(pair, swapped, score, record.tags["Result"], end.termination, end.reason,
+                       len(record.plies), format_record(record))
 
 
-def loss(side: int) -> tuple[float, float]:
-    return (-1.0, 1.0) if side == 0 else (1.0, -1.0)
+def time_control_tag(settings: MatchSettings) -> dict[str, str]:
+    if settings.tc:
+        return {"TimeControl": f"{settings.tc[0]:g}+{settings.tc[1]:g}"}
+    if settings.move_time:
+        return {"TimeControl": f"{settings.move_time:g}/move"}
+    return {}
+
+
+@dataclass
+class Clock:
+    """One player's clock (``remaining`` None: an untimed game)."""
+
+    remaining: float | None
+    increment: float = 0.0
+
+    @classmethod
+    def for_match(cls, settings: MatchSettings) -> "Clock":
+        return cls(*settings.tc) if settings.tc else cls(None)
+
+    def charge(self, seconds: float, tolerance: float) -> bool:
+        """Take a move's time off the clock; False when it went more than ``tolerance`` over."""
+        if self.remaining is None:
+            return True
+        self.remaining -= seconds
+        if self.remaining < -tolerance:
+            return False
+        self.remaining += self.increment
+        return True
+
+
+def play_out(settings: MatchSettings, state, players: list[Player], record: GameRecord,
+             chance: random.Random) -> GameEnd:
+    """Play from ``state`` to the end, appending every ply to ``record``. The k-th chance
+    event uses the k-th number of ``chance`` (common random numbers within a pair)."""
+    clocks = [Clock.for_match(settings) for _ in players]
+    adjudicators = [MaxPlies(settings.max_plies)] if settings.max_plies is not None else []
+    while not state.is_terminal():
+        end = adjudicate(adjudicators, state, record)
+        if end is not None:
+            return end
+        if state.is_chance_node():
+            move = sample_chance(state, chance.random())
+            record.plies.append(Ply(state.move_to_str(move), chance=True))
+            state.play(move)
+            continue
+        end = engine_turn(settings, state, players, clocks, record)
+        if end is not None:
+            return end
+    return GameEnd.by_rules(state)
+
+
+def engine_turn(settings: MatchSettings, state, players: list[Player], clocks: list[Clock],
+                record: GameRecord) -> GameEnd | None:
+    """The side to move chooses and plays a move; the game's end if that loses it."""
+    side = state.current_player()
+    player, clock = players[side], clocks[side]
+    name = state.game.player_names[side]
+    started = time.monotonic()
+    try:
+        move, comment = player.choose(
+            state, player.limits(clock.remaining, clock.increment, settings.move_time), record)
+    except EngineFailure as failure:
+        return GameEnd.forfeit(side, failure.termination,
+                               f"{name} {failure.termination.label}: {failure}")
+    spent = time.monotonic() - started
+    comment["time"] = f"{spent:.3f}"
+    record.plies.append(Ply(state.move_to_str(move), comment=comment))
+    if not clock.charge(spent, settings.tolerance):
+        return GameEnd.forfeit(side, Termination.TIME_FORFEIT, f"{name} lost on time")
+    state.play(move)
+    return None
 
 
 def _play_task(args) -> GameOutcome:
@@ -211,9 +238,12 @@ class MatchState:
     results: Results = field(default_factory=Results)
     finished: dict = field(default_factory=dict)    # (pair, swapped) -> engine-1 score
     decision: str | None = None
+    terminations: Counter = field(default_factory=Counter)  # Termination (None: unknown) -> games
 
-    def add(self, pair: int, swapped: bool, score: float) -> None:
+    def add(self, pair: int, swapped: bool, score: float,
+            termination: Termination | None) -> None:
         self.finished[pair, swapped] = score
+        self.terminations[termination] += 1
         other = self.finished.get((pair, not swapped))
         if other is None:
             return
@@ -240,7 +270,9 @@ class MatchState:
 
 def run_match(db, state: MatchState, on_game=None) -> MatchState:
     """Play the pending games of a match, storing each as it finishes. ``on_game`` is
-    called with each outcome (for progress display). Stops early on an SPRT decision."""
+    called with each outcome (for progress display). Stops early on an SPRT decision.
+    An engine that cannot start raises :class:`EngineStartError` and leaves the match
+    unfinished, to be resumed once the engine is fixed."""
     tasks = [(state.settings, pair, swapped) for pair, swapped in state.pending()]
     sprt = state.sprt
     pool = None
@@ -253,8 +285,9 @@ def run_match(db, state: MatchState, on_game=None) -> MatchState:
             outcomes = map(_play_task, tasks)
         for outcome in outcomes:
             db.add_game(state.match_id, outcome.pair, outcome.swapped, outcome.score,
-                        outcome.result, outcome.reason, outcome.plies, outcome.record)
-            state.add(outcome.pair, outcome.swapped, outcome.score)
+                        outcome.result, outcome.termination, outcome.reason, outcome.plies,
+                        outcome.record)
+            state.add(outcome.pair, outcome.swapped, outcome.score, outcome.termination)
             if on_game:
                 on_game(outcome)
             if sprt and state.results.use_pentanomial():
@@ -269,8 +302,19 @@ def run_match(db, state: MatchState, on_game=None) -> MatchState:
     return state
 
 
+def check_engines(settings: MatchSettings) -> None:
+    """Start every engine once, here in the parent, before any game: an engine that cannot
+    start (a bad path, a command that exits at once, no handshake) raises
+    :class:`EngineStartError` instead of forfeiting every game of the match."""
+    game = get_game(settings.game, settings.rules, tileset=settings.tileset)
+    for spec in settings.engines:
+        with Player(parse_spec(spec), settings.seed, game):
+            pass
+
+
 def start_match(db, settings: MatchSettings) -> MatchState:
     settings.check()
+    check_engines(settings)
     return MatchState(db.new_match(settings.game, asdict(settings)), settings)
 
 
@@ -284,12 +328,13 @@ def load_match(db, match_id: int | None) -> MatchState:
     if raw.get("tc"):
         raw["tc"] = tuple(raw["tc"])
     state = MatchState(match_id, MatchSettings(**raw))
-    for pair, swapped, score in db.games(match_id):
-        state.add(pair, swapped, score)
+    for pair, swapped, score, termination in db.games(match_id):
+        state.add(pair, swapped, score, termination)
     return state
 
 
 def resume_match(db, match_id: int | None) -> MatchState:
     state = load_match(db, match_id)
+    check_engines(state.settings)
     db.set_status(state.match_id, "running")
     return state

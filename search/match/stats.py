@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 Z95 = 1.959963984540054
 NELO_SCALE = 800 / math.log(10)          # normalized Elo per unit of t-value
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # LL, LD, WL or DD, WD, WW as a mean per game
@@ -48,10 +50,11 @@ class Interval:
 
 
 def _moments(values, counts) -> tuple[int, float, float]:
-    n = sum(counts)
-    mean = sum(v * c for v, c in zip(values, counts)) / n
-    variance = sum(c * (v - mean) ** 2 for v, c in zip(values, counts)) / n
-    return n, mean, variance
+    """Units, mean and variance of scores ``values`` observed ``counts`` times each."""
+    values = np.asarray(values, dtype=float)
+    mean = np.average(values, weights=counts)
+    variance = np.average((values - mean) ** 2, weights=counts)
+    return int(sum(counts)), float(mean), float(variance)
 
 
 @dataclass
