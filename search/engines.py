@@ -18,6 +18,7 @@ from .alphabeta import AlphaBeta, MATE_SCORE, MATE_THRESHOLD_SCORE
 from .evaluators import evaluator_for, playout_depth_for
 from .limits import Limits
 from .mcts import MCTS
+from .options import EngineSchema, Option
 from .result import Analysis, Line, Progress
 
 MAX_DEPTH = 120              # alpha-beta plies (the searcher's stack holds 128)
@@ -25,9 +26,17 @@ SOFT_ITERATION_SHARE = 0.4   # don't start an iteration after this share of the 
 WIN_PROBABILITY_SCALE = 150  # evaluation units per logistic unit (uncalibrated guess)
 MCTS_CHUNK = 1024            # simulations between progress reports and soft-limit checks
 
+# The per-move search limits, one spelling for every engine that obeys them.
+DEPTH = Option("depth", "int", None, "Plies to search (iterative deepening stops there).",
+               minimum=1, maximum=MAX_DEPTH)
+NODES = Option("nodes", "int", None, "Positions to enter before stopping.", minimum=1)
+SIMS = Option("sims", "int", None, "Simulations to run.", minimum=1, keyword="simulations")
+TIME = Option("time", "float", None, "Seconds for this move.", minimum=0, above_minimum=True)
+
 
 class Engine(ABC):
     name: str
+    schema: EngineSchema
 
     @abstractmethod
     def analyse(self, state, limits: Limits, progress: Progress | None, point_of_view: int,
@@ -36,11 +45,10 @@ class Engine(ABC):
 
 
 def make_engine(name: str, **options) -> Engine:
-    """An engine by name (``alphabeta`` or ``mcts``) with its keyword options."""
-    engines = {"alphabeta": AlphaBetaEngine, "mcts": MCTSEngine}
-    if name not in engines:
-        raise ValueError(f"unknown engine {name!r}; expected one of {', '.join(engines)}")
-    return engines[name](**options)
+    """An engine by name (``alphabeta`` or ``mcts``) with its options (see its ``schema``)."""
+    if name not in ENGINES:
+        raise ValueError(f"unknown engine {name!r}; expected one of {', '.join(ENGINES)}")
+    return ENGINES[name](**options)
 
 
 def require_limit(engine: str, limits: Limits, applicable: tuple[str, ...]) -> None:
@@ -66,11 +74,19 @@ def line_strings(state, moves) -> list[str]:
 
 class AlphaBetaEngine(Engine):
     name = "alphabeta"
+    schema = EngineSchema(
+        "alphabeta", "Alpha-beta (PVS) with a transposition table; expectimax at chance nodes.",
+        limits=(DEPTH, NODES, TIME),
+        options=(
+            Option("tt_megabytes", "int", 64, "Transposition table size in MiB.",
+                   minimum=1, maximum=65536),
+            Option("lmr", "bool", True, "Late-move reductions."),
+            Option("star2", "bool", False, "Star2 probing at chance nodes."),
+            Option("aspiration", "bool", True, "Aspiration windows around the last score."),
+        ))
 
-    def __init__(self, tt_megabytes: int = 64, lmr: bool = True, star2: bool = False,
-                 aspiration: bool = True):
-        self.options = dict(tt_megabytes=tt_megabytes, lmr=lmr, star2=star2,
-                            aspiration=aspiration)
+    def __init__(self, **options):
+        self.options = self.schema.settings(options)
         self.searcher: AlphaBeta | None = None
         self.game = None
 
@@ -147,17 +163,35 @@ def plural(plies: int) -> str:
 
 class MCTSEngine(Engine):
     name = "mcts"
+    schema = EngineSchema(
+        "mcts", "UCT Monte Carlo tree search with MCTS-Solver and tree reuse.",
+        limits=(SIMS, NODES, TIME),
+        options=(
+            Option("c", "float", 0.5, "Exploration constant of UCT (results in [-1, 1]).",
+                   minimum=0),
+            Option("playout", "choice", "random", "Playout policy.",
+                   choices=("random", "heuristic")),
+            Option("solver", "bool", True, "MCTS-Solver: prove wins and losses in the tree."),
+            Option("workers", "int", 1, "Root-parallel worker processes.",
+                   minimum=1, maximum=256),
+            Option("reuse", "bool", True, "Keep the subtree of the new position between moves."),
+            Option("max_nodes", "int", 2_000_000, "Tree size limit in nodes.",
+                   minimum=1024, maximum=2**30),
+            Option("playout_depth", "int", None, "Plies before a playout is cut short and "
+                   "scored by the evaluation (0: play to the end; default: the game's).",
+                   minimum=0, unset="game"),
+            Option("seed", "int", None, "Seed of the search's random generator.",
+                   minimum=0, maximum=2**63 - 1, unset="random"),
+        ))
 
-    def __init__(self, exploration: float = 0.5, playout: str = "random", solver: bool = True,
-                 seed: int | None = None, workers: int = 1, reuse: bool = True,
-                 max_nodes: int = 2_000_000, playout_depth: int | None = None):
-        if workers < 1:
-            raise ValueError("workers must be at least 1")
-        self.options = dict(exploration=exploration, playout=playout, solver=solver,
-                            max_nodes=max_nodes, playout_depth=playout_depth)
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
-        self.workers = workers
-        self.reuse = reuse
+    def __init__(self, **options):
+        settings = self.schema.settings(options)
+        self.seed = settings.pop("seed")
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(2**63)
+        self.workers = settings.pop("workers")
+        self.reuse = settings.pop("reuse")
+        self.options = settings
         self.tree: MCTS | None = None
         self.game = None
 
@@ -179,6 +213,7 @@ class MCTSEngine(Engine):
             options = dict(self.options)
             if options["playout_depth"] is None:
                 options["playout_depth"] = playout_depth_for(state.game)
+            options["exploration"] = options.pop("c")
             self.tree = MCTS(kernel, evaluator_for(state.game), seed=self.seed, **options)
             self.game = state.game.name
             kept = 0
@@ -272,3 +307,6 @@ def mcts_text(score: float, proven: bool) -> str:
     if proven:
         return "proven win" if score > 0 else "proven loss" if score < 0 else "proven draw"
     return f"{score:+.3f}"
+
+
+ENGINES = {engine.name: engine for engine in (AlphaBetaEngine, MCTSEngine)}

@@ -16,7 +16,7 @@ class Player:
 
     def __init__(self, spec: EngineSpec, seed: int):
         self.spec = spec
-        self.rng = random.Random(seed)
+        self.rng = random.Random(spec.options.get("seed", seed))   # random:seed=N
         self.engine = self.external = None
         if spec.name == "cmd":
             from .external import ExternalEngine
