@@ -243,18 +243,8 @@ class Session:
                       else f"visits {line.visits}")
             self.send(f"info multipv {rank} {effort} nodes {report.nodes} nps {int(report.nps)} "
                       f"time {int(report.elapsed * 1000)} pov {report.point_of_view_name} "
-                      f"score {score_words(line)} winrate {line.win_probability:.4f} "
+                      f"score {line.score.words()} winrate {line.win_probability:.4f} "
                       f"pv {' '.join(line.pv_str)}")
-
-
-def score_words(line) -> str:
-    """``value X`` (evaluation units), ``win N``/``loss N`` (proven, N plies), or
-    ``proven win|loss|draw`` (MCTS-Solver, length unknown)."""
-    if line.proof_plies is not None:
-        return f"{'win' if line.score > 0 else 'loss'} {line.proof_plies}"
-    if line.score_text.startswith("proven"):
-        return line.score_text
-    return f"value {line.score:.6g}"
 
 
 def serve(game_name: str, stdin=None, stdout=None) -> None:

@@ -45,7 +45,7 @@ class Player:
             return self.rng.choice(state.legal_moves()), {}
         from ..analysis import analyse
         result = analyse(state, self.engine, limits)
-        comment = {"score": result.score_text, "pov": result.point_of_view_name,
+        comment = {"score": result.score.text(), "pov": result.point_of_view_name,
                    "nodes": result.nodes}
         if result.depth is not None:
             comment["depth"] = result.depth
