@@ -80,8 +80,9 @@ class Option:
             raise self.refuse(text) from None
 
     def check(self, value):
-        """Validate a value given from Python (same rules as :meth:`parse`)."""
-        if value is None:
+        """Validate a value given from Python (same rules as :meth:`parse`); None only
+        where None is the default ("decided at search time")."""
+        if value is None and self.default is None:
             return None
         if self.kind == "bool":
             if not isinstance(value, bool):
@@ -172,7 +173,7 @@ class EngineSchema:
         try:
             return option.field, option.parse(text), is_limit
         except OptionError as err:
-            raise OptionError(f"{self.name}: {err}") from None
+            raise OptionError(f"{self.name}: {err}; {self.valid()}") from None
 
     def settings(self, given: dict) -> dict:
         """Every option's value: ``given`` (Python values by name, checked) over the

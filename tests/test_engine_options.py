@@ -25,7 +25,7 @@ def test_good_specs_parse_to_typed_values(text, value):
     ("alphabeta:c=1.4", "alphabeta has no option 'c'; valid: depth, nodes, time, tt_megabytes"),
     ("mcts:tt_megabytes=8", "mcts has no option 'tt_megabytes'; valid: sims"),
     ("greedy:depth=3", "greedy takes no options"),
-    ("mcts:c=nan", "c=nan: expected a finite number >= 0"),
+    ("mcts:c=nan", "c=nan: expected a finite number >= 0; valid: sims, nodes, time, c,"),
     ("mcts:c=inf", "c=inf"), ("mcts:c=-0.1", "c=-0.1"),
     ("alphabeta:tt_megabytes=0", "expected an integer in 1..65536"),
     ("alphabeta:tt_megabytes=1.5", "tt_megabytes=1.5"),
@@ -51,6 +51,8 @@ def test_engines_refuse_options_they_do_not_have_from_python_too():
         AlphaBetaEngine(c=1.0)
     with pytest.raises(OptionError):
         MCTSEngine(workers=0)
+    with pytest.raises(OptionError):
+        MCTSEngine(c=None)
     assert MCTSEngine(c=0.7, seed=3).options["c"] == 0.7
 
 
