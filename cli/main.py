@@ -137,6 +137,34 @@ def games(as_json):
         click.echo("")
 
 
+@cli.command()
+@json_option
+def engines(as_json):
+    """List the engines, the search limits they obey and their options.
+
+    Give them as ENGINE[:KEY=VALUE,...] to analyse, play and match (e.g. mcts:time=2,c=1.2),
+    or by the same names to the protocol's setoption.
+    """
+    from crystalpick.search.specs import EXTERNAL, SCHEMAS
+
+    described = [schema.describe() for schema in SCHEMAS.values()]
+    if as_json:
+        emit_json({"engines": described})
+        return
+    for schema in SCHEMAS.values():
+        click.echo(f"{schema.name}  {schema.help}")
+        for title, options in (("limits", schema.limits), ("options", schema.options)):
+            if options:
+                click.echo(f"  {title}:")
+            for option in options:
+                click.echo(f"    {option.name}={option.expected()}  (default "
+                           f"{option.default_text()})")
+                click.echo(f"        {option.help}")
+        click.echo("")
+    click.echo(f"{EXTERNAL}:COMMAND  an external program speaking the engine protocol "
+               f"(docs/protocol.md)")
+
+
 def svg_option(command):
     return click.option("--svg", "svg_path", type=click.Path(dir_okay=False), default=None,
                         help="Also write an SVG diagram of the position to this file.")(command)
@@ -256,11 +284,10 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
 
 @cli.command()
 @game_arguments
-@click.option("--engine", "engine_name", type=click.Choice(["alphabeta", "mcts"]),
-              default="alphabeta", show_default=True)
-@click.option("--option", "engine_options", multiple=True, metavar="KEY=VALUE",
-              help="Engine option, e.g. c=1.2 (MCTS exploration), playout=heuristic, "
-                   "tt_megabytes=256; repeatable.")
+@click.option("--engine", "engine_spec", default="alphabeta", show_default=True,
+              metavar="ENGINE[:KEY=VALUE,...]",
+              help="The engine and its options, e.g. mcts:c=1.2,workers=2 or "
+                   "alphabeta:tt_megabytes=256 (see 'crystalpick engines').")
 @click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Seconds to search.")
 @click.option("--depth", type=click.IntRange(min=1), default=None, help="Alpha-beta depth.")
@@ -268,27 +295,33 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
 @click.option("--sims", type=click.IntRange(min=1), default=None, help="MCTS simulations.")
 @click.option("--multipv", type=click.IntRange(min=1), default=1, show_default=True,
               help="Number of best lines to report.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
-              help="MCTS root-parallel worker processes.")
 @click.option("--stream", is_flag=True, help="With --json: one JSON line per search report.")
 @svg_option
 @json_option
 @user_errors
-def analyse(game, position, moves, rules, seed, tileset, engine_name, engine_options,
-            time_limit, depth, nodes, sims, multipv, workers, stream, svg_path, as_json):
+def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit, depth, nodes,
+            sims, multipv, stream, svg_path, as_json):
     """Search a position: best move, principal variation and evaluation.
 
-    Without a limit the search runs for 1 second. Scores and win rates are from the point of
-    view printed above the table (the side to move). Ctrl-C stops the search and prints the
-    best result found so far.
+    Limits may be given in the engine spec (mcts:sims=500) or as --time/--depth/--nodes/
+    --sims; a flag overrides the same limit in the spec. Without any limit the search runs
+    for 1 second. MCTS takes --seed as its seed unless the spec sets one. Scores and win
+    rates are from the point of view printed above the table (the side to move). Ctrl-C
+    stops the search and prints the best result found so far.
     """
     from tqdm import tqdm
 
     from crystalpick.search import Limits, analyse as run_analysis, make_engine
-    from crystalpick.search.specs import parse_spec
+    from crystalpick.search.specs import SCHEMAS, parse_spec
 
     from .output import analysis_document, lines_table
 
+    try:
+        spec = parse_spec(engine_spec)
+    except ValueError as err:
+        raise InputError(str(err)) from None
+    if spec.name not in ("alphabeta", "mcts"):
+        raise InputError(f"--engine {engine_spec!r}: analyse runs alphabeta, mcts or greedy")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     if state.is_terminal():
         raise InputError("the game is over in this position: nothing to analyse")
@@ -296,26 +329,26 @@ def analyse(game, position, moves, rules, seed, tileset, engine_name, engine_opt
         raise InputError("this position waits for a chance outcome, which is drawn, not "
                          "chosen: play one with --moves (see 'crystalpick moves' for the "
                          "outcomes and their probabilities)")
-    try:
-        spec = parse_spec(engine_name + ":" + ",".join(engine_options))
-    except ValueError as err:
-        raise InputError(str(err)) from None
-    if spec.limits:
-        raise InputError(f"give limits as --time/--depth/--nodes/--sims, not --option "
-                         f"{', '.join(spec.limits)}")
     options = dict(spec.options)
-    if engine_name == "mcts":
-        options.update(workers=workers, seed=seed)
-    elif workers > 1:
-        raise InputError("--workers applies to --engine mcts only")
-    limits = Limits(depth=depth, nodes=nodes, simulations=sims,
-                    time=time_limit if time_limit or depth or nodes or sims else 1.0)
+    if spec.name == "mcts":
+        options.setdefault("seed", seed)
+    flags = {k: v for k, v in (("depth", depth), ("nodes", nodes), ("sims", sims),
+                               ("time", time_limit)) if v is not None}
+    schema = SCHEMAS[spec.name]
+    obeyed = {limit.name: limit.field for limit in schema.limits}
+    for flag in flags:
+        if flag not in obeyed:
+            raise InputError(f"--{flag} is not a limit of {spec.name}; its limits: "
+                             f"{', '.join('--' + name for name in obeyed)}")
+    flags = {obeyed[flag]: value for flag, value in flags.items()}
+    fields = {**spec.limits, **flags}
+    limits = Limits(**fields) if fields else Limits(time=1.0)
     try:
-        engine = make_engine(engine_name, **options)
-    except (TypeError, ValueError) as err:
+        engine = make_engine(spec.name, **options)
+    except ValueError as err:
         raise InputError(f"engine options: {err}") from None
     inputs = {"game": game_obj.name, "position": state.position(), "moves": moves.split(),
-              "rules": game_obj.rules, "engine": engine_name, "options": options,
+              "rules": game_obj.rules, "engine": spec.name, "options": spec.options,
               "limits": {k: v for k, v in vars(limits).items() if v not in (None, 0.0)},
               "multipv": multipv, "seed": getattr(engine, "seed", seed)}
     if game_obj.uses_tileset:

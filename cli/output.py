@@ -7,26 +7,29 @@ is its JSON Schema.
 """
 from __future__ import annotations
 
-SCHEMA = "crystalpick.analysis/1"
+SCHEMA = "crystalpick.analysis/2"
+
+
+def score_fields(score) -> dict:
+    """A typed score (search/score.py) as ``score`` (an object saying what kind it is),
+    ``score_text`` and ``win_rate``."""
+    return {"score": score.document(), "score_text": score.text(),
+            "win_rate": round(score.win_probability, 4)}
 
 
 def line_document(rank: int, line, depth: int | None) -> dict:
-    document = {"rank": rank, "move": line.move_str, "score": line.score,
-                "score_text": line.score_text, "win_rate": round(line.win_probability, 4),
+    document = {"rank": rank, "move": line.move_str, **score_fields(line.score),
                 "pv": line.pv_str}
     if line.visits is not None:
         document["visits"] = line.visits
     if depth is not None:
         document["depth"] = depth
-    if line.proof_plies is not None:
-        document["proof_plies"] = line.proof_plies
     return document
 
 
 def analysis_document(analysis, inputs: dict, final: bool) -> dict:
     result = {
-        "best_move": analysis.best_move_str, "score": analysis.score,
-        "score_text": analysis.score_text, "win_rate": round(analysis.win_probability, 4),
+        "best_move": analysis.best_move_str, **score_fields(analysis.score),
         "nodes": analysis.nodes, "nps": round(analysis.nps), "elapsed": round(analysis.elapsed, 4),
         "depth": analysis.depth, "seldepth": analysis.seldepth,
         "simulations": analysis.simulations, "proven": analysis.proven,
@@ -49,7 +52,7 @@ def lines_table(analysis, to_move: str) -> str:
     rows = []
     for rank, line in enumerate(analysis.lines, 1):
         effort = line.visits if line.visits is not None else analysis.depth
-        rows.append([str(rank), line.move_str, line.score_text,
+        rows.append([str(rank), line.move_str, line.score.text(),
                      f"{100 * line.win_probability:.1f}", str(effort), " ".join(line.pv_str)])
     widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header) - 1)]
     out = [f"scores are for {whose}"]

@@ -12,9 +12,12 @@ import threading
 from importlib.metadata import PackageNotFoundError, version
 
 from crystalpick.engine import GameError, get_game
+from crystalpick.search.engines import ENGINES
+from crystalpick.search.options import Option
 
 LIMIT_WORDS = {"depth": ("depth", int), "nodes": ("nodes", int), "sims": ("simulations", int)}
 FOREVER = 1e9     # seconds: the limit behind "go infinite" (ended by "stop")
+MULTIPV = Option("multipv", "int", 1, "Lines reported by info.", minimum=1, maximum=64)
 
 
 class StopSearch(Exception):
@@ -88,28 +91,35 @@ class Session:
     def cmd_protocol(self, args) -> None:
         self.send(f"id name crystalpick {package_version()}")
         self.send(f"id game {self.game.name}")
-        self.send("option name engine type choice default alphabeta values alphabeta mcts")
-        self.send("option name multipv type int default 1")
+        self.send("option name engine type choice default alphabeta values "
+                  + " ".join(ENGINES))
+        self.send(MULTIPV.protocol_line())
         for opt in self.game.rule_options:
             self.send(f"option name rule.{opt.name} type choice default {opt.default} values "
                       + " ".join(opt.choices))
         if self.game.uses_tileset:
             self.send("option name tileset type string default default")
-        self.send("option name <engine option> type string (see 'crystalpick analyse --help')")
+        for name, engine in ENGINES.items():
+            for option in engine.schema.options:
+                self.send(option.protocol_line(name))
         self.send("protocolok")
 
     def cmd_setoption(self, args) -> None:
+        """Engine options are checked by the engine's schema, as in an engine spec."""
+        from crystalpick.search.specs import parse_spec
         text = " ".join(args)
         if not text.startswith("name ") or " value " not in text:
             raise ValueError("expected: setoption name NAME value VALUE")
         name, value = text[5:].split(" value ", 1)
         name, value = name.strip(), value.strip()
-        if name == "engine":
-            if value not in ("alphabeta", "mcts"):
-                raise ValueError("engine must be alphabeta or mcts")
-            self.engine_name, self.engine_options = value, {}
-        elif name == "multipv":
-            self.multipv = max(1, int(value))
+        if name == "engine":              # a name, or a whole spec such as mcts:c=1.2
+            spec = parse_spec(value)
+            if spec.name not in ENGINES or spec.limits:
+                raise ValueError(f"engine must be {' or '.join(ENGINES)} with options only "
+                                 f"(limits go to 'go'), e.g. mcts:c=1.2")
+            self.engine_name, self.engine_options = spec.name, dict(spec.options)
+        elif name == MULTIPV.name:
+            self.multipv = MULTIPV.parse(value)
         elif name.startswith("rule."):
             self.rules[name[5:]] = value
             self.new_game()
@@ -117,11 +127,10 @@ class Session:
             self.tileset = None if value == "default" else value
             self.new_game()
         else:
-            from crystalpick.search.specs import parse_spec
-            spec = parse_spec(f"{self.engine_name}:{name}={value}")
-            if spec.limits:
+            field, parsed, is_limit = ENGINES[self.engine_name].schema.parse(name, value)
+            if is_limit:
                 raise ValueError(f"{name} is a search limit: give it to 'go'")
-            self.engine_options.update(spec.options)
+            self.engine_options[field] = parsed
         self.engine = None
 
     def cmd_newgame(self, args) -> None:
@@ -234,18 +243,8 @@ class Session:
                       else f"visits {line.visits}")
             self.send(f"info multipv {rank} {effort} nodes {report.nodes} nps {int(report.nps)} "
                       f"time {int(report.elapsed * 1000)} pov {report.point_of_view_name} "
-                      f"score {score_words(line)} winrate {line.win_probability:.4f} "
+                      f"score {line.score.words()} winrate {line.win_probability:.4f} "
                       f"pv {' '.join(line.pv_str)}")
-
-
-def score_words(line) -> str:
-    """``value X`` (evaluation units), ``win N``/``loss N`` (proven, N plies), or
-    ``proven win|loss|draw`` (MCTS-Solver, length unknown)."""
-    if line.proof_plies is not None:
-        return f"{'win' if line.score > 0 else 'loss'} {line.proof_plies}"
-    if line.score_text.startswith("proven"):
-        return line.score_text
-    return f"value {line.score:.6g}"
 
 
 def serve(game_name: str, stdin=None, stdout=None) -> None:

@@ -9,14 +9,15 @@ same code serves strictly alternating games, repeated turns and chance nodes (wh
 caller's ``pov``). A chance node right after a move does not use up depth (runs of them do).
 
 Scores follow search/scores.pxd: a proven win in n plies is MATE - n, so the root reports
-"win in n plies" exactly. Everything below ``iterate`` runs without the GIL; node counts at a
+"win in n plies" exactly. A chance node keeps a proof only when all its outcomes are proven
+the same way (see ``chance``); search/score.py turns these floats into typed scores. Everything below ``iterate`` runs without the GIL; node counts at a
 fixed depth are reproducible because nothing depends on time unless a time limit stops it.
 """
 from libc.stdlib cimport malloc, realloc, free, qsort
 from libc.string cimport memset, memcpy
 
 from crystalpick.engine.kernel cimport GameKernel, u64
-from crystalpick.search.evaluation cimport Evaluator
+from crystalpick.search.evaluation cimport Evaluator, EVAL_BOUND
 from crystalpick.search.scores cimport MATE, MATE_THRESHOLD, INFINITE_SCORE
 from crystalpick.search.clock cimport now
 
@@ -34,6 +35,14 @@ cdef enum:
 
 MATE_SCORE = MATE                   # for the Python side: see search/scores.pxd
 MATE_THRESHOLD_SCORE = MATE_THRESHOLD
+
+# At a chance node whose outcomes are not all proven the same way, a proven outcome counts
+# as this (just beyond any evaluation) in the average: see AlphaBeta.chance.
+cdef double PROOF_BOUND = EVAL_BOUND + 1
+# An average of bounded values at least this high is all proven wins (the slack absorbs
+# rounding in the sum; any evaluation outcome pulls the average down by its probability).
+cdef double ALL_PROVEN = PROOF_BOUND - 1e-6
+PROOF_BOUND_SCORE = PROOF_BOUND
 
 cdef double WINDOW_EPS = 1e-6    # a "null" window; scores are never closer than this unless equal
 
@@ -339,12 +348,36 @@ cdef class AlphaBeta:
         return best
 
     cdef double chance(self, int depth, double alpha, double beta, int ply, int pov) noexcept nogil:
-        """Expectimax with Star1 windows, after a Star2 probe of each outcome's first move.
+        """The value of a chance node: a proof only when every outcome is proven the same way
+        (then the average proof, i.e. the expected plies to the end), otherwise the average
+        with proven outcomes bounded to +-PROOF_BOUND. Averaging a proof's MATE - n with
+        evaluations would give a number that is neither.
 
-        Values lie in [-MATE, MATE]. ``low[i]``/``high[i]`` bound outcome i's value; they start
-        at the global bounds and the probe tightens them (one move of a node where ``pov`` moves
-        gives a lower bound, one move of an opponent node an upper bound). Then each outcome is
-        searched in the window outside of which the whole expectation is already decided.
+        Searched as the bounded average first, in the caller's window pulled inside
+        [-PROOF_BOUND, PROOF_BOUND]: a result strictly inside is exact; an average at the bound
+        means every outcome is proven that way, and only if the caller's window reaches past
+        the bound is the exact average proof searched for (outcomes then bounded to proofs).
+        """
+        cdef double a = min(max(alpha, -PROOF_BOUND), PROOF_BOUND - WINDOW_EPS)
+        cdef double b = max(min(beta, PROOF_BOUND), -PROOF_BOUND + WINDOW_EPS)
+        cdef double v = self.expectation(depth, a, b, ply, pov, -PROOF_BOUND, PROOF_BOUND)
+        if self.stopped:
+            return 0.0
+        if v >= ALL_PROVEN and beta > PROOF_BOUND:
+            return self.expectation(depth, alpha, beta, ply, pov, MATE_THRESHOLD, MATE)
+        if v <= -ALL_PROVEN and alpha < -PROOF_BOUND:
+            return self.expectation(depth, alpha, beta, ply, pov, -MATE, -MATE_THRESHOLD)
+        return v
+
+    cdef double expectation(self, int depth, double alpha, double beta, int ply, int pov,
+                            double floor, double ceiling) noexcept nogil:
+        """Expectimax with Star1 windows, after a Star2 probe of each outcome's first move,
+        of the outcomes' values clamped to [floor, ceiling].
+
+        ``low[i]``/``high[i]`` bound outcome i's value; they start at floor and ceiling and the
+        probe tightens them (one move of a node where ``pov`` moves gives a lower bound, one
+        move of an opponent node an upper bound). Then each outcome is searched in the window
+        outside of which the whole expectation is already decided.
         """
         cdef long long n = self.kernel.moves(self.move_scratch, self.move_scratch_size)
         cdef long long i, j
@@ -368,8 +401,8 @@ cdef class AlphaBeta:
         memcpy(outcomes, self.move_scratch, n * sizeof(int))
         self.kernel.outcome_probabilities(p, n)
         for i in range(n):
-            low[i] = -MATE
-            high[i] = MATE
+            low[i] = floor
+            high[i] = ceiling
         if self.star2:
             for i in range(n):
                 a, b = self.window(i, n, p, low, high, alpha, beta, 0.0, True)
@@ -380,7 +413,7 @@ cdef class AlphaBeta:
                 self.kernel.make(outcomes[i])
                 mover = self.kernel.player()
                 if mover >= 0:
-                    v = self.search(depth, a, b, ply + 1, pov, True)
+                    v = min(max(self.search(depth, a, b, ply + 1, pov, True), floor), ceiling)
                     if mover == pov and v > a:
                         low[i] = v
                     elif mover != pov and v < b:
@@ -409,7 +442,8 @@ cdef class AlphaBeta:
             if b <= low[i]:
                 return done + p[i] * low[i] + rest_low
             self.kernel.make(outcomes[i])
-            v = self.search(depth, max(a, low[i]), min(b, high[i]), ply + 1, pov, False)
+            v = min(max(self.search(depth, max(a, low[i]), min(b, high[i]), ply + 1, pov,
+                                    False), floor), ceiling)
             self.kernel.unmake()
             if self.stopped:
                 return 0.0

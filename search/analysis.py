@@ -7,7 +7,7 @@ player named by ``point_of_view`` (default: the side to move, player 0 at a chan
     from crystalpick.search import analyse, Limits
     state = get_game("mattock").new_initial_state()
     result = analyse(state, "alphabeta", Limits(time=1.0))
-    print(result.best_move_str, result.score_text, result.win_probability)
+    print(result.best_move_str, result.score.text(), result.win_probability)
 
 ``engine`` is ``"alphabeta"``, ``"mcts"`` or an engine object from :mod:`search.engines`
 (keep the object between moves of a game to reuse its transposition table or tree).

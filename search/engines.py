@@ -7,27 +7,35 @@ position is in the tree).
 """
 from __future__ import annotations
 
-import math
 import random
 import time
 from abc import ABC, abstractmethod
 
 from crystalpick.engine.game import CHANCE
 
-from .alphabeta import AlphaBeta, MATE_SCORE, MATE_THRESHOLD_SCORE
+from .alphabeta import AlphaBeta
 from .evaluators import evaluator_for, playout_depth_for
 from .limits import Limits
 from .mcts import MCTS
+from .options import EngineSchema, Option
 from .result import Analysis, Line, Progress
+from .score import PovScore, Proven, evaluation_scale, from_alphabeta, from_mcts
 
 MAX_DEPTH = 120              # alpha-beta plies (the searcher's stack holds 128)
 SOFT_ITERATION_SHARE = 0.4   # don't start an iteration after this share of the soft budget
-WIN_PROBABILITY_SCALE = 150  # evaluation units per logistic unit (uncalibrated guess)
 MCTS_CHUNK = 1024            # simulations between progress reports and soft-limit checks
+
+# The per-move search limits, one spelling for every engine that obeys them.
+DEPTH = Option("depth", "int", None, "Plies to search (iterative deepening stops there).",
+               minimum=1, maximum=MAX_DEPTH)
+NODES = Option("nodes", "int", None, "Positions to enter before stopping.", minimum=1)
+SIMS = Option("sims", "int", None, "Simulations to run.", minimum=1, keyword="simulations")
+TIME = Option("time", "float", None, "Seconds for this move.", minimum=0, above_minimum=True)
 
 
 class Engine(ABC):
     name: str
+    schema: EngineSchema
 
     @abstractmethod
     def analyse(self, state, limits: Limits, progress: Progress | None, point_of_view: int,
@@ -36,11 +44,10 @@ class Engine(ABC):
 
 
 def make_engine(name: str, **options) -> Engine:
-    """An engine by name (``alphabeta`` or ``mcts``) with its keyword options."""
-    engines = {"alphabeta": AlphaBetaEngine, "mcts": MCTSEngine}
-    if name not in engines:
-        raise ValueError(f"unknown engine {name!r}; expected one of {', '.join(engines)}")
-    return engines[name](**options)
+    """An engine by name (``alphabeta`` or ``mcts``) with its options (see its ``schema``)."""
+    if name not in ENGINES:
+        raise ValueError(f"unknown engine {name!r}; expected one of {', '.join(ENGINES)}")
+    return ENGINES[name](**options)
 
 
 def require_limit(engine: str, limits: Limits, applicable: tuple[str, ...]) -> None:
@@ -66,11 +73,19 @@ def line_strings(state, moves) -> list[str]:
 
 class AlphaBetaEngine(Engine):
     name = "alphabeta"
+    schema = EngineSchema(
+        "alphabeta", "Alpha-beta (PVS) with a transposition table; expectimax at chance nodes.",
+        limits=(DEPTH, NODES, TIME),
+        options=(
+            Option("tt_megabytes", "int", 64, "Transposition table size in MiB.",
+                   minimum=1, maximum=65536),
+            Option("lmr", "bool", True, "Late-move reductions."),
+            Option("star2", "bool", False, "Star2 probing at chance nodes."),
+            Option("aspiration", "bool", True, "Aspiration windows around the last score."),
+        ))
 
-    def __init__(self, tt_megabytes: int = 64, lmr: bool = True, star2: bool = False,
-                 aspiration: bool = True):
-        self.options = dict(tt_megabytes=tt_megabytes, lmr=lmr, star2=star2,
-                            aspiration=aspiration)
+    def __init__(self, **options):
+        self.options = self.schema.settings(options)
         self.searcher: AlphaBeta | None = None
         self.game = None
 
@@ -100,7 +115,8 @@ class AlphaBetaEngine(Engine):
             previous = lines[0][0]
             if progress:
                 progress(self.result(state, completed, point_of_view, start))
-            if abs(previous) > MATE_THRESHOLD_SCORE and MATE_SCORE - abs(previous) <= depth:
+            proof = from_alphabeta(previous)
+            if isinstance(proof, Proven) and proof.plies <= depth:
                 break
         if completed is None:              # stopped inside depth 1: report what it saw
             completed = (0, searcher.partial(multipv))
@@ -108,56 +124,56 @@ class AlphaBetaEngine(Engine):
 
     def result(self, state, completed, point_of_view, start) -> Analysis:
         depth, raw = completed
-        sign = 1 if point_of_view == root_view(state) else -1
-        lines = [self.line(state, sign * score, pv) for score, pv in raw if pv]
-        score = sign * raw[0][0]
-        text, probability, plies = describe_score(score)
+        view = root_view(state)
+        scale = evaluation_scale(state.game)
+
+        def typed(value: float) -> PovScore:
+            return PovScore(from_alphabeta(value, scale), view).viewed_by(point_of_view)
+
+        lines = [Line(move=pv[0], move_str=state.move_to_str(pv[0]), pv=list(pv),
+                      pv_str=line_strings(state, pv), score=typed(value))
+                 for value, pv in raw if pv]
         elapsed = time.monotonic() - start
         nodes = self.searcher.nodes
         return Analysis(
             engine=self.name, point_of_view=point_of_view,
             point_of_view_name=state.game.player_names[point_of_view], lines=lines,
-            score=score, score_text=text, win_probability=probability, nodes=nodes,
+            score=typed(raw[0][0]), nodes=nodes,
             elapsed=elapsed, nps=nodes / elapsed if elapsed > 0 else 0.0, depth=depth,
-            seldepth=self.searcher.seldepth, proven=plies is not None,
-            info={"tt_bytes": self.searcher.tt_bytes})
-
-    @staticmethod
-    def line(state, score, pv) -> Line:
-        text, probability, plies = describe_score(score)
-        return Line(move=pv[0], move_str=state.move_to_str(pv[0]), pv=list(pv),
-                    pv_str=line_strings(state, pv), score=score, score_text=text,
-                    win_probability=probability, proof_plies=plies)
-
-
-def describe_score(score: float) -> tuple[str, float, int | None]:
-    """Alpha-beta score -> (text, win probability, plies to a proven end or None)."""
-    if score > MATE_THRESHOLD_SCORE:
-        plies = round(MATE_SCORE - score)
-        return f"win in {plies} {plural(plies)}", 1.0, plies
-    if score < -MATE_THRESHOLD_SCORE:
-        plies = round(MATE_SCORE + score)
-        return f"loss in {plies} {plural(plies)}", 0.0, plies
-    return f"{score:+.1f}", 1.0 / (1.0 + math.exp(-score / WIN_PROBABILITY_SCALE)), None
-
-
-def plural(plies: int) -> str:
-    return "ply" if plies == 1 else "plies"
+            seldepth=self.searcher.seldepth, info={"tt_bytes": self.searcher.tt_bytes})
 
 
 class MCTSEngine(Engine):
     name = "mcts"
+    schema = EngineSchema(
+        "mcts", "UCT Monte Carlo tree search with MCTS-Solver and tree reuse.",
+        limits=(SIMS, NODES, TIME),
+        options=(
+            Option("c", "float", 0.5, "Exploration constant of UCT (results in [-1, 1]).",
+                   minimum=0),
+            Option("playout", "choice", "random", "Playout policy.",
+                   choices=("random", "heuristic")),
+            Option("solver", "bool", True, "MCTS-Solver: prove wins and losses in the tree."),
+            Option("workers", "int", 1, "Root-parallel worker processes.",
+                   minimum=1, maximum=256),
+            Option("reuse", "bool", True, "Keep the subtree of the new position between moves."),
+            Option("max_nodes", "int", 2_000_000, "Tree size limit in nodes.",
+                   minimum=1024, maximum=2**30),
+            Option("playout_depth", "int", None, "Plies before a playout is cut short and "
+                   "scored by the evaluation (0: play to the end; default: the game's).",
+                   minimum=0, unset="game"),
+            Option("seed", "int", None, "Seed of the search's random generator.",
+                   minimum=0, maximum=2**63 - 1, unset="random"),
+        ))
 
-    def __init__(self, exploration: float = 0.5, playout: str = "random", solver: bool = True,
-                 seed: int | None = None, workers: int = 1, reuse: bool = True,
-                 max_nodes: int = 2_000_000, playout_depth: int | None = None):
-        if workers < 1:
-            raise ValueError("workers must be at least 1")
-        self.options = dict(exploration=exploration, playout=playout, solver=solver,
-                            max_nodes=max_nodes, playout_depth=playout_depth)
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
-        self.workers = workers
-        self.reuse = reuse
+    def __init__(self, **options):
+        settings = self.schema.settings(options)
+        self.seed = settings.pop("seed")
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(2**63)
+        self.workers = settings.pop("workers")
+        self.reuse = settings.pop("reuse")
+        self.options = settings
         self.tree: MCTS | None = None
         self.game = None
 
@@ -179,6 +195,7 @@ class MCTSEngine(Engine):
             options = dict(self.options)
             if options["playout_depth"] is None:
                 options["playout_depth"] = playout_depth_for(state.game)
+            options["exploration"] = options.pop("c")
             self.tree = MCTS(kernel, evaluator_for(state.game), seed=self.seed, **options)
             self.game = state.game.name
             kept = 0
@@ -228,7 +245,6 @@ class MCTSEngine(Engine):
         }
 
     def result(self, state, stats, point_of_view, multipv, start) -> Analysis:
-        sign = 1 if point_of_view == 0 else -1
         mover_sign = 1 if root_view(state) == 0 else -1
 
         def rank(child):
@@ -242,33 +258,26 @@ class MCTSEngine(Engine):
         lines = []
         for move, visits, value, proven in ordered:
             pv = stats["pvs"].get(move) or [move]
-            mean = proven if proven is not None else (value / visits if visits else 0.0)
+            score = PovScore(from_mcts(value / visits if visits else 0.0, proven), 0)
             lines.append(Line(move=move, move_str=state.move_to_str(move), pv=pv,
-                              pv_str=line_strings(state, pv), score=sign * mean,
-                              score_text=mcts_text(sign * mean, proven is not None),
-                              win_probability=(1 + sign * mean) / 2, visits=visits))
+                              pv_str=line_strings(state, pv),
+                              score=score.viewed_by(point_of_view), visits=visits))
         _, root_visits, root_value, root_proven = stats["root"]
-        if root_proven is not None:
-            score = sign * root_proven
-        elif lines:
+        if root_proven is None and lines:
             score = lines[0].score
         else:
-            score = sign * root_value / max(root_visits, 1)
+            score = PovScore(from_mcts(root_value / max(root_visits, 1), root_proven),
+                             0).viewed_by(point_of_view)
         elapsed = time.monotonic() - start
         return Analysis(
             engine=self.name, point_of_view=point_of_view,
             point_of_view_name=state.game.player_names[point_of_view], lines=lines,
-            score=score, score_text=mcts_text(score, root_proven is not None),
-            win_probability=(1 + score) / 2, nodes=stats["nodes"], elapsed=elapsed,
+            score=score, nodes=stats["nodes"], elapsed=elapsed,
             nps=stats["nodes"] / elapsed if elapsed > 0 else 0.0,
             seldepth=stats["depth"], simulations=stats["simulations"], seed=self.seed,
             workers=self.workers, tree_kept=stats["kept"], tree_nodes=stats["tree_nodes"],
-            bytes_per_node=MCTS.bytes_per_node(), proven=root_proven is not None,
+            bytes_per_node=MCTS.bytes_per_node(),
             info={"simulations_per_second":
                   stats["simulations"] / elapsed if elapsed > 0 else 0.0})
 
-
-def mcts_text(score: float, proven: bool) -> str:
-    if proven:
-        return "proven win" if score > 0 else "proven loss" if score < 0 else "proven draw"
-    return f"{score:+.3f}"
+ENGINES = {engine.name: engine for engine in (AlphaBetaEngine, MCTSEngine)}

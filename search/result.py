@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .score import PovScore
+
 
 @dataclass
 class Line:
@@ -12,11 +14,12 @@ class Line:
     move_str: str
     pv: list[int]
     pv_str: list[str]
-    score: float            # alpha-beta: evaluation units or +-(MATE - plies); MCTS: mean result
-    score_text: str         # e.g. "+0.35", "win in 7 plies", "proven loss"
-    win_probability: float  # expected score in [0, 1] (a draw counts one half)
-    proof_plies: int | None = None   # plies to the end of a proven result (alpha-beta)
+    score: PovScore         # from the analysis's point of view (search/score.py)
     visits: int | None = None        # MCTS
+
+    @property
+    def win_probability(self) -> float:
+        return self.score.win_probability
 
 
 @dataclass
@@ -25,9 +28,7 @@ class Analysis:
     point_of_view: int
     point_of_view_name: str
     lines: list[Line]
-    score: float
-    score_text: str
-    win_probability: float
+    score: PovScore
     nodes: int
     elapsed: float
     nps: float
@@ -39,8 +40,15 @@ class Analysis:
     tree_kept: int | None = None      # MCTS tree reuse: nodes carried over from last search
     tree_nodes: int | None = None
     bytes_per_node: int | None = None
-    proven: bool = False
     info: dict = field(default_factory=dict)
+
+    @property
+    def win_probability(self) -> float:
+        return self.score.win_probability
+
+    @property
+    def proven(self) -> bool:
+        return self.score.proven
 
     @property
     def best_move(self) -> int | None:
@@ -57,7 +65,6 @@ class Analysis:
     @property
     def pv_str(self) -> list[str]:
         return self.lines[0].pv_str if self.lines else []
-
 
 
 Progress = Callable[[Analysis], None]

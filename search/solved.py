@@ -22,8 +22,9 @@ from importlib import resources
 
 from crystalpick.engine import get_game
 
-from .alphabeta import AlphaBeta, MATE_SCORE, MATE_THRESHOLD_SCORE
+from .alphabeta import AlphaBeta
 from .evaluators import evaluator_for
+from .score import WIN, Proven, from_alphabeta
 from crystalpick.engine.game import sample_chance
 
 MAX_ROOT_MOVES = 60      # keeps the exhaustive proof of every root move within seconds
@@ -56,8 +57,8 @@ def load_solved(game: str) -> list[SolvedPosition]:
                         .read_text(encoding="utf-8"))
 
 
-def exact_value(state, node_limit: int, max_depth: int = 60) -> float | None:
-    """The proven alpha-beta score of ``state`` for its mover (MATE - plies for a win), by
+def exact_value(state, node_limit: int, max_depth: int = 60) -> Proven | None:
+    """The proven result of ``state`` for its mover (player 0 at a chance node), by
     full-width search deepened until the result is proven; None if not within the nodes."""
     searcher = AlphaBeta(state.kernel.copy(), evaluator_for(state.game), tt_megabytes=16,
                          lmr=False)
@@ -67,8 +68,9 @@ def exact_value(state, node_limit: int, max_depth: int = 60) -> float | None:
         lines = searcher.iterate(depth)
         if lines is None:
             return None
-        if abs(lines[0][0]) > MATE_THRESHOLD_SCORE:
-            return lines[0][0]
+        score = from_alphabeta(lines[0][0])
+        if isinstance(score, Proven):
+            return score
     return None
 
 
@@ -89,8 +91,8 @@ def solve(state, node_limit: int = 100_000) -> tuple[int, list[str]] | None:
             return None
         if view_of(child) != mover:
             value = -value
-        if value > MATE_THRESHOLD_SCORE:
-            wins.append((MATE_SCORE - value + 1, move))
+        if value.result == WIN:
+            wins.append((value.plies + 1, move))
     if not wins:
         return None
     shortest = min(p for p, _ in wins)
@@ -128,7 +130,7 @@ def generate(game_name: str, count: int = 8, seed: int = 1, max_seconds: float =
         if candidate.current_player() < 0:
             continue
         value = exact_value(candidate, 50_000)
-        if value is None or MATE_SCORE - value != wanted[found % len(wanted)]:
+        if value is None or value != Proven(WIN, wanted[found % len(wanted)]):
             continue
         result = solve(candidate)
         if result is None or result[0] != wanted[found % len(wanted)]:

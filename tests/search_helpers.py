@@ -5,13 +5,13 @@ import random
 
 from crystalpick.engine.game import CHANCE, TERMINAL
 from crystalpick.search import analyse
-from crystalpick.search.alphabeta import MATE_SCORE
+from crystalpick.search.alphabeta import MATE_SCORE, MATE_THRESHOLD_SCORE, PROOF_BOUND_SCORE
 from crystalpick.engine.game import sample_chance
 
 
 def expectimax(state, ply: int = 0, memo=None) -> float:
     """Alpha-beta's score definition by brute force, player 0's view: a win in n plies is
-    MATE - n, a draw 0, chance nodes average by probability."""
+    MATE - n, a draw 0, chance nodes average by probability (see :func:`chance_value`)."""
     memo = {} if memo is None else memo
     key = (state.position(), ply)
     if key not in memo:
@@ -24,18 +24,28 @@ def expectimax_uncached(state, ply, memo) -> float:
     if player == TERMINAL:
         return state.returns()[0] * (MATE_SCORE - ply)
     if player == CHANCE:
-        total = 0.0
+        weighted = []
         for outcome, probability in state.chance_outcomes():
             state.play(outcome)
-            total += probability * expectimax(state, ply + 1, memo)
+            weighted.append((probability, expectimax(state, ply + 1, memo)))
             state.undo()
-        return total
+        return chance_value(weighted)
     values = []
     for move in state.legal_moves():
         state.play(move)
         values.append(expectimax(state, ply + 1, memo))
         state.undo()
     return max(values) if player == 0 else min(values)
+
+
+def chance_value(weighted) -> float:
+    """A proof survives a chance node only if every outcome is proven the same way;
+    otherwise proven outcomes count as +-PROOF_BOUND in the average."""
+    values = [v for _, v in weighted]
+    if all(v > MATE_THRESHOLD_SCORE for v in values) or \
+            all(v < -MATE_THRESHOLD_SCORE for v in values):
+        return sum(p * v for p, v in weighted)
+    return sum(p * min(max(v, -PROOF_BOUND_SCORE), PROOF_BOUND_SCORE) for p, v in weighted)
 
 
 def play_match(game, make_engine, limits, games: int, seed: int) -> int:

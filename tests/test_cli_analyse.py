@@ -62,15 +62,24 @@ def test_human_output_names_the_point_of_view():
 
 
 def test_engine_options_reach_the_engine():
-    result = run("mattock", "--engine", "mcts", "--option", "c=0.3", "--sims", "100", "--json")
-    assert json.loads(result.output)["input"]["options"]["exploration"] == 0.3
+    result = run("mattock", "--engine", "mcts:c=0.3,sims=100", "--json")
+    document = json.loads(result.output)["input"]
+    assert document["options"] == {"c": 0.3} and document["limits"] == {"simulations": 100}
+
+
+def test_limit_flags_override_the_spec():
+    result = run("mattock", "--engine", "alphabeta:depth=3", "--depth", "1", "--json")
+    assert json.loads(result.output)["result"]["depth"] == 1
 
 
 @pytest.mark.parametrize("args,fragment", [
-    (["--option", "depth=3"], "give limits as --time"),
-    (["--option", "colour=red"], "engine option 'colour' is not known"),
-    (["--option", "c=high", "--engine", "mcts"], "expected float"),
-    (["--workers", "2"], "--workers applies to --engine mcts only"),
+    (["--engine", "alphabeta:c=1.4"], "alphabeta has no option 'c'; valid: depth, nodes"),
+    (["--engine", "mcts:c=high"], "c=high: expected a finite number >= 0"),
+    (["--engine", "mcts:c=nan"], "c=nan: expected a finite number"),
+    (["--engine", "mcts:workers=0"], "workers=0: expected an integer in 1..256"),
+    (["--engine", "random"], "analyse runs alphabeta, mcts or greedy"),
+    (["--sims", "5"], "--sims is not a limit of alphabeta"),
+    (["--option", "c=1"], "No such option '--option'"),
     (["--moves", "h5 h5"], "move 2: illegal move 'h5'"),
 ])
 def test_bad_analyse_input_exits_2(args, fragment):

@@ -111,7 +111,8 @@ def test_sprt_stops_a_lopsided_match(tmp_path):
 @pytest.mark.parametrize("args,fragment", [
     (["--engine", "random"], "exactly two --engine"),
     (["--engine", "random", "--engine", "stockfish"], "unknown engine 'stockfish'"),
-    (["--engine", "mcts:c=abc", "--engine", "random"], "expected float"),
+    (["--engine", "mcts:c=abc", "--engine", "random"], "c=abc: expected a finite number"),
+    (["--engine", "alphabeta:c=1.4", "--engine", "random"], "alphabeta has no option 'c'"),
     (["--engine", "random", "--engine", "random", "--tc", "fast"], "expected SECONDS"),
     (["--engine", "random", "--engine", "random", "--sprt", "elo0=3,elo1=1"], "elo0 < elo1"),
 ])
@@ -122,7 +123,7 @@ def test_bad_match_settings_exit_2(tmp_path, args, fragment):
 
 def test_engine_specs():
     spec = parse_spec("mcts:time=0.5,c=1.4,workers=2")
-    assert spec.limits == {"time": 0.5} and spec.options == {"exploration": 1.4, "workers": 2}
+    assert spec.limits == {"time": 0.5} and spec.options == {"c": 1.4, "workers": 2}
     assert parse_spec("greedy").limits == {"depth": 1}
 
 

@@ -5,9 +5,13 @@ import pytest
 
 from crystalpick.engine import get_game
 from crystalpick.search import AlphaBetaEngine, Limits, analyse
+from crystalpick.search.alphabeta import PROOF_BOUND_SCORE
+from crystalpick.search.score import LOSS, WIN, Proven, Value, from_alphabeta
 from crystalpick.search.testing.chance_nim import ChanceNim
 
 from search_helpers import expectimax
+
+EVAL_BOUND = PROOF_BOUND_SCORE - 1      # search/evaluation.pxd
 from crystalpick.engine.game import sample_chance
 
 
@@ -33,7 +37,7 @@ def test_expectimax_with_star_pruning_is_exact(position, star2):
     exact = expectimax(state.clone())
     exact = exact if state.current_player() == 0 else -exact
     result = analyse(state, AlphaBetaEngine(star2=star2), Limits(depth=12))
-    assert result.score == pytest.approx(exact, abs=1e-6)
+    assert_same_score(result.score.relative, from_alphabeta(exact))
     child_values = {}
     for move in state.legal_moves():
         child = state.clone()
@@ -42,6 +46,15 @@ def test_expectimax_with_star_pruning_is_exact(position, star2):
     sign = 1 if state.current_player() == 0 else -1
     best = max(sign * v for v in child_values.values())
     assert sign * child_values[result.best_move] == pytest.approx(best, abs=1e-6)
+
+
+def assert_same_score(got, expected):
+    assert type(got) is type(expected)
+    if isinstance(expected, Value):
+        assert got.units == pytest.approx(expected.units, abs=1e-6)
+    else:
+        assert got.result == expected.result
+        assert got.plies == pytest.approx(expected.plies, abs=1e-6)
 
 
 def test_star1_prunes_compared_with_full_expectimax():
@@ -66,7 +79,7 @@ def count_tree(state) -> int:
 def test_win_and_loss_are_reported_in_plies():
     state = ChanceNim().parse_position("3/0/0/0/8")
     result = analyse(state, "alphabeta", Limits(depth=4))
-    assert result.score_text == "win in 1 ply" and result.lines[0].proof_plies == 1
+    assert result.score.relative == Proven(WIN, 1) and result.lines[0].score.text() == "win in 1 ply"
     assert result.win_probability == 1.0 and result.proven
 
 
@@ -80,7 +93,7 @@ def test_star2_probing_keeps_the_value_on_maatatahay():
         if len(state.legal_moves()) > 1:
             values = [analyse(state, AlphaBetaEngine(star2=star2), Limits(depth=4)).score
                       for star2 in (False, True)]
-            assert values[0] == pytest.approx(values[1], abs=1e-6)
+            assert_same_score(values[0].relative, values[1].relative)
             checked += 1
         state.play(rng.choice(state.legal_moves()))
     assert checked == 4
@@ -101,3 +114,20 @@ def test_stopped_inside_the_first_iteration_still_reports_a_scored_move():
     state = get_game("mattock").new_initial_state()
     result = analyse(state, "alphabeta", Limits(nodes=10))
     assert result.depth == 0 and result.best_move in state.legal_moves()
+
+
+def test_a_chance_node_averages_proofs_with_evaluations_only_within_the_bound():
+    """Outcome 3 (probability 1/2) is a win in one more ply, outcomes 4 and 5 are not
+    settled at depth 2: the value is an evaluation, not half of a proof's MATE - 2."""
+    state = ChanceNim().parse_position("3/0/1/1/8")
+    assert state.is_chance_node()
+    score = analyse(state, "alphabeta", Limits(depth=2)).score.relative
+    assert isinstance(score, Value)
+    assert 0.5 * PROOF_BOUND_SCORE - 0.5 * EVAL_BOUND <= score.units < PROOF_BOUND_SCORE
+
+
+def test_a_chance_node_keeps_a_proof_when_every_outcome_is_proven_alike():
+    state = ChanceNim().parse_position("1/0/1/1/8")      # 1, 2 or 3 stones: all taken at once
+    assert analyse(state, "alphabeta", Limits(depth=2)).score.relative == Proven(WIN, 2)
+    assert analyse(state, "alphabeta", Limits(depth=2),
+                   point_of_view=1).score.relative == Proven(LOSS, 2)

@@ -48,7 +48,8 @@ def test_point_of_view_is_explicit_and_flips_the_score(start, engine, limits):
                     point_of_view=1)
     assert own.point_of_view == 0 and own.point_of_view_name == "first"
     assert other.point_of_view == 1 and other.point_of_view_name == "second"
-    assert other.score == pytest.approx(-own.score)
+    assert other.score.relative == -own.score.relative and other.score.player == 1
+    assert other.score.pov(0) == own.score.relative
     assert other.win_probability == pytest.approx(1 - own.win_probability)
     assert own.best_move == other.best_move
 
@@ -62,7 +63,7 @@ def test_multipv_lines_are_distinct_legal_and_ordered(start, engine, limits):
     assert set(moves) <= set(start.legal_moves())
     assert result.best_move == moves[0] and result.pv[0] == moves[0]
     if engine == "alphabeta":
-        scores = [line.score for line in result.lines]
+        scores = [line.score.relative for line in result.lines]
         assert scores == sorted(scores, reverse=True)
     else:
         visits = [line.visits for line in result.lines]
@@ -118,7 +119,7 @@ def test_chance_root_gives_expectation_without_a_move(engine, limits):
     results = [analyse(state, MCTSEngine(seed=2) if engine == "mcts" else engine, limits,
                        point_of_view=pov) for pov in (0, 1)]
     assert all(r.best_move is None and r.lines == [] for r in results)
-    assert results[1].score == pytest.approx(-results[0].score)
+    assert results[1].score.relative == -results[0].score.relative
 
 
 @pytest.mark.parametrize("engine", ["alphabeta", "mcts"])

@@ -5,6 +5,7 @@ from crystalpick.engine import get_game
 from crystalpick.search import Limits, MCTSEngine, analyse
 from crystalpick.search.evaluation import Evaluator
 from crystalpick.search.mcts import MCTS
+from crystalpick.search.score import WIN, Proven
 from crystalpick.search.testing.chance_nim import ChanceNim
 
 from search_helpers import expectimax
@@ -44,7 +45,8 @@ def test_tree_reuse_keeps_the_subtree_of_the_played_moves():
 def test_solver_proves_an_immediate_win():
     state = ChanceNim().parse_position("3/0/0/0/8")
     result = analyse(state, MCTSEngine(seed=1), Limits(simulations=10000))
-    assert result.proven and result.score == 1 and result.score_text == "proven win"
+    assert result.proven and result.score.relative == Proven(WIN)
+    assert result.score.text() == "proven win" and result.score.words() == "win"
     assert result.best_move_str == "take3"
     assert result.simulations < 10000          # stops once the root is proven
 

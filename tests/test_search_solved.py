@@ -4,6 +4,7 @@ import pytest
 
 from crystalpick.engine import get_game
 from crystalpick.search import AlphaBetaEngine, Limits, MCTSEngine, analyse
+from crystalpick.search.score import WIN, Proven
 from crystalpick.search.solved import load_solved, solve
 
 GAMES = ("mattock", "maatatahay")
@@ -25,8 +26,8 @@ def test_alphabeta_proves_the_shortest_win(game, case):
     state = get_game(game).parse_position(case.position)
     result = analyse(state, AlphaBetaEngine(), Limits(depth=case.wins + 2,
                                                       nodes=ALPHABETA_BUDGET))
-    assert result.lines[0].proof_plies == case.wins
-    assert result.score_text == f"win in {case.wins} plies"
+    assert result.lines[0].score.relative == Proven(WIN, case.wins)
+    assert result.score.text() == f"win in {case.wins} plies"
     assert result.best_move_str in case.winning
 
 

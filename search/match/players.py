@@ -23,7 +23,7 @@ class Player:
 
     def __init__(self, spec: EngineSpec, seed: int, game):
         self.spec = spec
-        self.rng = random.Random(seed)
+        self.rng = random.Random(spec.options.get("seed", seed))   # random:seed=N
         self.engine = self.external = None
         if spec.name == "cmd":
             from .external import ExternalEngine
@@ -65,7 +65,7 @@ class Player:
             result = analyse(state, self.engine, limits)
         except Exception as err:      # a built-in engine that raises has crashed
             raise EngineCrashed(f"{type(err).__name__}: {err}") from err
-        comment = {"score": result.score_text, "pov": result.point_of_view_name,
+        comment = {"score": result.score.text(), "pov": result.point_of_view_name,
                    "nodes": result.nodes}
         if result.depth is not None:
             comment["depth"] = result.depth
