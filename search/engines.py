@@ -15,14 +15,12 @@ from abc import ABC, abstractmethod
 from crystalpick.engine.game import CHANCE
 
 from .alphabeta import AlphaBeta, MATE_SCORE, MATE_THRESHOLD_SCORE
-from .evaluators import evaluator_for, playout_depth_for
 from .limits import Limits
 from .mcts import MCTS
 from .result import Analysis, Line, Progress
 
-MAX_DEPTH = 120              # alpha-beta plies (the searcher's stack holds 128)
+MAX_DEPTH = 120              # alpha-beta iterations (the searcher's stack holds MAX_PLIES)
 SOFT_ITERATION_SHARE = 0.4   # don't start an iteration after this share of the soft budget
-WIN_PROBABILITY_SCALE = 150  # evaluation units per logistic unit (uncalibrated guess)
 MCTS_CHUNK = 1024            # simulations between progress reports and soft-limit checks
 
 
@@ -76,9 +74,9 @@ class AlphaBetaEngine(Engine):
 
     def analyse(self, state, limits, progress, point_of_view, multipv):
         require_limit(self.name, limits, ("depth", "nodes", "time", "clock"))
-        kernel = state.kernel.copy()
+        kernel = state.search_kernel().clone()
         if self.searcher is None or self.game != state.game.name:
-            self.searcher = AlphaBeta(kernel, evaluator_for(state.game), **self.options)
+            self.searcher = AlphaBeta(kernel, state.game.evaluator(), **self.options)
             self.game = state.game.name
         else:
             self.searcher.set_kernel(kernel)
@@ -111,7 +109,7 @@ class AlphaBetaEngine(Engine):
         sign = 1 if point_of_view == root_view(state) else -1
         lines = [self.line(state, sign * score, pv) for score, pv in raw if pv]
         score = sign * raw[0][0]
-        text, probability, plies = describe_score(score)
+        text, probability, plies = describe_score(score, state.game.evaluation_scale)
         elapsed = time.monotonic() - start
         nodes = self.searcher.nodes
         return Analysis(
@@ -124,21 +122,22 @@ class AlphaBetaEngine(Engine):
 
     @staticmethod
     def line(state, score, pv) -> Line:
-        text, probability, plies = describe_score(score)
+        text, probability, plies = describe_score(score, state.game.evaluation_scale)
         return Line(move=pv[0], move_str=state.move_to_str(pv[0]), pv=list(pv),
                     pv_str=line_strings(state, pv), score=score, score_text=text,
                     win_probability=probability, proof_plies=plies)
 
 
-def describe_score(score: float) -> tuple[str, float, int | None]:
-    """Alpha-beta score -> (text, win probability, plies to a proven end or None)."""
+def describe_score(score: float, scale: float) -> tuple[str, float, int | None]:
+    """Alpha-beta score -> (text, win probability, plies to a proven end or None); ``scale``
+    is the game's evaluation units per logistic unit."""
     if score > MATE_THRESHOLD_SCORE:
         plies = round(MATE_SCORE - score)
         return f"win in {plies} {plural(plies)}", 1.0, plies
     if score < -MATE_THRESHOLD_SCORE:
         plies = round(MATE_SCORE + score)
         return f"loss in {plies} {plural(plies)}", 0.0, plies
-    return f"{score:+.1f}", 1.0 / (1.0 + math.exp(-score / WIN_PROBABILITY_SCALE)), None
+    return f"{score:+.1f}", 1.0 / (1.0 + math.exp(-score / scale)), None
 
 
 def plural(plies: int) -> str:
@@ -172,15 +171,17 @@ class MCTSEngine(Engine):
 
     def tree_for(self, state) -> tuple[MCTS, int]:
         """The tree to search ``state`` with, and how many nodes of the old one it kept."""
-        kernel = state.kernel.copy()
-        if self.tree is not None and self.reuse and self.game == state.game.name:
+        game = state.game
+        kernel = state.search_kernel().clone()
+        if self.tree is not None and self.reuse and self.game == game.name:
             kept = self.tree.reuse(kernel)
         else:
             options = dict(self.options)
             if options["playout_depth"] is None:
-                options["playout_depth"] = playout_depth_for(state.game)
-            self.tree = MCTS(kernel, evaluator_for(state.game), seed=self.seed, **options)
-            self.game = state.game.name
+                options["playout_depth"] = game.playout_depth
+            self.tree = MCTS(kernel, game.evaluator(), game.playout_policy(), seed=self.seed,
+                             evaluation_scale=game.evaluation_scale, **options)
+            self.game = game.name
             kept = 0
         self.tree.reset_counters()
         return self.tree, kept

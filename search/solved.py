@@ -23,7 +23,6 @@ from importlib import resources
 from crystalpick.engine import get_game
 
 from .alphabeta import AlphaBeta, MATE_SCORE, MATE_THRESHOLD_SCORE
-from .evaluators import evaluator_for
 from crystalpick.engine.game import sample_chance
 
 MAX_ROOT_MOVES = 60      # keeps the exhaustive proof of every root move within seconds
@@ -59,7 +58,7 @@ def load_solved(game: str) -> list[SolvedPosition]:
 def exact_value(state, node_limit: int, max_depth: int = 60) -> float | None:
     """The proven alpha-beta score of ``state`` for its mover (MATE - plies for a win), by
     full-width search deepened until the result is proven; None if not within the nodes."""
-    searcher = AlphaBeta(state.kernel.copy(), evaluator_for(state.game), tt_megabytes=16,
+    searcher = AlphaBeta(state.search_kernel().clone(), state.game.evaluator(), tt_megabytes=16,
                          lmr=False)
     searcher.begin()
     searcher.set_limits(0.0, node_limit)

@@ -5,7 +5,7 @@ import pytest
 
 from crystalpick.engine import get_game
 from crystalpick.search import AlphaBetaEngine, Limits, analyse
-from crystalpick.search.testing.chance_nim import ChanceNim
+from crystalpick.engine.testing.chance_nim import ChanceNim
 
 from search_helpers import expectimax
 from crystalpick.engine.game import sample_chance
