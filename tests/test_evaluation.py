@@ -9,6 +9,7 @@ import pytest
 from crystalpick.engine import get_game
 from crystalpick.engine.evaluation import Evaluator, PlayoutPolicy
 from crystalpick.engine.mattock.evaluation import MattockEvaluator
+from crystalpick.engine.mattock.notation import decode_move
 from crystalpick.engine.mattock.playout import MattockPlayout
 from crystalpick.engine.game import sample_chance
 
@@ -35,12 +36,17 @@ def test_bounded():
 
 
 def test_turn_decoder_lists_exactly_the_generated_turns_of_each_cell():
-    """turn_at(c, i) over i < turns_at(c) is a bijection onto the generator's turns mining c."""
+    """turn_at(c, i) over i < the cell's count is a bijection onto the generator's turns
+    mining c, and the counted cells are the mine cells."""
     for state in POSITIONS[::5]:
         generated = state.legal_moves()
-        decoded = [m for c in state.mine_cells() for m in state.kernel.turns_of_cell(c)]
+        by_cell = state.kernel.turns_by_cell()
+        assert list(by_cell) == state.mine_cells()
+        decoded = [move for turns in by_cell.values() for move in turns]
         assert sorted(decoded) == sorted(generated)
         assert len(set(decoded)) == len(decoded)
+        assert all(decode_move(move)[0] == cell for cell, turns in by_cell.items()
+                   for move in turns)
 
 
 def test_start_favours_neither_side_beyond_the_tempo_term():

@@ -77,12 +77,10 @@ cdef inline bint joins_own_miner(MState* s, int c, Labels* own) noexcept nogil:
 cdef int list_tiles(MState* s, int player, int* miners, int* empty, int* empty_count) noexcept nogil
 # The functions below take the mover's labels. mine_cells stops after ``limit`` cells.
 cdef int mine_cells(MState* s, Labels* own, int* out, int limit) noexcept nogil
-# The mover's miner moves before mining (sum over groups of miners x empty tiles): the
-# ``base`` of turns_at.
-cdef long long miner_moves(Labels* own) noexcept nogil
-# Turns that mine cell c (a mine cell), from the counting formula, none generated.
-cdef long long turns_at(MState* s, Labels* own, int c, long long base) noexcept nogil
-# The ``index``-th of those turns (0 <= index < turns_at): "no move" first, then the moves
+# The mine cells (ascending, as mine_cells) and the number of turns mining each, from the
+# counting formula, none generated; returns how many cells. count_turns is their sum.
+cdef int mine_cell_turns(MState* s, Labels* own, int* cells, long long* turns) noexcept nogil
+# The ``index``-th turn mining cell c (0 <= index < its count): "no move" first, then the moves
 # within the group c forms by merging (by source, then target: c itself first where it is a
 # source or target, then ascending), then the other groups' in group order.
 cdef int turn_at(MState* s, Labels* own, int c, long long index) noexcept nogil

@@ -181,7 +181,7 @@ cdef int mine_cells(MState* s, Labels* own, int* out, int limit) noexcept nogil:
     return n
 
 
-cdef long long miner_moves(Labels* own) noexcept nogil:
+cdef inline long long miner_moves(Labels* own) noexcept nogil:
     cdef int k
     cdef long long base = 0
     for k in range(own.count):
@@ -193,7 +193,7 @@ cdef inline int merged_size(MState* s, Labels* own, int* merged, int count, int*
                             int* e) noexcept nogil:
     """Own miners ``m`` and empty tiles ``e`` of the group that mining the cell makes from
     the ``count`` groups in ``merged``, the cell included (a re-entered miner's source while
-    miners are off the board, else an empty tile)."""
+    miners are off the board, else an empty tile); returns whether a miner re-enters."""
     cdef int j, k, placed = s.on_board[s.to_move] < s.miners_per_player
     m[0] = placed
     e[0] = 1 - placed
@@ -204,8 +204,9 @@ cdef inline int merged_size(MState* s, Labels* own, int* merged, int count, int*
     return placed
 
 
-cdef long long turns_at(MState* s, Labels* own, int c, long long base) noexcept nogil:
-    """1 (no move) + the miner moves of the unmerged groups + those of the merged group."""
+cdef inline long long turns_at(MState* s, Labels* own, int c, long long base) noexcept nogil:
+    """Turns that mine cell c, none generated: 1 (no move) + the miner moves of the unmerged
+    groups (``base`` minus the merged ones) + those of the merged group."""
     cdef int merged[3]
     cdef int j, m, e, count = merged_groups(s, c, own, merged)
     cdef long long turns = 1 + base
@@ -264,12 +265,29 @@ cdef int turn_at(MState* s, Labels* own, int c, long long index) noexcept nogil:
     return move_code(c, source, target)
 
 
+cdef int mine_cell_turns(MState* s, Labels* own, int* cells, long long* turns) noexcept nogil:
+    cdef int c, w, n = 0
+    cdef u64 bits
+    cdef long long base = miner_moves(own)
+    for w in range(WORDS):
+        bits = s.frontier[w]
+        while bits:
+            c = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if is_mine_cell(s, c, own):
+                cells[n] = c
+                turns[n] = turns_at(s, own, c, base)
+                n += 1
+    return n
+
+
 cdef long long count_turns(MState* s, Labels* own) noexcept nogil:
     cdef int cells[MAX_CELLS]
+    cdef long long turns[MAX_CELLS]
     cdef int i
-    cdef long long base = miner_moves(own), total = 0
-    for i in range(mine_cells(s, own, cells, MAX_CELLS)):
-        total += turns_at(s, own, cells[i], base)
+    cdef long long total = 0
+    for i in range(mine_cell_turns(s, own, cells, turns)):
+        total += turns[i]
     return total
 
 
@@ -555,9 +573,12 @@ cdef class Kernel:
         cdef int n = mine_cells(&self.s, labels_of(&self.s, self.s.to_move), cells, MAX_CELLS)
         return [cells[i] for i in range(n)]
 
-    def turns_of_cell(self, int cell):
-        """The turns that mine ``cell`` (a mine cell) in turn_at's order, decoded one by one
-        from the counting formula: the sampler's view, checked against the generator."""
+    def turns_by_cell(self):
+        """{mine cell: its turns in turn_at's order}, decoded one by one from the counts of
+        mine_cell_turns: the sampler's view, checked against the generator by the tests."""
+        cdef int cells[MAX_CELLS]
+        cdef long long turns[MAX_CELLS]
         cdef Labels* own = labels_of(&self.s, self.s.to_move)
-        cdef long long count = turns_at(&self.s, own, cell, miner_moves(own))
-        return [turn_at(&self.s, own, cell, i) for i in range(count)]
+        cdef int n = mine_cell_turns(&self.s, own, cells, turns)
+        return {cells[i]: [turn_at(&self.s, own, cells[i], k) for k in range(turns[i])]
+                for i in range(n)}

@@ -1,13 +1,13 @@
 # cython: language_level=3
 """Mattock's playout policy: a uniformly random legal turn without listing the turns.
 
-The kernel counts each mine cell's turns by formula (``turns_at``) and decodes a turn from
-its index (``turn_at``); the sampler only draws: a mine cell in proportion to its turns, then
+The kernel counts each mine cell's turns by formula (``mine_cell_turns``) and decodes a turn
+from its index (``turn_at``); the sampler only draws: a mine cell in proportion to its turns, then
 an index among them. So the rules stay in the kernel and a playout ply costs one labelling
 and one pass over the mine cells instead of generating every turn.
 """
 from crystalpick.engine.mattock._fast cimport (Kernel, MState, Labels, MAX_CELLS, labels_of,
-                                              mine_cells, miner_moves, turns_at, turn_at)
+                                              mine_cell_turns, turn_at)
 from crystalpick.engine.rng cimport random_below
 
 
@@ -16,13 +16,11 @@ cdef int uniform_turn(MState* s, u64* rng) noexcept nogil:
     cdef Labels* own = labels_of(s, s.to_move)
     cdef int cells[MAX_CELLS]
     cdef long long counts[MAX_CELLS]
-    cdef int n = mine_cells(s, own, cells, MAX_CELLS), i
-    cdef long long base, total = 0, r
+    cdef int n = mine_cell_turns(s, own, cells, counts), i
+    cdef long long total = 0, r
     if n == 0:
         return -2
-    base = miner_moves(own)
     for i in range(n):
-        counts[i] = turns_at(s, own, cells[i], base)
         total += counts[i]
     r = random_below(rng, total)
     i = 0
