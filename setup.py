@@ -79,8 +79,8 @@ setup(
     packages=find_packages(),
     package_dir={f"{NAMESPACE}.{top}": top for top in FOLDERS},
     package_data={
-        f"{NAMESPACE}.positions": ["*.perft", "*.bench", "*.solved", "*.openings", "*.epd"],
-        f"{NAMESPACE}.engine": ["**/*.pxd", "**/*.toml", "**/*.json"],
+        f"{NAMESPACE}.positions": ["*.perft", "*.solved", "*.openings", "*.epd"],
+        f"{NAMESPACE}.engine": ["**/*.pxd", "**/*.toml", "**/*.json", "**/*.bench"],
         f"{NAMESPACE}.search": ["**/*.pxd"],
     },
     ext_modules=extensions(),

@@ -453,15 +453,18 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
     """
     import dataclasses
 
-    from crystalpick.search.bench import DEFAULTS, bench_game, signature, totals
+    from crystalpick.search.bench import bench_game, benched_games, signature, totals
 
-    names = [game] if game else sorted(GAMES)
+    names = [game.lower()] if game else benched_games()
+    if game and GAMES[names[0]].bench_settings is None:
+        raise click.UsageError(f"{game} has no bench workload; games with one: "
+                               f"{', '.join(benched_games())}")
 
     def run_all():
         rows = []
         for name in names:
             settings = dataclasses.replace(
-                DEFAULTS[name], **{k: v for k, v in (("perft_depth", perft_depth),
+                GAMES[name].bench_settings, **{k: v for k, v in (("perft_depth", perft_depth),
                                                     ("alphabeta_depth", depth),
                                                     ("mcts_simulations", sims)) if v})
             if not as_json:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from importlib import resources
 from typing import ClassVar, Iterable, Mapping
 
 CHANCE = -1
@@ -63,8 +64,26 @@ class RuleOption:
     help: str
 
 
+@dataclass(frozen=True)
+class BenchSettings:
+    """The fixed workload ``crystalpick bench`` runs on each of a game's bench positions."""
+
+    perft_depth: int
+    alphabeta_depth: int
+    mcts_simulations: int
+
+
+BENCH_FILE = "positions.bench"      # a game's bench positions, in its own package
+
+
 class Game(ABC):
-    """A game with its rule options fixed: a factory for states and the notation's owner."""
+    """A game with its rule options fixed: a factory for states and the notation's owner.
+
+    It also hands the searchers what they know about the game: its evaluator and playout
+    policy (engine/evaluation.pxd, matched to its kernel), how deep MCTS playouts run and
+    how evaluation units map to win probabilities, and the bench workload. The defaults
+    know nothing, which is correct for any game, only slower to play well.
+    """
 
     name: ClassVar[str]
     player_names: ClassVar[tuple[str, str]]
@@ -75,6 +94,13 @@ class Game(ABC):
     # Plies (chance outcomes included) no game under any rule option exceeds; the kernels'
     # history and the searchers' stacks are sized from it (engine/kernel.pxd MAX_PLIES).
     max_game_length: ClassVar[int]
+    # Plies an MCTS playout plays before the evaluation scores it (0: play to the end).
+    playout_depth: ClassVar[int] = 0
+    # Evaluation units per logistic unit: a score x means a win probability of
+    # 1 / (1 + exp(-x / evaluation_scale)), i.e. tanh(x / (2 * evaluation_scale)) as a result
+    # in [-1, 1]. Both searchers use this one number.
+    evaluation_scale: ClassVar[float] = 150.0
+    bench_settings: ClassVar[BenchSettings | None] = None     # None: not in crystalpick bench
 
     def __init__(self, rules: Mapping[str, str] | None = None, *, impl: str = "fast",
                  seed: int | None = None, tileset: str | None = None):
@@ -139,6 +165,25 @@ class Game(ABC):
             state.play(move)
         return state
 
+    def evaluator(self):
+        """The searchers' evaluation hook for this game's fast kernel (default: all zero)."""
+        from .evaluation import Evaluator
+        return Evaluator()
+
+    def playout_policy(self):
+        """How MCTS draws playout moves on this game's fast kernel (default: from the
+        generated moves)."""
+        from .evaluation import PlayoutPolicy
+        return PlayoutPolicy()
+
+    def bench_suite(self) -> list:
+        """The positions ``crystalpick bench`` runs: :data:`BENCH_FILE` in the package that
+        defines the game class (perft-file layout, see crystalpick.positions)."""
+        from crystalpick.positions import parse_suite
+        package = type(self).__module__
+        text = resources.files(package).joinpath(BENCH_FILE).read_text(encoding="utf-8")
+        return parse_suite(text, f"{package}/{BENCH_FILE}")
+
     def describe(self) -> dict:
         """What ``crystalpick games`` prints: options with defaults and anything notable."""
         return {
@@ -166,9 +211,8 @@ def sample_chance(state: "State", u: float) -> int:
 class State(ABC):
     """One position of a game; mutable through :meth:`play` and :meth:`undo`.
 
-    A fast implementation also has ``kernel``: its C-level twin, a ``GameKernel``
-    (engine/kernel.pxd) with a Python ``copy()``. The searchers drive that kernel, so they
-    need ``impl="fast"``; the reference implementations have no kernel.
+    A fast implementation (:class:`KernelState`) also has a C-level twin, a ``GameKernel``
+    (engine/kernel.pxd), which the searchers drive: see :meth:`search_kernel`.
     """
 
     game: Game
@@ -243,6 +287,12 @@ class State(ABC):
         from .perft import perft
         return perft(self, depth)
 
+    def search_kernel(self):
+        """The state's own ``GameKernel`` for the searchers (clone it before searching); only
+        a fast implementation has one."""
+        raise GameError(f"the {self.game.impl} implementation of {self.game.name} cannot be "
+                        f"searched; use the fast one (impl='fast')")
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.position()!r}>"
 
@@ -253,3 +303,46 @@ class State(ABC):
         if player == TERMINAL:
             return "none (game over)"
         return self.game.player_names[player]
+
+
+class KernelState(State):
+    """A fast State: the rules live in ``kernel``, a Cython ``GameKernel`` whose Python side
+    (engine/kernel.pyx) this forwards to. List it before the game's shared State class."""
+
+    kernel = None
+
+    def search_kernel(self):
+        return self.kernel
+
+    def current_player(self) -> int:
+        return self.kernel.current_player()
+
+    def legal_moves(self) -> list[int]:
+        return self.kernel.legal_moves()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.is_chance_node():
+            return super().chance_outcomes()
+        return self.kernel.chance_outcomes()
+
+    def play(self, move: int) -> None:
+        self.kernel.play(move)
+
+    def undo(self) -> None:
+        self.kernel.undo()
+
+    def clone(self):
+        twin = type(self).__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin.kernel = self.kernel.clone()
+        return twin
+
+    def hash_key(self) -> int:
+        return self.kernel.key
+
+    def to_position(self):
+        return self.kernel.to_position()
+
+    def perft(self, depth: int) -> int:
+        """Native perft: the walk runs in C without the GIL, the last ply bulk-counted."""
+        return self.kernel.perft(depth)

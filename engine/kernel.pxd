@@ -1,8 +1,24 @@
 # The C-level game interface: every fast game kernel subclasses GameKernel, and the searchers
 # call these methods through Cython's vtable, so no Python call happens per node.
 # Codes and meanings are those of engine/game.py (players 0/1, CHANCE = -1, TERMINAL = -2).
+from libc.stdio cimport fprintf, stderr
+from libc.stdlib cimport abort
 
 ctypedef unsigned long long u64
+
+# The one ply capacity: every kernel's history and the searchers' stacks hold this many plies,
+# and every game's max_game_length fits in it (tests/test_contract.py), so a legal line of
+# play never runs out of room. Exported to Python as crystalpick.engine.kernel.MAX_PLIES.
+cpdef enum:
+    MAX_PLIES = 256
+
+
+cdef inline void ply_overflow() noexcept nogil:
+    """A make past MAX_PLIES: only a rules bug (a game longer than its max_game_length) gets
+    here; stop before the history is overrun rather than corrupt memory."""
+    fprintf(stderr, b"crystalpick: kernel history full (MAX_PLIES plies); aborting\n")
+    abort()
+
 
 cdef class GameKernel:
     # 0 or 1 to move, -1 at a chance node, -2 when the game is over.
@@ -14,8 +30,14 @@ cdef class GameKernel:
     cdef long long moves(self, int* out, long long capacity) noexcept nogil
     # At a chance node: the probability of each outcome, in the order of moves(); else 0.
     cdef long long outcome_probabilities(self, double* out, long long capacity) noexcept nogil
+    # make pushes onto the kernel's history (at most MAX_PLIES entries), unmake pops.
     cdef void make(self, int move) noexcept nogil
     cdef void unmake(self) noexcept nogil
+    # Plies on the history now (makes not yet unmade since the kernel was built).
+    cdef int plies(self) noexcept nogil
     cdef u64 hash_key(self) noexcept nogil
     # Player 0's result at a terminal state: +1 win, -1 loss, 0 draw.
     cdef double terminal_value(self) noexcept nogil
+    # Leaves of the move tree ``depth`` plies deep (chance outcomes count as plies); the
+    # default walks the methods above, a game may bulk-count natively.
+    cdef long long perft_nodes(self, int depth) noexcept nogil

@@ -1,5 +1,9 @@
 # cython: language_level=3
-"""Base of the fast game kernels; see kernel.pxd for the contract. Subclasses override all."""
+"""Base of the fast game kernels (see kernel.pxd for the C contract) and their Python
+boundary, written once here on top of the C methods: a game's kernel overrides the C methods
+and only the Python methods that really are its own (``clone``, ``to_position``, and any
+extra read-outs its State or tests need)."""
+from libc.stdlib cimport malloc, free
 
 
 cdef class GameKernel:
@@ -21,8 +25,105 @@ cdef class GameKernel:
     cdef void unmake(self) noexcept nogil:
         pass
 
+    cdef int plies(self) noexcept nogil:
+        return 0
+
     cdef u64 hash_key(self) noexcept nogil:
         return 0
 
     cdef double terminal_value(self) noexcept nogil:
         return 0.0
+
+    cdef long long perft_nodes(self, int depth) noexcept nogil:
+        """Generic perft: the last ply bulk-counted, so leaves are never played; -1 if out
+        of memory."""
+        cdef long long n, i, sub, total = 0
+        cdef int* moves
+        if depth <= 0:
+            return 1
+        n = self.move_count()
+        if depth == 1 or n == 0:
+            return n
+        moves = <int*>malloc(n * sizeof(int))
+        if moves == NULL:
+            return -1
+        n = self.moves(moves, n)
+        for i in range(n):
+            self.make(moves[i])
+            sub = self.perft_nodes(depth - 1)
+            self.unmake()
+            if sub < 0:
+                total = -1
+                break
+            total += sub
+        free(moves)
+        return total
+
+    # -- Python boundary -----------------------------------------------------------------------
+
+    def current_player(self):
+        return self.player()
+
+    def legal_moves(self):
+        """The legal moves, or at a chance node the outcomes, in the kernel's order."""
+        cdef long long count = self.move_count()
+        cdef int* moves = <int*>malloc((count + 1) * sizeof(int))
+        cdef long long n
+        if moves == NULL:
+            raise MemoryError()
+        try:
+            n = self.moves(moves, count + 1)
+            return [moves[i] for i in range(n)]
+        finally:
+            free(moves)
+
+    def chance_outcomes(self):
+        """``(outcome, probability)`` pairs at a chance node, else an empty list."""
+        if self.player() != -1:
+            return []
+        moves = self.legal_moves()
+        cdef long long n = len(moves)
+        cdef double* probabilities = <double*>malloc((n + 1) * sizeof(double))
+        if probabilities == NULL:
+            raise MemoryError()
+        try:
+            self.outcome_probabilities(probabilities, n + 1)
+            return [(moves[i], probabilities[i]) for i in range(n)]
+        finally:
+            free(probabilities)
+
+    def play(self, int move):
+        """Make ``move`` (not checked for legality); refuses to outgrow the history."""
+        if self.plies() >= MAX_PLIES:
+            raise OverflowError(f"game longer than the kernels' capacity of {MAX_PLIES} plies")
+        self.make(move)
+
+    def undo(self):
+        if self.plies() == 0:
+            raise IndexError("no move to undo")
+        self.unmake()
+
+    @property
+    def ply(self):
+        return self.plies()
+
+    @property
+    def key(self):
+        return self.hash_key()
+
+    def perft(self, int depth):
+        """Perft without the GIL (native where the game provides it)."""
+        cdef long long nodes
+        with nogil:
+            nodes = self.perft_nodes(depth)
+        if nodes < 0:
+            raise MemoryError()
+        return nodes
+
+    def clone(self):
+        """An independent copy of the position and its history (the game's own)."""
+        raise NotImplementedError(f"{type(self).__name__} has no clone()")
+
+    def to_position(self):
+        """The game's Position object for this state (the game's own)."""
+        raise NotImplementedError(f"{type(self).__name__} has no to_position()")

@@ -1,7 +1,8 @@
-"""Position suites as data (perft tables, bench positions, opening sets), shipped in the wheel.
+"""Position suites as data (perft tables, solved positions, opening sets), shipped in the wheel.
 
-Perft tables (``*.perft``) and bench suites (``*.bench``, the same blocks without counts)
-follow python-chess's perft file layout, one entry per blank-line-separated
+Perft tables (``*.perft``) and the games' bench suites (``positions.bench`` in each game's
+package, the same blocks without counts; ``Game.bench_suite()``) follow python-chess's perft
+file layout, one entry per blank-line-separated
 block (``#`` starts a comment)::
 
     id start-5
@@ -61,9 +62,3 @@ def perft_suite(game: str) -> list[PerftCase]:
     """The perft table of ``game`` (``positions/<game>.perft``)."""
     name = f"{game}.perft"
     return parse_suite(read_text(name), name, need_counts=True)
-
-
-def bench_suite(game: str) -> list[PerftCase]:
-    """The positions ``crystalpick bench`` runs for ``game`` (``positions/<game>.bench``)."""
-    name = f"{game}.bench"
-    return parse_suite(read_text(name), name)

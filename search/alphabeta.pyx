@@ -16,13 +16,13 @@ fixed depth are reproducible because nothing depends on time unless a time limit
 from libc.stdlib cimport malloc, realloc, free, qsort
 from libc.string cimport memset, memcpy
 
-from crystalpick.engine.kernel cimport GameKernel, u64
-from crystalpick.search.evaluation cimport Evaluator, EVAL_BOUND
+from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
+from crystalpick.engine.evaluation cimport Evaluator, EVAL_BOUND
 from crystalpick.search.scores cimport MATE, MATE_THRESHOLD, INFINITE_SCORE
 from crystalpick.search.clock cimport now
 
 cdef enum:
-    MAX_PLY = 128
+    MAX_PLY = MAX_PLIES          # the stack holds any game to its end
     HISTORY_SIZE = 4096
     CHECK_EVERY = 1023           # look at the clock every 1024 nodes
     EXACT = 0
@@ -137,6 +137,7 @@ cdef class AlphaBeta:
         if self.table == NULL:
             raise MemoryError()
         self.table_mask = entries - 1
+        evaluator.check(kernel)
         self.kernel = kernel
         self.evaluator = evaluator
         self.lmr, self.star2, self.aspiration = lmr, star2, aspiration
@@ -165,6 +166,7 @@ cdef class AlphaBeta:
 
     def set_kernel(self, GameKernel kernel):
         """Search another position (e.g. the next one of a game) keeping the TT."""
+        self.evaluator.check(kernel)
         self.kernel = kernel
 
     # -- move lists ------------------------------------------------------------------------
@@ -242,10 +244,7 @@ cdef class AlphaBeta:
         cdef long long n, next_index, k
         cdef bint generated, found
         cdef double original_alpha = alpha
-        if depth <= 0 or ply >= MAX_PLY - 1:
-            player = self.evaluator.leaf(self.kernel, &score)   # one pass for both answers
-        else:
-            player = self.kernel.player()
+        player = self.kernel.player()
         if player >= 0 and player != pov and depth > 0 and ply < MAX_PLY - 1:
             return -self.search(depth, -beta, -alpha, ply, player, probe)
         self.nodes += 1
@@ -254,6 +253,7 @@ cdef class AlphaBeta:
             self.seldepth = ply
         if player >= 0 and (depth <= 0 or ply >= MAX_PLY - 1):
             self.out_of_budget()
+            score = self.evaluator.evaluate(self.kernel)
             return score if player == pov else -score
         if player == -2:
             result = self.kernel.terminal_value()

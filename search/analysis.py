@@ -43,6 +43,5 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
         point_of_view = 0 if mover == CHANCE else mover
     if point_of_view not in (0, 1):
         raise ValueError(f"point_of_view must be 0 or 1, got {point_of_view}")
-    if not hasattr(state, "kernel"):
-        raise GameError("search needs the game's fast implementation (impl='fast')")
+    state.search_kernel()       # a GameError for an implementation that cannot be searched
     return engine.analyse(state, limits, progress, point_of_view, max(1, multipv))

@@ -1,6 +1,7 @@
 """``crystalpick bench``: a fixed workload whose node count is a signature of the build.
 
-Like Stockfish's bench: for every position of ``positions/<game>.bench`` it runs perft to a
+Like Stockfish's bench: for every registered game with bench settings, and every position
+of its bench suite (``Game.bench_suite()``, kept in the game's package), it runs perft to a
 fixed depth, alpha-beta to a fixed depth and MCTS for a fixed number of simulations with a
 fixed seed, and sums the nodes. The total changes only when move generation or search
 behaviour changes, so it is printed as ``signature: N``; times and nodes/second are the
@@ -11,8 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from crystalpick.engine import get_game
-from crystalpick.positions import bench_suite
+from crystalpick.engine import GAMES, BenchSettings, get_game
 
 from .engines import make_engine
 from .limits import Limits
@@ -20,15 +20,9 @@ from .limits import Limits
 BENCH_SEED = 20261130
 
 
-@dataclass(frozen=True)
-class BenchSettings:
-    perft_depth: int
-    alphabeta_depth: int
-    mcts_simulations: int
-
-
-DEFAULTS = {"mattock": BenchSettings(perft_depth=3, alphabeta_depth=4, mcts_simulations=3000),
-            "maatatahay": BenchSettings(perft_depth=5, alphabeta_depth=6, mcts_simulations=5000)}
+def benched_games() -> list[str]:
+    """The registered games that declare a bench workload, by name."""
+    return sorted(name for name, cls in GAMES.items() if cls.bench_settings is not None)
 
 
 @dataclass
@@ -59,7 +53,7 @@ def bench_game(game_name: str, settings: BenchSettings, impl: str = "fast",
     fast_game = get_game(game_name)
     perft_game = get_game(game_name, impl=impl)
     rows = []
-    for case in bench_suite(game_name):
+    for case in fast_game.bench_suite():
         row = BenchRow(game_name, case.id)
         row.parts["perft"] = timed(
             lambda: perft_game.parse_position(case.position).perft(settings.perft_depth))

@@ -14,14 +14,13 @@ from abc import ABC, abstractmethod
 from crystalpick.engine.game import CHANCE
 
 from .alphabeta import AlphaBeta
-from .evaluators import evaluator_for, playout_depth_for
 from .limits import Limits
 from .mcts import MCTS
 from .options import EngineSchema, Option
 from .result import Analysis, Line, Progress
-from .score import PovScore, Proven, evaluation_scale, from_alphabeta, from_mcts
+from .score import PovScore, Proven, from_alphabeta, from_mcts
 
-MAX_DEPTH = 120              # alpha-beta plies (the searcher's stack holds 128)
+MAX_DEPTH = 120              # alpha-beta iterations (the searcher's stack holds MAX_PLIES)
 SOFT_ITERATION_SHARE = 0.4   # don't start an iteration after this share of the soft budget
 MCTS_CHUNK = 1024            # simulations between progress reports and soft-limit checks
 
@@ -91,9 +90,9 @@ class AlphaBetaEngine(Engine):
 
     def analyse(self, state, limits, progress, point_of_view, multipv):
         require_limit(self.name, limits, ("depth", "nodes", "time", "clock"))
-        kernel = state.kernel.copy()
+        kernel = state.search_kernel().clone()
         if self.searcher is None or self.game != state.game.name:
-            self.searcher = AlphaBeta(kernel, evaluator_for(state.game), **self.options)
+            self.searcher = AlphaBeta(kernel, state.game.evaluator(), **self.options)
             self.game = state.game.name
         else:
             self.searcher.set_kernel(kernel)
@@ -125,7 +124,7 @@ class AlphaBetaEngine(Engine):
     def result(self, state, completed, point_of_view, start) -> Analysis:
         depth, raw = completed
         view = root_view(state)
-        scale = evaluation_scale(state.game)
+        scale = state.game.evaluation_scale
 
         def typed(value: float) -> PovScore:
             return PovScore(from_alphabeta(value, scale), view).viewed_by(point_of_view)
@@ -188,16 +187,18 @@ class MCTSEngine(Engine):
 
     def tree_for(self, state) -> tuple[MCTS, int]:
         """The tree to search ``state`` with, and how many nodes of the old one it kept."""
-        kernel = state.kernel.copy()
-        if self.tree is not None and self.reuse and self.game == state.game.name:
+        game = state.game
+        kernel = state.search_kernel().clone()
+        if self.tree is not None and self.reuse and self.game == game.name:
             kept = self.tree.reuse(kernel)
         else:
             options = dict(self.options)
             if options["playout_depth"] is None:
-                options["playout_depth"] = playout_depth_for(state.game)
+                options["playout_depth"] = game.playout_depth
             options["exploration"] = options.pop("c")
-            self.tree = MCTS(kernel, evaluator_for(state.game), seed=self.seed, **options)
-            self.game = state.game.name
+            self.tree = MCTS(kernel, game.evaluator(), game.playout_policy(), seed=self.seed,
+                             evaluation_scale=game.evaluation_scale, **options)
+            self.game = game.name
             kept = 0
         self.tree.reset_counters()
         return self.tree, kept

@@ -11,26 +11,25 @@ probabilities; with many, sample one by its probability. Proven results (MCTS-
 Solver) come from terminal nodes: a decision node is proven as soon as one child wins for its
 mover or all children are proven; a chance node when all outcomes are proven equal.
 
-Everything here is deterministic for a given seed: the generator (search/rng.pxd) is the
+Everything here is deterministic for a given seed: the generator (engine/rng.pxd) is the
 only source of randomness and time limits are only checked between simulations.
 """
 from libc.math cimport log, sqrt, tanh
 from libc.stdlib cimport malloc, realloc, free
 
-from crystalpick.engine.kernel cimport GameKernel, u64
-from crystalpick.search.evaluation cimport Evaluator
-from crystalpick.search.rng cimport random_below, random_unit
+from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
+from crystalpick.engine.evaluation cimport Evaluator, PlayoutPolicy
+from crystalpick.engine.rng cimport random_below, random_unit
 from crystalpick.search.clock cimport now
 
 cdef enum:
-    MAX_DEPTH = 512
+    MAX_DEPTH = MAX_PLIES   # tree and playout plies: any game fits
     UNKNOWN_MOVER = -3
     NOT_PROVEN = 0          # otherwise proven = 2 + player 0's result (1 loss, 2 draw, 3 win)
     RANDOM_PLAYOUT = 0
     HEURISTIC_PLAYOUT = 1
     HEURISTIC_SAMPLES = 4   # the heuristic playout picks the best of this many random moves
     CHECK_EVERY = 16        # simulations between clock checks
-    EVALUATION_SCALE = 300  # evaluation units per tanh unit when a playout is cut short
     FEW_OUTCOMES = 8        # chance nodes with at most this many outcomes are enumerated
 
 cdef struct Node:
@@ -52,6 +51,8 @@ cdef class MCTS:
     """A search tree over the kernel's position; keep the object to reuse the tree."""
     cdef GameKernel kernel
     cdef Evaluator evaluator
+    cdef PlayoutPolicy policy
+    cdef double result_scale      # evaluation units per tanh unit when a playout is cut short
     cdef Node* nodes
     cdef readonly int node_count
     cdef int node_capacity, max_nodes
@@ -75,13 +76,20 @@ cdef class MCTS:
         self.moves = NULL
         self.probabilities = NULL
 
-    def __init__(self, GameKernel kernel, Evaluator evaluator, double exploration=0.5,
-                 str playout="random", bint solver=True, unsigned long long seed=0,
-                 int max_nodes=2_000_000, int playout_depth=0):
+    def __init__(self, GameKernel kernel, Evaluator evaluator, PlayoutPolicy policy,
+                 double exploration=0.5, str playout="random", bint solver=True,
+                 unsigned long long seed=0, int max_nodes=2_000_000, int playout_depth=0,
+                 double evaluation_scale=150.0):
+        """``evaluator``, ``policy``, ``playout_depth`` and ``evaluation_scale`` are the game's
+        (engine/game.py); the scale is in evaluation units per logistic unit."""
         if playout not in ("random", "heuristic"):
             raise ValueError(f"unknown playout {playout!r}; expected random or heuristic")
+        evaluator.check(kernel)
+        policy.check(kernel)
         self.kernel = kernel
         self.evaluator = evaluator
+        self.policy = policy
+        self.result_scale = 2 * evaluation_scale      # tanh(x / 2s) = 2 sigmoid(x / s) - 1
         self.exploration = exploration
         self.playout = RANDOM_PLAYOUT if playout == "random" else HEURISTIC_PLAYOUT
         self.solver = solver
@@ -381,16 +389,16 @@ cdef class MCTS:
         outlasts MAX_DEPTH plies, NaN if out of memory)."""
         cdef int plies = 0, player, move
         cdef long long n
-        cdef double result = 0.0, score
+        cdef double result = 0.0
         while plies < MAX_DEPTH:
             if self.playout_depth and plies >= self.playout_depth:
-                player = self.evaluator.leaf(self.kernel, &score)
+                player = self.kernel.player()
                 if player >= 0:
-                    result = tanh(score / EVALUATION_SCALE)
+                    result = tanh(self.evaluator.evaluate(self.kernel) / self.result_scale)
                     result = result if player == 0 else -result
                     break
             if self.playout == RANDOM_PLAYOUT:
-                move = self.evaluator.sample_move(self.kernel, &self.rng)
+                move = self.policy.sample_move(self.kernel, &self.rng)
                 if move >= 0:
                     self.kernel.make(move)
                     plies += 1
@@ -460,6 +468,8 @@ cdef class MCTS:
         number of nodes kept."""
         cdef u64 key = position.hash_key()
         cdef int found
+        self.evaluator.check(position)
+        self.policy.check(position)
         with nogil:
             found = self.find(0, key, max_plies)
         self.kernel = position

@@ -20,12 +20,8 @@ from dataclasses import dataclass
 
 from .alphabeta import MATE_SCORE, MATE_THRESHOLD_SCORE
 
-DEFAULT_EVALUATION_SCALE = 150     # evaluation units per logistic unit (today's games)
-
-
-def evaluation_scale(game) -> float:
-    """The game's evaluation units per logistic unit (150 for games that do not say)."""
-    return getattr(game, "evaluation_scale", DEFAULT_EVALUATION_SCALE)
+# Evaluation units per logistic unit when no game is at hand (the Game contract's default).
+DEFAULT_EVALUATION_SCALE = 150
 
 
 class Score(ABC):

@@ -23,7 +23,6 @@ from importlib import resources
 from crystalpick.engine import get_game
 
 from .alphabeta import AlphaBeta
-from .evaluators import evaluator_for
 from .score import WIN, Proven, from_alphabeta
 from crystalpick.engine.game import sample_chance
 
@@ -60,7 +59,7 @@ def load_solved(game: str) -> list[SolvedPosition]:
 def exact_value(state, node_limit: int, max_depth: int = 60) -> Proven | None:
     """The proven result of ``state`` for its mover (player 0 at a chance node), by
     full-width search deepened until the result is proven; None if not within the nodes."""
-    searcher = AlphaBeta(state.kernel.copy(), evaluator_for(state.game), tt_megabytes=16,
+    searcher = AlphaBeta(state.search_kernel().clone(), state.game.evaluator(), tt_megabytes=16,
                          lmr=False)
     searcher.begin()
     searcher.set_limits(0.0, node_limit)

@@ -5,7 +5,6 @@ from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
 from crystalpick.engine import get_game
-from crystalpick.positions import bench_suite
 
 SMALL = ["--perft-depth", "2", "--depth", "2", "--sims", "200", "--json"]
 
@@ -27,7 +26,7 @@ def test_signature_is_stable_and_counts_every_part():
     assert first["signature"] == sum(p[part]["nodes"] for p in first["positions"]
                                      for part in ("perft", "alphabeta", "mcts"))
     assert [(p["game"], p["id"]) for p in first["positions"]] == [
-        (game, c.id) for game in first["games"] for c in bench_suite(game)]
+        (game, c.id) for game in first["games"] for c in get_game(game).bench_suite()]
 
 
 def test_default_signature_is_pinned():
@@ -37,7 +36,8 @@ def test_default_signature_is_pinned():
 def test_perft_part_is_real_perft_and_reference_agrees():
     fast = bench("mattock", *SMALL)
     reference = bench("mattock", *SMALL, "--impl", "reference")
-    for case, f, r in zip(bench_suite("mattock"), fast["positions"], reference["positions"]):
+    cases = get_game("mattock").bench_suite()
+    for case, f, r in zip(cases, fast["positions"], reference["positions"]):
         expected = get_game("mattock").parse_position(case.position).perft(2)
         assert f["perft"]["nodes"] == r["perft"]["nodes"] == expected
     assert reference["impl"] == "reference"

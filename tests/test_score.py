@@ -5,7 +5,7 @@ import pytest
 
 from crystalpick.search.alphabeta import MATE_SCORE
 from crystalpick.search.score import (DRAW, LOSS, WIN, Mean, PovScore, Proven, Value,
-                                      evaluation_scale, from_alphabeta, from_mcts)
+                                      from_alphabeta, from_mcts)
 
 
 def test_pov_negates_for_the_other_player_only():
@@ -49,12 +49,3 @@ def test_alphabeta_floats_decode_in_one_place():
     assert from_alphabeta(MATE_SCORE - 5.5) == Proven(WIN, 5.5)
     assert from_alphabeta(-35.0, 200) == Value(-35.0, 200)
     assert from_mcts(0.3, None) == Mean(0.3) and from_mcts(0.3, -1.0) == Proven(LOSS)
-
-
-def test_games_without_a_scale_get_the_default():
-    class Game:
-        pass
-
-    class Scaled:
-        evaluation_scale = 400
-    assert evaluation_scale(Game()) == 150 and evaluation_scale(Scaled()) == 400

@@ -7,7 +7,7 @@ from crystalpick.engine import get_game
 from crystalpick.search import AlphaBetaEngine, Limits, analyse
 from crystalpick.search.alphabeta import PROOF_BOUND_SCORE
 from crystalpick.search.score import LOSS, WIN, Proven, Value, from_alphabeta
-from crystalpick.search.testing.chance_nim import ChanceNim
+from crystalpick.engine.testing.chance_nim import ChanceNim
 
 from search_helpers import expectimax
 

@@ -4,7 +4,7 @@ import pytest
 from crystalpick.engine import get_game
 from crystalpick.engine.game import GameError
 from crystalpick.search import AlphaBetaEngine, Limits, MCTSEngine, analyse
-from crystalpick.search.testing.chance_nim import ChanceNim
+from crystalpick.engine.testing.chance_nim import ChanceNim
 
 
 @pytest.fixture

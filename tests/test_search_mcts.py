@@ -3,10 +3,10 @@ import pytest
 
 from crystalpick.engine import get_game
 from crystalpick.search import Limits, MCTSEngine, analyse
-from crystalpick.search.evaluation import Evaluator
+from crystalpick.engine.evaluation import Evaluator, PlayoutPolicy
 from crystalpick.search.mcts import MCTS
 from crystalpick.search.score import WIN, Proven
-from crystalpick.search.testing.chance_nim import ChanceNim
+from crystalpick.engine.testing.chance_nim import ChanceNim
 
 from search_helpers import expectimax
 
@@ -64,7 +64,7 @@ def test_chance_nodes_sample_by_probability_and_find_the_best_move():
 
 def test_few_chance_outcomes_are_visited_in_proportion():
     state = ChanceNim().parse_position("5/1/1/1/8")          # a chance node: 1/2, 1/3, 1/6
-    tree = MCTS(state.kernel.copy(), Evaluator(), seed=1)
+    tree = MCTS(state.search_kernel().clone(), Evaluator(), PlayoutPolicy(), seed=1)
     tree.run(600)
     visits = {move: count for move, count, _, _ in tree.root_children()}
     for outcome, probability in state.chance_outcomes():

@@ -1,7 +1,8 @@
 """Maatatahay: warrior tiles on a 5x5 board. Rules: shared/rules/maatatahay.md.
 
 Two implementations of the same rules behind the common interface: ``reference`` (plain
-Python, read against the rules page) and ``fast`` (the Cython kernel in ``_fast.pyx``).
+Python, read against the rules page) and ``fast`` (the Cython kernel in ``_fast.pyx``), plus
+the search knowledge: ``evaluation.pyx`` and the bench positions ``positions.bench``.
 All component values come from a tileset file (``tileset.py``); the default one is the
 project's own reconstruction. Design notes: docs/maatatahay.md.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from ..game import CHANCE, Capabilities, Game, RuleOption, sample_chance
+from ..game import CHANCE, BenchSettings, Capabilities, Game, RuleOption, sample_chance
 from .constants import PLAY_OPTIONS
 from .notation import parse_position
 from .position import Position
@@ -24,6 +25,8 @@ class Maatatahay(Game):
     capabilities = Capabilities(chance=True)
     # The setup's 25 chance plies, then at most 12 rounds of at most 17 plies each.
     max_game_length = 229
+    evaluation_scale = 150.0      # uncalibrated guess
+    bench_settings = BenchSettings(perft_depth=5, alphabeta_depth=6, mcts_simulations=5000)
     rule_options = PLAY_OPTIONS + (
         RuleOption("layout", (RANDOM_LAYOUT,) + tuple(load_tileset().layouts), RANDOM_LAYOUT,
                    "temple layout at setup: a named layout of the tileset, or random (the "
@@ -40,6 +43,10 @@ class Maatatahay(Game):
         if option.name == "layout":
             return (RANDOM_LAYOUT,) + tuple(self.tileset.layouts)
         return option.choices
+
+    def evaluator(self):
+        from .evaluation import MaatatahayEvaluator
+        return MaatatahayEvaluator()
 
     def _state(self, position: Position):
         if self.impl == "fast":

@@ -1,5 +1,5 @@
 # C-level Maatatahay kernel, cimported by the searchers so no Python call happens per node.
-from crystalpick.engine.kernel cimport GameKernel, u64
+from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
 
 cdef enum:
     NCELLS = 25
@@ -7,7 +7,6 @@ cdef enum:
     MAX_PAIRS = 3
     MAX_RELICS = 5
     MAX_MOVES = 1024      # loads are bounded by (15+1) * (45+1) crystals, placements by 400
-    MAX_PLIES = 256       # a game has at most 12 rounds of at most 17 plies, a setup 25
     MAX_LAYOUTS = 32
 
 # Component data and rule options: fixed for the life of a kernel.

@@ -10,6 +10,7 @@ the two agree exactly.
 Everything here is nogil C; the :class:`Kernel` class only converts to and from Python.
 """
 from libc.string cimport memcpy, memset
+from crystalpick.engine.kernel cimport ply_overflow
 
 from . import constants as K
 from . import moves as N
@@ -536,6 +537,8 @@ cdef void settle(KState* s) noexcept nogil:
 
 
 cdef void make_move(KState* s, int move) noexcept nogil:
+    if s.ply >= MAX_PLIES:
+        ply_overflow()
     s.history[s.ply] = s.c
     s.ply += 1
     apply(s, move)
@@ -783,8 +786,14 @@ cdef class Kernel:
         cdef int best = winner(&self.s)
         return 0.0 if best < 0 else (1.0 if best == 0 else -1.0)
 
-    # -- Python side --
-    def copy(self):
+    cdef int plies(self) noexcept nogil:
+        return self.s.ply
+
+    cdef long long perft_nodes(self, int depth) noexcept nogil:
+        return perft_c(&self.s, depth)
+
+    # -- Python side (the generic methods are GameKernel's) --
+    def clone(self):
         """An independent kernel; only the history in use is copied (searchers clone often)."""
         cdef Kernel twin = Kernel.__new__(Kernel)
         twin.s.d = self.s.d
@@ -820,41 +829,6 @@ cdef class Kernel:
             options={o.name: o.choices[self.s.d.option_choice[i]]
                      for i, o in enumerate(PLAY_OPTIONS)})
 
-    @property
-    def key(self):
-        return position_key(&self.s)
-
-    @property
-    def ply(self):
-        return self.s.ply
-
-    def current_player(self):
-        return current_player(&self.s)
-
-    def legal_moves(self):
-        cdef int moves[MAX_MOVES]
-        cdef int n = generate(&self.s, moves)
-        return [moves[i] for i in range(n)]
-
-    def chance_outcomes(self):
-        cdef int moves[MAX_MOVES]
-        cdef double probs[MAX_MOVES]
-        cdef int n = generate(&self.s, moves)
-        if not is_chance(self.s.c.phase):
-            return []
-        probabilities(&self.s, probs)
-        return [(moves[i], probs[i]) for i in range(n)]
-
-    def play(self, int move):
-        if self.s.ply >= MAX_PLIES:
-            raise OverflowError("game longer than MAX_PLIES")
-        make_move(&self.s, move)
-
-    def undo(self):
-        if self.s.ply == 0:
-            raise IndexError("no move to undo")
-        unmake_move(&self.s)
-
     def winner(self):
         best = winner(&self.s)
         return None if best < 0 else best
@@ -879,9 +853,3 @@ cdef class Kernel:
 
     def deaths(self):
         return [self.s.c.deaths[0], self.s.c.deaths[1]]
-
-    def perft(self, int depth):
-        cdef long long nodes
-        with nogil:
-            nodes = perft_c(&self.s, depth)
-        return nodes

@@ -1,13 +1,15 @@
 """Mattock: hex-board tunnel digging. Rules: shared/rules/mattock.md (sections cited inline).
 
 Two implementations of the same rules behind the common interface: ``reference`` (plain
-Python, read against the rules page) and ``fast`` (the Cython kernel in ``_fast.pyx``).
+Python, read against the rules page) and ``fast`` (the Cython kernel in ``_fast.pyx``), plus
+the search knowledge: ``evaluation.pyx``, the playout sampler ``playout.pyx`` and the bench
+positions ``positions.bench``.
 """
 from __future__ import annotations
 
 import random
 
-from ..game import Game, RuleOption
+from ..game import BenchSettings, Game, RuleOption
 from .board import board, random_start_cells
 from .notation import EMPTY, ROCK, TILE, Position, parse_position, start_position
 
@@ -17,6 +19,12 @@ class Mattock(Game):
     player_names = ("first", "second")
     # Every ply mines one rock cell: at most 127 - 12 on size 7 (61 - 6 on size 5).
     max_game_length = 115
+    # One playout ply, then the evaluation: 40 games at 0.2 s/move against greedy from 20
+    # colour-swapped openings (docs/search.md): 1 ply 37/40 (twice), 2 plies 36/40, 4 plies
+    # 33/40.
+    playout_depth = 1
+    evaluation_scale = 150.0      # uncalibrated guess
+    bench_settings = BenchSettings(perft_depth=3, alphabeta_depth=4, mcts_simulations=3000)
     rule_options = (
         RuleOption("size", ("5", "7"), "5", "board side length: 5 (61 cells, 3 miners each) or "
                    "7 (127 cells, 6 miners each)"),
@@ -35,6 +43,14 @@ class Mattock(Game):
             return FastState(self, position)
         from .reference import ReferenceState
         return ReferenceState(self, position)
+
+    def evaluator(self):
+        from .evaluation import MattockEvaluator
+        return MattockEvaluator()
+
+    def playout_policy(self):
+        from .playout import MattockPlayout
+        return MattockPlayout()
 
     def new_initial_state(self):
         size = int(self.rules["size"])

@@ -1,5 +1,5 @@
 # C-level Mattock kernel, cimported by the searchers so no Python call happens per node.
-from crystalpick.engine.kernel cimport GameKernel, u64
+from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
 
 cdef extern from *:
     int lowest_bit "__builtin_ctzll"(u64 bits) noexcept nogil
@@ -7,7 +7,6 @@ cdef extern from *:
 cdef enum:
     MAX_CELLS = 128
     WORDS = 2                         # u64 words in a cell set
-    MAX_PLIES = 128
     MAX_MINERS = 6
 
 # The connected groups of tiles without an opponent miner (a player's travel graph), with the
@@ -51,9 +50,10 @@ cdef struct MState:
 
 cdef void label(MState* s, int player, Labels* out) noexcept nogil
 cdef Labels* labels_of(MState* s, int player) noexcept nogil
+# The two tests of a mine cell (rules: collapse, and reach), inline here so that the evaluation
+# inlines them too.
 cdef inline bint collapse_allows(MState* s, int c) noexcept nogil:
-    """The collapse rule: rock cell c touches 1-3 tiles and none of them already touches 3
-    (defined here so that the evaluation inlines it too)."""
+    """The collapse rule: rock cell c touches 1-3 tiles and none of them already touches 3."""
     cdef int i
     if s.tile[c] or s.touching[c] == 0 or s.touching[c] > 3:
         return False
@@ -62,10 +62,28 @@ cdef inline bint collapse_allows(MState* s, int c) noexcept nogil:
             return False
     return True
 
+
+cdef inline bint joins_own_miner(MState* s, int c, Labels* own) noexcept nogil:
+    """Whether a tile next to ``c`` is in a group holding one of the labelled player's miners
+    (``own`` may be either player's labels)."""
+    cdef int i, k
+    for i in range(s.touching[c]):
+        k = own.group[s.tile_neighbours[c][i]]
+        if k >= 0 and own.miners[k] > 0:
+            return True
+    return False
+
 # The player's miners and the empty tiles, ascending; returns the number of miners.
 cdef int list_tiles(MState* s, int player, int* miners, int* empty, int* empty_count) noexcept nogil
 # The functions below take the mover's labels. mine_cells stops after ``limit`` cells.
 cdef int mine_cells(MState* s, Labels* own, int* out, int limit) noexcept nogil
+# The mine cells (ascending, as mine_cells) and the number of turns mining each, from the
+# counting formula, none generated; returns how many cells. count_turns is their sum.
+cdef int mine_cell_turns(MState* s, Labels* own, int* cells, long long* turns) noexcept nogil
+# The ``index``-th turn mining cell c (0 <= index < its count): "no move" first, then the moves
+# within the group c forms by merging (by source, then target: c itself first where it is a
+# source or target, then ascending), then the other groups' in group order.
+cdef int turn_at(MState* s, Labels* own, int c, long long index) noexcept nogil
 cdef long long count_turns(MState* s, Labels* own) noexcept nogil
 cdef long long generate_turns(MState* s, Labels* own, int* out, long long capacity) noexcept nogil
 cdef void make_move(MState* s, int move) noexcept nogil

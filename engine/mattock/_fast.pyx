@@ -20,6 +20,8 @@ Everything here is nogil C; the :class:`Kernel` class only converts to and from 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
+from crystalpick.engine.kernel cimport ply_overflow
+from .encoding cimport move_code, move_mine, move_source, move_target
 from .notation import EMPTY, TILE, Position
 from .zobrist import KEYS as _PY_KEYS
 
@@ -125,14 +127,7 @@ cdef Labels* labels_of(MState* s, int player) noexcept nogil:
 
 cdef inline bint is_mine_cell(MState* s, int c, Labels* own) noexcept nogil:
     """Rock that touches a tile joined to an own miner, and the collapse rule allows."""
-    cdef int i, k
-    if not collapse_allows(s, c):
-        return False
-    for i in range(s.touching[c]):
-        k = own.group[s.tile_neighbours[c][i]]
-        if k >= 0 and own.miners[k] > 0:
-            return True
-    return False
+    return collapse_allows(s, c) and joins_own_miner(s, c, own)
 
 
 cdef inline int merged_groups(MState* s, int c, Labels* own, int* out) noexcept nogil:
@@ -186,26 +181,113 @@ cdef int mine_cells(MState* s, Labels* own, int* out, int limit) noexcept nogil:
     return n
 
 
-cdef long long count_turns(MState* s, Labels* own) noexcept nogil:
-    cdef int merged[3]
-    cdef int cells[MAX_CELLS]
-    cdef int p = s.to_move
-    cdef int k, i, j, c, m, e
-    cdef int placed = s.on_board[p] < s.miners_per_player
-    cdef long long base = 0, total = 0, sub
+cdef inline long long miner_moves(Labels* own) noexcept nogil:
+    cdef int k
+    cdef long long base = 0
     for k in range(own.count):
         base += own.miners[k] * own.empty[k]
-    for i in range(mine_cells(s, own, cells, MAX_CELLS)):
-        c = cells[i]
-        m = placed
-        e = 1 - placed
-        sub = 0
-        for j in range(merged_groups(s, c, own, merged)):
-            k = merged[j]
-            m += own.miners[k]
-            e += own.empty[k]
-            sub += own.miners[k] * own.empty[k]
-        total += 1 + base - sub + <long long>m * e
+    return base
+
+
+cdef inline int merged_size(MState* s, Labels* own, int* merged, int count, int* m,
+                            int* e) noexcept nogil:
+    """Own miners ``m`` and empty tiles ``e`` of the group that mining the cell makes from
+    the ``count`` groups in ``merged``, the cell included (a re-entered miner's source while
+    miners are off the board, else an empty tile); returns whether a miner re-enters."""
+    cdef int j, k, placed = s.on_board[s.to_move] < s.miners_per_player
+    m[0] = placed
+    e[0] = 1 - placed
+    for j in range(count):
+        k = merged[j]
+        m[0] += own.miners[k]
+        e[0] += own.empty[k]
+    return placed
+
+
+cdef inline long long turns_at(MState* s, Labels* own, int c, long long base) noexcept nogil:
+    """Turns that mine cell c, none generated: 1 (no move) + the miner moves of the unmerged
+    groups (``base`` minus the merged ones) + those of the merged group."""
+    cdef int merged[3]
+    cdef int j, m, e, count = merged_groups(s, c, own, merged)
+    cdef long long turns = 1 + base
+    for j in range(count):
+        turns -= own.miners[merged[j]] * own.empty[merged[j]]
+    merged_size(s, own, merged, count, &m, &e)
+    return turns + <long long>m * e
+
+
+cdef int nth_cell(int* cells, int count, int* group, int* merged, int k, long long n,
+                  int first) noexcept nogil:
+    """The n-th of ``cells`` (``first`` before them if >= 0) that lies in group ``k``, or in
+    one of the ``merged`` groups if k < 0."""
+    cdef int i, g
+    if first >= 0:
+        if n == 0:
+            return first
+        n -= 1
+    for i in range(count):
+        g = group[cells[i]]
+        if in_merged(g, merged) if k < 0 else g == k:
+            if n == 0:
+                return cells[i]
+            n -= 1
+    return -1
+
+
+cdef int turn_at(MState* s, Labels* own, int c, long long index) noexcept nogil:
+    cdef int merged[3]
+    cdef int own_miners[MAX_MINERS]
+    cdef int empty[MAX_CELLS]
+    cdef int own_count, empty_count, m, e, k = 0, placed, source, target
+    cdef long long pairs
+    if index == 0:
+        return move_code(c, -1, -1)
+    index -= 1
+    own_count = list_tiles(s, s.to_move, own_miners, empty, &empty_count)
+    placed = merged_size(s, own, merged, merged_groups(s, c, own, merged), &m, &e)
+    pairs = <long long>m * e
+    if index < pairs:
+        source = nth_cell(own_miners, own_count, own.group, merged, -1, index // e,
+                          c if placed else -1)
+        target = nth_cell(empty, empty_count, own.group, merged, -1, index % e,
+                          -1 if placed else c)
+        return move_code(c, source, target)
+    index -= pairs
+    for k in range(own.count):
+        if in_merged(k, merged):
+            continue
+        pairs = own.miners[k] * own.empty[k]
+        if index < pairs:
+            break
+        index -= pairs
+    source = nth_cell(own_miners, own_count, own.group, merged, k, index // own.empty[k], -1)
+    target = nth_cell(empty, empty_count, own.group, merged, k, index % own.empty[k], -1)
+    return move_code(c, source, target)
+
+
+cdef int mine_cell_turns(MState* s, Labels* own, int* cells, long long* turns) noexcept nogil:
+    cdef int c, w, n = 0
+    cdef u64 bits
+    cdef long long base = miner_moves(own)
+    for w in range(WORDS):
+        bits = s.frontier[w]
+        while bits:
+            c = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if is_mine_cell(s, c, own):
+                cells[n] = c
+                turns[n] = turns_at(s, own, c, base)
+                n += 1
+    return n
+
+
+cdef long long count_turns(MState* s, Labels* own) noexcept nogil:
+    cdef int cells[MAX_CELLS]
+    cdef long long turns[MAX_CELLS]
+    cdef int i
+    cdef long long total = 0
+    for i in range(mine_cell_turns(s, own, cells, turns)):
+        total += turns[i]
     return total
 
 
@@ -225,7 +307,7 @@ cdef long long generate_turns(MState* s, Labels* own, int* out, long long capaci
     cdef int own_count, empty_count
     cdef long long n = 0
     cdef int cells[MAX_CELLS]
-    cdef int c, i, j, k, source, target, source_group, move
+    cdef int c, i, j, k, source, target, source_group
     cdef bint mine_is_source, mine_is_target
     own_count = list_tiles(s, p, own_miners, empty, &empty_count)
     for k in range(mine_cells(s, own, cells, MAX_CELLS)):
@@ -247,23 +329,22 @@ cdef long long generate_turns(MState* s, Labels* own, int* out, long long capaci
                 i += 1
             else:
                 break
-            move = c | (source + 1) << 8
             mine_is_target = not placed and source_group == -2
             for j in range(empty_count):
                 target = empty[j]
                 if mine_is_target and target > c:
                     if n < capacity:
-                        out[n] = move | (c + 1) << 16
+                        out[n] = move_code(c, source, c)
                     n += 1
                     mine_is_target = False
                 if (in_merged(group[target], merged) if source_group == -2
                         else group[target] == source_group):
                     if n < capacity:
-                        out[n] = move | (target + 1) << 16
+                        out[n] = move_code(c, source, target)
                     n += 1
             if mine_is_target:
                 if n < capacity:
-                    out[n] = move | (c + 1) << 16
+                    out[n] = move_code(c, source, c)
                 n += 1
     return n
 
@@ -301,14 +382,17 @@ cdef int miners_reached(MState* s, int x, int mover, bint through_mover, int* st
 
 cdef void make_move(MState* s, int move) noexcept nogil:
     cdef int p = s.to_move, q = 1 - s.to_move
-    cdef int mine = move & 0xFF
-    cdef int source = ((move >> 8) & 0xFF) - 1
-    cdef int target = ((move >> 16) & 0xFF) - 1
-    cdef Undo* u = &s.history[s.ply]
+    cdef int mine = move_mine(move)
+    cdef int source = move_source(move)
+    cdef int target = move_target(move)
+    cdef Undo* u
     cdef int stamp[MAX_CELLS]
     cdef int i, x, w, mark = 0
     cdef u64 bits
     cdef Labels* travel
+    if s.ply >= MAX_PLIES:
+        ply_overflow()
+    u = &s.history[s.ply]
     u.mine = mine
     u.source = source
     u.target = target
@@ -459,7 +543,14 @@ cdef class Kernel:
     cdef double terminal_value(self) noexcept nogil:
         return 1.0 if self.s.to_move == 1 else -1.0
 
-    def copy(self):
+    cdef int plies(self) noexcept nogil:
+        return self.s.ply
+
+    cdef long long perft_nodes(self, int depth) noexcept nogil:
+        return perft_c(&self.s, depth)
+
+    # -- Python side (the generic methods are GameKernel's) --
+    def clone(self):
         cdef Kernel twin = Kernel.__new__(Kernel)
         twin.s = self.s
         return twin
@@ -474,14 +565,6 @@ cdef class Kernel:
     def to_move(self):
         return self.s.to_move
 
-    @property
-    def ply(self):
-        return self.s.ply
-
-    @property
-    def key(self):
-        return self.s.key
-
     def has_mine_cell(self):
         return self.player() >= 0
 
@@ -490,33 +573,12 @@ cdef class Kernel:
         cdef int n = mine_cells(&self.s, labels_of(&self.s, self.s.to_move), cells, MAX_CELLS)
         return [cells[i] for i in range(n)]
 
-    def legal_moves(self):
-        cdef long long count = self.move_count()
-        cdef int* moves = <int*>malloc((count + 1) * sizeof(int))
-        cdef int n
-        if moves == NULL:
-            raise MemoryError()
-        try:
-            n = self.moves(moves, count + 1)
-            return [moves[i] for i in range(n)]
-        finally:
-            free(moves)
-
-    def count_moves(self):
-        return self.move_count()
-
-    def play(self, int move):
-        if self.s.ply >= MAX_PLIES:
-            raise OverflowError("game longer than the board allows")
-        make_move(&self.s, move)
-
-    def undo(self):
-        if self.s.ply == 0:
-            raise IndexError("no move to undo")
-        unmake_move(&self.s)
-
-    def perft(self, int depth):
-        cdef long long nodes
-        with nogil:
-            nodes = perft_c(&self.s, depth)
-        return nodes
+    def turns_by_cell(self):
+        """{mine cell: its turns in turn_at's order}, decoded one by one from the counts of
+        mine_cell_turns: the sampler's view, checked against the generator by the tests."""
+        cdef int cells[MAX_CELLS]
+        cdef long long turns[MAX_CELLS]
+        cdef Labels* own = labels_of(&self.s, self.s.to_move)
+        cdef int n = mine_cell_turns(&self.s, own, cells, turns)
+        return {cells[i]: [turn_at(&self.s, own, cells[i], k) for k in range(turns[i])]
+                for i in range(n)}

@@ -1,7 +1,7 @@
 """The Cython Mattock behind the common interface; the kernel lives in ``_fast.pyx``."""
 from __future__ import annotations
 
-from ..kernel_state import KernelState
+from ..game import KernelState
 from ._fast import Kernel
 from .notation import Position
 from .state import MattockState

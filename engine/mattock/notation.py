@@ -19,7 +19,7 @@ miners off the board are those not on it, and the string can never contradict it
 Moves: ``C`` mines cell C; ``C/FROM-TO`` mines C and then moves the miner on FROM to TO.
 A re-entered miner is implied by the mine cell. As an ``int``, a move is
 ``C | (FROM + 1) << 8 | (TO + 1) << 16`` with cell indices from :mod:`.board`; both
-implementations share this encoding.
+implementations share this encoding, defined once in ``encoding.pxd``.
 """
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from ..game import NotationError
 from .board import Board, board
+from .encoding import decode_move, encode_move
 
 ROCK, TILE = 0, 1
 EMPTY = -1                     # miner owner of a cell without a miner
@@ -57,15 +58,6 @@ class Position:
 
     def off_board(self, player: int) -> int:
         return self.board.miners_per_player - self.miners.count(player)
-
-
-def encode_move(mine: int, source: int = -1, target: int = -1) -> int:
-    return mine | (source + 1) << 8 | (target + 1) << 16
-
-
-def decode_move(move: int) -> tuple[int, int, int]:
-    """``(mine, source, target)``; source and target are -1 when no miner moves."""
-    return move & 0xFF, ((move >> 8) & 0xFF) - 1, ((move >> 16) & 0xFF) - 1
 
 
 def format_move(b: Board, move: int) -> str:

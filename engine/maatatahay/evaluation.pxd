@@ -1,7 +1,7 @@
-from crystalpick.search.evaluation cimport Evaluator, EVAL_BOUND
+from crystalpick.engine.evaluation cimport Evaluator, EVAL_BOUND
 from crystalpick.engine.kernel cimport GameKernel, u64
 
-# Evaluation units per point, per point at stake, per crystal, ... (maatatahay_eval.pyx).
+# Evaluation units per point, per point at stake, per crystal, ... (evaluation.pyx).
 cdef struct Weights:
     double points, safety, stored_spirit, stored_energy, relic, remaining
     double cell_spirit, cell_energy

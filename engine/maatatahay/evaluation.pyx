@@ -252,6 +252,8 @@ cdef class MaatatahayEvaluator(Evaluator):
     """The evaluation with the documented weights; keyword arguments override them (for
     tuning and tests), e.g. ``MaatatahayEvaluator(safety=0)``."""
 
+    kernel_class = MaatatahayKernel
+
     def __init__(self, **weights):
         values = dict(points=POINTS, safety=SAFETY, stored_spirit=STORED_SPIRIT,
                       stored_energy=STORED_ENERGY, relic=RELIC, remaining=REMAINING,
@@ -283,7 +285,7 @@ cdef class MaatatahayEvaluator(Evaluator):
     def terms(self, state):
         """Python entry for tests and tools: each term for (Balan, Wazu), evaluation units."""
         cdef Terms t
-        compute_terms(&(<MaatatahayKernel?>state.kernel).s, &self.w, &t)
+        compute_terms(&(<MaatatahayKernel>self._kernel_of(state)).s, &self.w, &t)
         return {"points": (t.points[0], t.points[1]), "safety": (t.safety[0], t.safety[1]),
                 "stored": (t.stored[0], t.stored[1]), "relics": (t.relics[0], t.relics[1]),
                 "remaining": (t.remaining[0], t.remaining[1]),

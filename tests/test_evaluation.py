@@ -1,14 +1,16 @@
-"""The Mattock hook: bounded, side-to-move relative, the same end-of-game test as the
-kernel, and a sampler that draws exactly the legal turns, uniformly."""
+"""Each game's search knowledge (engine/<game>/evaluation.pyx, playout.pyx): bounded,
+side-to-move relative evaluations, paired with their own kernel only, and Mattock's sampler
+drawing exactly the legal turns, uniformly, through the kernel's own counter and decoder."""
 import random
 from collections import Counter
 
 import pytest
 
 from crystalpick.engine import get_game
-from crystalpick.search.evaluation import Evaluator
-from crystalpick.search.evaluators import evaluator_for
-from crystalpick.search.mattock_eval import MattockEvaluator
+from crystalpick.engine.evaluation import Evaluator, PlayoutPolicy
+from crystalpick.engine.mattock.evaluation import MattockEvaluator
+from crystalpick.engine.mattock.notation import decode_move
+from crystalpick.engine.mattock.playout import MattockPlayout
 from crystalpick.engine.game import sample_chance
 
 
@@ -26,12 +28,25 @@ def random_positions(count, seed):
 POSITIONS = random_positions(300, seed=9)
 
 
-def test_bounded_and_game_over_agrees_with_the_kernel():
+def test_bounded():
     hook = MattockEvaluator()
     for state in POSITIONS:
-        assert hook.leaf_player(state) == state.current_player()
         if not state.is_terminal():
             assert -1000 <= hook.score(state) <= 1000
+
+
+def test_turn_decoder_lists_exactly_the_generated_turns_of_each_cell():
+    """turn_at(c, i) over i < the cell's count is a bijection onto the generator's turns
+    mining c, and the counted cells are the mine cells."""
+    for state in POSITIONS[::5]:
+        generated = state.legal_moves()
+        by_cell = state.kernel.turns_by_cell()
+        assert list(by_cell) == state.mine_cells()
+        decoded = [move for turns in by_cell.values() for move in turns]
+        assert sorted(decoded) == sorted(generated)
+        assert len(set(decoded)) == len(decoded)
+        assert all(decode_move(move)[0] == cell for cell, turns in by_cell.items()
+                   for move in turns)
 
 
 def test_start_favours_neither_side_beyond_the_tempo_term():
@@ -69,10 +84,10 @@ def test_score_for_either_player_is_the_score_or_its_negation():
 def test_sampler_draws_legal_turns_uniformly(index):
     state = POSITIONS[index]
     if state.is_terminal():
-        assert MattockEvaluator().sample(state, 1) == -2
+        assert MattockPlayout().sample(state, 1) == -2
         return
     legal = state.legal_moves()
-    draws = Counter(MattockEvaluator().sample(state, seed) for seed in range(40 * len(legal)))
+    draws = Counter(MattockPlayout().sample(state, seed) for seed in range(40 * len(legal)))
     assert set(draws) <= set(legal)
     # chi-square against uniform, 40 expected per turn; generous bound so it fails only on bias
     chi2 = sum((draws[m] - 40) ** 2 / 40 for m in legal)
@@ -80,7 +95,43 @@ def test_sampler_draws_legal_turns_uniformly(index):
 
 
 def test_sampler_is_absent_by_default():
-    assert Evaluator().sample(get_game("mattock").new_initial_state(), 1) == -3
+    assert PlayoutPolicy().sample(get_game("mattock").new_initial_state(), 1) == -3
+
+
+def test_each_game_hands_out_its_own_knowledge():
+    mattock = get_game("mattock")
+    assert type(mattock.evaluator()) is MattockEvaluator
+    assert type(mattock.playout_policy()) is MattockPlayout
+    assert type(get_game("maatatahay").playout_policy()) is PlayoutPolicy
+
+
+@pytest.mark.parametrize("reader", [MattockEvaluator, MattockPlayout])
+def test_a_reader_refuses_another_games_kernel(reader):
+    from crystalpick.search.alphabeta import AlphaBeta
+    from crystalpick.search.mcts import MCTS
+    foreign = get_game("maatatahay").new_initial_state().search_kernel().clone()
+    with pytest.raises(TypeError, match="reads Kernel kernels"):
+        reader().check(foreign)
+    if reader is MattockEvaluator:
+        with pytest.raises(TypeError):
+            AlphaBeta(foreign, reader())
+        own = get_game("mattock").new_initial_state().search_kernel().clone()
+        searcher = AlphaBeta(own, reader())
+        with pytest.raises(TypeError):
+            searcher.set_kernel(foreign)
+    else:
+        with pytest.raises(TypeError):
+            MCTS(foreign, Evaluator(), reader())
+        own = get_game("mattock").new_initial_state().search_kernel().clone()
+        tree = MCTS(own, Evaluator(), reader())
+        with pytest.raises(TypeError):
+            tree.reuse(foreign)
+
+
+def test_the_default_knowledge_reads_any_kernel():
+    kernel = get_game("maatatahay").new_initial_state().search_kernel()
+    Evaluator().check(kernel)
+    PlayoutPolicy().check(kernel)
 
 
 # -- Maatatahay ---------------------------------------------------------------------------------
@@ -88,7 +139,7 @@ def test_sampler_is_absent_by_default():
 from crystalpick.engine.maatatahay import Maatatahay                                    # noqa: E402
 from crystalpick.engine.maatatahay.board import NAMES, SIDE                             # noqa: E402
 from crystalpick.engine.maatatahay.notation import format_position                      # noqa: E402
-from crystalpick.search.maatatahay_eval import MaatatahayEvaluator                      # noqa: E402
+from crystalpick.engine.maatatahay.evaluation import MaatatahayEvaluator                      # noqa: E402
 from test_maatatahay_support import TILESET, build                          # noqa: E402
 
 MAAT = Maatatahay()
@@ -164,7 +215,6 @@ def test_maatatahay_evaluation_is_bounded_and_its_terms_sum_for_the_mover():
     checked = 0
     for state in MAAT_POSITIONS:
         player = state.current_player()
-        assert hook.leaf_player(state) == player
         score = hook.score(state)
         assert -1000 <= score <= 1000
         terms = hook.terms(state)

@@ -4,12 +4,17 @@ A pile of stones; players alternately take 1-3. Whoever empties the pile wins. A
 take that leaves stones, chance puts 0, 1 or 2 stones back (probabilities 1/2, 1/3, 1/6).
 After ``turn_limit`` takes without a winner the game is drawn. Positions are written
 ``pile/to_move/chance/turns/limit``.
+
+Its kernel follows the game contract like a real game's, with the default (zero) evaluator
+and playout policy; it is not registered, so it never shows up in the CLI.
 """
 from __future__ import annotations
 
-from crystalpick.engine.game import Game, NotationError, IllegalMoveError, State
+from crystalpick.engine.game import Game, IllegalMoveError, KernelState, NotationError
 
 from ._chance_nim import Kernel
+
+MAX_TURN_LIMIT = 32
 
 
 class ChanceNim(Game):
@@ -17,49 +22,36 @@ class ChanceNim(Game):
     player_names = ("first", "second")
     rule_options = ()
     implementations = ("fast",)
+    # A take and a chance outcome per turn, at most MAX_TURN_LIMIT turns.
+    max_game_length = 2 * MAX_TURN_LIMIT
 
     def new_initial_state(self, pile: int = 7, turn_limit: int = 8) -> "ChanceNimState":
-        return ChanceNimState(self, Kernel(pile, 0, 0, 0, turn_limit))
+        return self.parse_position(f"{pile}/0/0/0/{turn_limit}")
 
     def parse_position(self, text: str) -> "ChanceNimState":
         try:
             pile, to_move, chance, turns, limit = (int(x) for x in text.split("/"))
         except ValueError:
             raise NotationError(f"bad chance-nim position {text!r}") from None
+        if not 0 <= turns <= limit <= MAX_TURN_LIMIT:
+            raise NotationError(f"bad chance-nim turns {turns}/{limit}: expected "
+                                f"0 <= turns <= limit <= {MAX_TURN_LIMIT}")
         return ChanceNimState(self, Kernel(pile, to_move, chance, turns, limit))
 
 
-class ChanceNimState(State):
+class ChanceNimState(KernelState):
     def __init__(self, game, kernel):
         self.game, self.kernel = game, kernel
-
-    def current_player(self):
-        return self.kernel.current_player()
-
-    def legal_moves(self):
-        return self.kernel.legal_moves()
-
-    def chance_outcomes(self):
-        return list(zip(self.kernel.legal_moves(), self.kernel.probabilities()))
-
-    def play(self, move):
-        self.kernel.play(move)
-
-    def undo(self):
-        self.kernel.undo()
-
-    def clone(self):
-        return ChanceNimState(self.game, self.kernel.copy())
 
     def returns(self):
         value = self.kernel.result if self.is_terminal() else 0.0
         return (value, -value)
 
-    def hash_key(self):
-        return self.kernel.key
-
     def position(self):
         return "/".join(str(x) for x in self.kernel.fields)
+
+    def to_position(self):
+        return self.position()
 
     def move_to_str(self, move):
         return f"add{move}" if self.is_chance_node() else f"take{move}"

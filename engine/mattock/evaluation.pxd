@@ -1,4 +1,4 @@
-from crystalpick.search.evaluation cimport Evaluator, EVAL_BOUND
+from crystalpick.engine.evaluation cimport Evaluator, EVAL_BOUND
 from crystalpick.engine.kernel cimport GameKernel, u64
 
 cdef class MattockEvaluator(Evaluator):

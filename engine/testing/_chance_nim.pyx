@@ -1,10 +1,9 @@
 # cython: language_level=3
 """Chance Nim's kernel (rules in chance_nim.py): small enough to solve by brute force."""
-from crystalpick.engine.kernel cimport GameKernel, u64
+from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES, ply_overflow
 
 cdef enum:
     MAX_TAKE = 3
-    MAX_HISTORY = 256
 
 cdef double ADD_BACK[3]
 ADD_BACK[:] = [0.5, 1.0 / 3.0, 1.0 / 6.0]     # probability that 0, 1, 2 stones come back
@@ -16,7 +15,7 @@ cdef struct NimState:
 cdef class Kernel(GameKernel):
     cdef NimState s
     cdef int turn_limit, depth
-    cdef NimState history[MAX_HISTORY]     # a snapshot per make: unmake just restores it
+    cdef NimState history[MAX_PLIES]       # a snapshot per make: unmake just restores it
 
     def __init__(self, int pile, int to_move=0, int chance_pending=0, int turns=0,
                  int turn_limit=8):
@@ -54,6 +53,8 @@ cdef class Kernel(GameKernel):
         return 3
 
     cdef void make(self, int move) noexcept nogil:
+        if self.depth >= MAX_PLIES:
+            ply_overflow()
         self.history[self.depth] = self.s
         self.depth += 1
         if self.s.chance_pending:
@@ -70,6 +71,9 @@ cdef class Kernel(GameKernel):
         self.depth -= 1
         self.s = self.history[self.depth]
 
+    cdef int plies(self) noexcept nogil:
+        return self.depth
+
     cdef u64 hash_key(self) noexcept nogil:
         cdef u64 z = (<u64>self.s.pile | <u64>self.s.to_move << 8
                       | <u64>self.s.chance_pending << 9 | <u64>self.s.turns << 10
@@ -81,38 +85,15 @@ cdef class Kernel(GameKernel):
             return 1.0 if self.s.last_mover == 0 else -1.0
         return 0.0
 
-    # -- Python side (the State wrapper and tests) --
+    # -- Python side (the generic methods are GameKernel's) --
 
-    def copy(self):
+    def clone(self):
         cdef Kernel twin = Kernel.__new__(Kernel)
         twin.s = self.s
         twin.turn_limit = self.turn_limit
         twin.depth = self.depth
         twin.history = self.history
         return twin
-
-    def current_player(self):
-        return self.player()
-
-    def legal_moves(self):
-        cdef int out[3]
-        cdef long long n = self.moves(out, 3)
-        return [out[i] for i in range(n)]
-
-    def probabilities(self):
-        cdef double out[3]
-        cdef long long n = self.outcome_probabilities(out, 3)
-        return [out[i] for i in range(n)]
-
-    def play(self, int move):
-        self.make(move)
-
-    def undo(self):
-        self.unmake()
-
-    @property
-    def key(self):
-        return self.hash_key()
 
     @property
     def result(self):

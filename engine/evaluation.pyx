@@ -1,0 +1,55 @@
+# cython: language_level=3
+"""Base per-game search knowledge: scores every position 0 and has no fast sampler.
+
+Games without knowledge of their own (and the test games) still get correct searches:
+alpha-beta then only sees proven results and MCTS relies on playouts.
+"""
+
+
+cdef class KernelReader:
+    kernel_class = GameKernel          # the kernel class whose C state this reads
+
+    def check(self, GameKernel kernel):
+        """Refuse a kernel of another class than the one this reads (searchers call this once
+        per kernel, never per node)."""
+        if not isinstance(kernel, self.kernel_class):
+            raise TypeError(f"{type(self).__name__} reads {self.kernel_class.__name__} kernels "
+                            f"(module {self.kernel_class.__module__}), not "
+                            f"{type(kernel).__module__}.{type(kernel).__name__}: pair each game's "
+                            f"kernel with that game's evaluator and playout policy")
+
+    def _kernel_of(self, state):
+        """The checked kernel of ``state``, for the Python entries below."""
+        kernel = state.search_kernel()
+        self.check(kernel)
+        return kernel
+
+
+cdef class Evaluator(KernelReader):
+    cdef double evaluate(self, GameKernel kernel) noexcept nogil:
+        return 0.0
+
+    cdef double evaluate_for(self, GameKernel kernel, int player) noexcept nogil:
+        cdef int mover = kernel.player()
+        if mover < 0:
+            return 0.0
+        return self.evaluate(kernel) if mover == player else -self.evaluate(kernel)
+
+    def score(self, state):
+        """Python entry for tests and tools: evaluate ``state`` for its side to move."""
+        return self.evaluate(self._kernel_of(state))
+
+    def score_for(self, state, int player):
+        """Python entry for tests and tools: the evaluation from ``player``'s point of view,
+        at a chance node too."""
+        return self.evaluate_for(self._kernel_of(state), player)
+
+
+cdef class PlayoutPolicy(KernelReader):
+    cdef int sample_move(self, GameKernel kernel, u64* rng) noexcept nogil:
+        return NO_SAMPLER
+
+    def sample(self, state, unsigned long long seed):
+        """Python entry for tests: ``sample_move`` with a generator seeded by ``seed``."""
+        cdef u64 rng = seed
+        return self.sample_move(self._kernel_of(state), &rng)

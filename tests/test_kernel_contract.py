@@ -1,0 +1,60 @@
+"""The kernel contract (engine/kernel.pxd/.pyx): one ply capacity that every game fits, the
+Python boundary written once on GameKernel, and searchability declared by the State."""
+import pytest
+
+from crystalpick.engine import GAMES, GameError, get_game
+from crystalpick.engine.kernel import MAX_PLIES
+from crystalpick.engine.perft import perft as generic_perft
+from crystalpick.engine.testing.chance_nim import ChanceNim
+from crystalpick.search import Limits, analyse
+
+GAME_CLASSES = list(GAMES.values()) + [ChanceNim]
+
+
+@pytest.mark.parametrize("game", GAME_CLASSES, ids=lambda g: g.name)
+def test_every_game_fits_the_ply_capacity(game):
+    assert 0 < game.max_game_length <= MAX_PLIES
+
+
+def test_play_refuses_to_outgrow_the_history_and_undo_an_empty_one():
+    kernel = ChanceNim().parse_position("7/0/0/0/8").search_kernel()
+    with pytest.raises(IndexError):
+        kernel.undo()
+    for _ in range(MAX_PLIES):          # taking 0 stones is never legal, but fills the history
+        kernel.play(0)
+    assert kernel.ply == MAX_PLIES
+    with pytest.raises(OverflowError, match=str(MAX_PLIES)):
+        kernel.play(0)
+    kernel.undo()
+    assert kernel.ply == MAX_PLIES - 1
+
+
+def test_generic_boundary_agrees_with_the_python_walk():
+    """Chance Nim has no native perft or chance list of its own: GameKernel's serve it."""
+    state = ChanceNim().parse_position("9/0/0/0/8")
+    for depth in range(1, 7):
+        assert state.perft(depth) == generic_perft(state, depth)
+    state.play(state.legal_moves()[0])
+    outcomes = state.chance_outcomes()
+    assert [move for move, _ in outcomes] == state.legal_moves()
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_clone_is_independent(name):
+    state = get_game(name, seed=3).new_initial_state()
+    twin = state.clone()
+    twin.play(twin.legal_moves()[0])
+    assert twin.hash_key() != state.hash_key()
+    twin.undo()
+    assert twin.position() == state.position() and twin.hash_key() == state.hash_key()
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_only_the_fast_implementation_can_be_searched(name):
+    reference = get_game(name, impl="reference", seed=3).new_initial_state()
+    with pytest.raises(GameError, match="cannot be searched; use the fast one"):
+        reference.search_kernel()
+    with pytest.raises(GameError, match="cannot be searched"):
+        analyse(reference, "alphabeta", Limits(depth=1))
+    assert get_game(name, seed=3).new_initial_state().search_kernel() is not None
