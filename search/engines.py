@@ -77,9 +77,9 @@ class AlphaBetaEngine(Engine):
     def analyse(self, state, limits, progress, point_of_view, multipv):
         require_limit(self.name, limits, ("depth", "nodes", "time", "clock"))
         kernel = state.kernel.copy()
-        if self.searcher is None or self.game != state.game.name:
+        if self.searcher is None or self.game != state.game.identity:
             self.searcher = AlphaBeta(kernel, evaluator_for(state.game), **self.options)
-            self.game = state.game.name
+            self.game = state.game.identity
         else:
             self.searcher.set_kernel(kernel)
         searcher = self.searcher
@@ -173,14 +173,14 @@ class MCTSEngine(Engine):
     def tree_for(self, state) -> tuple[MCTS, int]:
         """The tree to search ``state`` with, and how many nodes of the old one it kept."""
         kernel = state.kernel.copy()
-        if self.tree is not None and self.reuse and self.game == state.game.name:
+        if self.tree is not None and self.reuse and self.game == state.game.identity:
             kept = self.tree.reuse(kernel)
         else:
             options = dict(self.options)
             if options["playout_depth"] is None:
                 options["playout_depth"] = playout_depth_for(state.game)
             self.tree = MCTS(kernel, evaluator_for(state.game), seed=self.seed, **options)
-            self.game = state.game.name
+            self.game = state.game.identity
             kept = 0
         self.tree.reset_counters()
         return self.tree, kept

@@ -41,6 +41,9 @@ class Maatatahay(Game):
             return (RANDOM_LAYOUT,) + tuple(self.tileset.layouts)
         return option.choices
 
+    def component_digest(self) -> str:
+        return f"{self.tileset.digest:016x}"
+
     def _state(self, position: Position):
         if self.impl == "fast":
             from .fast import FastState
@@ -80,4 +83,6 @@ class Maatatahay(Game):
         return info
 
 
-__all__ = ["Maatatahay"]
+GAME = Maatatahay   # what engine/registry.py loads
+
+__all__ = ["GAME", "Maatatahay"]

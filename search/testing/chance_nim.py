@@ -7,7 +7,7 @@ After ``turn_limit`` takes without a winner the game is drawn. Positions are wri
 """
 from __future__ import annotations
 
-from crystalpick.engine.game import Game, NotationError, IllegalMoveError, State
+from crystalpick.engine.game import Capabilities, Game, NotationError, IllegalMoveError, State
 
 from ._chance_nim import Kernel
 
@@ -17,6 +17,9 @@ class ChanceNim(Game):
     player_names = ("first", "second")
     rule_options = ()
     implementations = ("fast",)
+    capabilities = Capabilities(chance=True)
+    # From the default start: 8 takes and a chance event after each of the first 7.
+    max_game_length = 15
 
     def new_initial_state(self, pile: int = 7, turn_limit: int = 8) -> "ChanceNimState":
         return ChanceNimState(self, Kernel(pile, 0, 0, 0, turn_limit))
