@@ -23,7 +23,8 @@ def zobrist_keys(count: int, seed: int) -> list[int]:
 def digest64(*parts) -> int:
     """A 64-bit digest of ``parts`` (ints, strings and tuples of them, hashed by their repr):
     the same content gives the same digest in every process and version, unlike ``hash``."""
-    return int.from_bytes(hashlib.blake2b(repr(parts).encode(), digest_size=8).digest(), "little")
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
 
 
 def rules_key(rules: Mapping[str, str]) -> int:

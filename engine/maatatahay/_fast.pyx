@@ -824,10 +824,6 @@ cdef class Kernel:
     def key(self):
         return position_key(&self.s)
 
-    @property
-    def ply(self):
-        return self.s.ply
-
     def current_player(self):
         return current_player(&self.s)
 
@@ -863,9 +859,6 @@ cdef class Kernel:
         cdef int points[2]
         scores(&self.s, points)
         return [points[0], points[1]]
-
-    def strength(self, int cell):
-        return strength(&self.s, cell)
 
     def crystal_totals(self):
         """(Spirit, Energy) counted over bag, storages, cells, warriors, supply and removed."""

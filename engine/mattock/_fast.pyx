@@ -476,10 +476,6 @@ cdef class Kernel:
         return self.s.to_move
 
     @property
-    def ply(self):
-        return self.s.ply
-
-    @property
     def key(self):
         return self.s.key
 
