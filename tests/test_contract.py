@@ -12,6 +12,8 @@ import pytest
 from crystalpick.engine import CHANCE, GAMES, TERMINAL, GameError, sample_chance
 from crystalpick.search.testing.chance_nim import ChanceNim
 
+from game_helpers import tileset_copy
+
 GAME_CLASSES = sorted(GAMES.values(), key=lambda cls: cls.name) + [ChanceNim]
 SEEDS = range(3)              # random games per game and implementation
 # parse_move regenerates the legal moves, which a reference implementation does slowly in
@@ -256,30 +258,20 @@ def test_rule_options_that_change_play_change_the_keys(cls):
         pytest.skip(f"{cls.name} has no rule option written into its positions")
 
 
-def edited_tileset(tmp_path, cls):
-    """A copy of the game's component data with one value changed (per game: the format is
-    the game's own). A game with component data must say here how to change it."""
-    if cls.name == "maatatahay":
-        from crystalpick.engine.maatatahay.tileset import DEFAULT_PATH
-        text = DEFAULT_PATH.read_text()
-        assert "strength = 1\n" in text
-        path = tmp_path / "edited.toml"
-        path.write_text(text.replace("strength = 1\n", "strength = 2\n", 1))
-        return str(path)
-    raise AssertionError(f"{cls.name} uses a tileset: add how to edit one to edited_tileset")
-
-
 @pytest.mark.parametrize("cls", [c for c in GAME_CLASSES if c.uses_tileset], ids=game_ids)
 @pytest.mark.parametrize("impl", ["fast", "reference"])
 def test_another_tileset_is_another_identity_and_other_keys(cls, impl, tmp_path):
+    """Identity and keys follow the component data's content, not the file it came from."""
     if impl not in cls.implementations:
         pytest.skip(f"{cls.name} has no {impl} implementation")
     default = cls(impl=impl)
-    edited = cls(impl=impl, tileset=edited_tileset(tmp_path, cls))
+    copy = cls(impl=impl, tileset=tileset_copy(tmp_path, cls.name, edited=False))
+    edited = cls(impl=impl, tileset=tileset_copy(tmp_path, cls.name, edited=True))
+    assert copy.identity == default.identity
     assert edited.identity != default.identity
     assert edited.component_digest() != default.component_digest()
-    assert cls(impl=impl, tileset=edited.tileset_path).identity == edited.identity
     for text in positions_of_a_random_game(cls)[::7]:
-        mine, theirs = edited.parse_position(text), default.parse_position(text)
-        assert mine.position() == theirs.position() == text
+        mine, same, theirs = (g.parse_position(text) for g in (edited, copy, default))
+        assert mine.position() == same.position() == theirs.position() == text
+        assert same.hash_key() == theirs.hash_key(), text
         assert mine.hash_key() != theirs.hash_key(), text

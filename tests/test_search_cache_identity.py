@@ -4,14 +4,9 @@ were new (same seed, same node counts)."""
 import pytest
 
 from crystalpick.engine import get_game
-from crystalpick.engine.maatatahay.tileset import DEFAULT_PATH
 from crystalpick.search import AlphaBetaEngine, Limits, MCTSEngine, analyse
 
-
-def edited_tileset(tmp_path) -> str:
-    path = tmp_path / "edited.toml"
-    path.write_text(DEFAULT_PATH.read_text().replace("strength = 1\n", "strength = 2\n", 1))
-    return str(path)
+from game_helpers import tileset_copy
 
 
 def same_board_in_two_games(which, tmp_path):
@@ -21,8 +16,8 @@ def same_board_in_two_games(which, tmp_path):
         second = get_game("mattock", {"removal": "literal"}).parse_position(first.position())
     else:
         first = get_game("maatatahay", seed=4).new_initial_state()
-        second = get_game("maatatahay", tileset=edited_tileset(tmp_path)).parse_position(
-            first.position())
+        edited = tileset_copy(tmp_path, "maatatahay", edited=True)
+        second = get_game("maatatahay", tileset=edited).parse_position(first.position())
     assert first.game.identity != second.game.identity
     return first, second
 
