@@ -1,4 +1,4 @@
-"""Generic perft over the game interface, for reference implementations and for divide.
+"""Generic perft over the game interface, for reference implementations and perft --divide.
 
 Fast implementations override :meth:`State.perft` with a native loop; this module is what
 the reference implementations (and any new game) get for free. The last ply is bulk-counted:
@@ -28,7 +28,7 @@ def perft_by_move(state: State, depth: int):
     """Yield ``(move notation, perft of its child at depth - 1)`` for each legal move.
 
     Long counts are driven from here one root move at a time, so a caller can show progress
-    and a Ctrl-C is honoured between root moves (the native perft below runs without the GIL).
+    and a Ctrl-C is honoured between root moves (a native perft runs without the GIL).
     """
     if depth < 1:
         raise ValueError("divide needs depth >= 1")
@@ -40,8 +40,3 @@ def perft_by_move(state: State, depth: int):
         finally:
             state.undo()
         yield name, count
-
-
-def divide(state: State, depth: int) -> dict[str, int]:
-    """Perft of each legal move's child at ``depth - 1``, keyed by move notation."""
-    return dict(perft_by_move(state, depth))

@@ -1,24 +1,44 @@
-"""Name -> game class, so the CLI and searchers can be handed a game by name."""
+"""Name -> game class: the one place a game is registered, so the CLI, the searchers and the
+contract tests (tests/test_contract.py) find it by name.
+
+A game is one line in :data:`GAME_MODULES`: a module that exports its :class:`Game` subclass
+as ``GAME``. A module that fails to import is an error naming it, never a silently missing
+game (a broken build must not just shrink the game list).
+"""
 from __future__ import annotations
 
-from typing import Mapping
+import importlib
+from typing import Iterable, Mapping
 
 from .game import Game, GameError
 
+GAME_MODULES = (
+    "crystalpick.engine.mattock",
+    "crystalpick.engine.maatatahay",
+)
 
-def _games() -> dict[str, type[Game]]:
-    from .mattock import Mattock
-    games = {Mattock.name: Mattock}
-    try:
-        from .maatatahay import Maatatahay
-    except ImportError:  # pragma: no cover - until the Maatatahay engine lands
-        pass
-    else:
-        games[Maatatahay.name] = Maatatahay
+
+class RegistryError(ImportError):
+    """A registered game module is missing, broken or does not export a Game as ``GAME``."""
+
+
+def load_games(modules: Iterable[str] = GAME_MODULES) -> dict[str, type[Game]]:
+    games: dict[str, type[Game]] = {}
+    for path in modules:
+        try:
+            module = importlib.import_module(path)
+        except ImportError as err:
+            raise RegistryError(f"game module {path} cannot be imported: {err}") from err
+        cls = getattr(module, "GAME", None)
+        if not (isinstance(cls, type) and issubclass(cls, Game)):
+            raise RegistryError(f"game module {path} does not export its Game class as GAME")
+        if cls.name in games:
+            raise RegistryError(f"game module {path} registers {cls.name!r} a second time")
+        games[cls.name] = cls
     return games
 
 
-GAMES = _games()
+GAMES = load_games()
 
 
 def get_game(name: str, rules: Mapping[str, str] | None = None, **kwargs) -> Game:

@@ -1,6 +1,9 @@
 """Deterministic 64-bit Zobrist keys shared by the fast and reference implementations."""
 from __future__ import annotations
 
+import hashlib
+from typing import Mapping
+
 MASK64 = (1 << 64) - 1
 
 
@@ -15,3 +18,22 @@ def zobrist_keys(count: int, seed: int) -> list[int]:
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
         keys.append(z ^ (z >> 31))
     return keys
+
+
+def digest64(*parts) -> int:
+    """A 64-bit digest of ``parts`` (ints, strings and tuples of them, hashed by their repr):
+    the same content gives the same digest in every process and version, unlike ``hash``."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "little")
+
+
+def rules_key(rules: Mapping[str, str]) -> int:
+    """One key per ``(option, value)`` of the rule options that change play, XORed together.
+
+    A game XORs it into every position key, so the same cells under other rules are another
+    position to a transposition table (and searches under different rules never share one).
+    """
+    key = 0
+    for name, value in rules.items():
+        key ^= digest64("rule", name, value)
+    return key

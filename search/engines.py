@@ -91,9 +91,9 @@ class AlphaBetaEngine(Engine):
     def analyse(self, state, limits, progress, point_of_view, multipv):
         require_limit(self.name, limits, ("depth", "nodes", "time", "clock"))
         kernel = state.search_kernel().clone()
-        if self.searcher is None or self.game != state.game.name:
+        if self.searcher is None or self.game != state.game.identity:
             self.searcher = AlphaBeta(kernel, state.game.evaluator(), **self.options)
-            self.game = state.game.name
+            self.game = state.game.identity
         else:
             self.searcher.set_kernel(kernel)
         searcher = self.searcher
@@ -189,7 +189,7 @@ class MCTSEngine(Engine):
         """The tree to search ``state`` with, and how many nodes of the old one it kept."""
         game = state.game
         kernel = state.search_kernel().clone()
-        if self.tree is not None and self.reuse and self.game == game.name:
+        if self.tree is not None and self.reuse and self.game == game.identity:
             kept = self.tree.reuse(kernel)
         else:
             options = dict(self.options)
@@ -198,7 +198,7 @@ class MCTSEngine(Engine):
             options["exploration"] = options.pop("c")
             self.tree = MCTS(kernel, game.evaluator(), game.playout_policy(), seed=self.seed,
                              evaluation_scale=game.evaluation_scale, **options)
-            self.game = game.name
+            self.game = game.identity
             kept = 0
         self.tree.reset_counters()
         return self.tree, kept

@@ -48,6 +48,9 @@ class Maatatahay(Game):
         from .evaluation import MaatatahayEvaluator
         return MaatatahayEvaluator()
 
+    def component_digest(self) -> str:
+        return f"{self.tileset.digest:016x}"
+
     def _state(self, position: Position):
         if self.impl == "fast":
             from .fast import FastState
@@ -87,4 +90,6 @@ class Maatatahay(Game):
         return info
 
 
-__all__ = ["Maatatahay"]
+GAME = Maatatahay   # what engine/registry.py loads
+
+__all__ = ["GAME", "Maatatahay"]

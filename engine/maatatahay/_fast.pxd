@@ -24,7 +24,8 @@ cdef struct Data:
     int layout_count
     int layouts[MAX_LAYOUTS][5]   # the temple cells of each named layout
     int discount_any, death_total, relic_order    # the non-default option values
-    int option_choice[3]          # choice index of each play option (for the key)
+    int option_choice[3]          # choice index of each play option
+    u64 start_key                 # play options and tileset, in every key (zobrist.py)
     int neighbour[NCELLS][8]
 
 # Everything that changes during play; make() pushes a copy of it, unmake() pops it.

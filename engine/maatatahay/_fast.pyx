@@ -17,6 +17,7 @@ from . import moves as N
 from . import board as B
 from .constants import PLAY_OPTIONS
 from .position import EMPTY, Position
+from .zobrist import start_key
 
 # Phases, move kinds and rule numbers, copied from the Python modules into C globals once.
 cdef int PAIR = K.PAIR, ORDER = K.ORDER, PLACE = K.PLACE, DRAW = K.DRAW
@@ -644,9 +645,7 @@ cdef u64 position_key(KState* s) noexcept nogil:
         key ^= mix(17, i, s.c.queue[i])
     if s.c.placed >= 0:
         key ^= mix(18, s.c.placed, 0)
-    for i in range(3):
-        key ^= mix(20, i, s.d.option_choice[i])
-    return key
+    return key ^ s.d.start_key
 
 
 # -- perft -----------------------------------------------------------------------------------
@@ -703,6 +702,7 @@ cdef void load_data(Data* d, object position):
     d.relic_order = options["relic-scoring"] == "order"
     for i, option in enumerate(PLAY_OPTIONS):
         d.option_choice[i] = option.choices.index(options[option.name])
+    d.start_key = start_key(tileset, options)
 
 
 cdef void load_core(Core* c, object pos):
@@ -837,9 +837,6 @@ cdef class Kernel:
         cdef int points[2]
         scores(&self.s, points)
         return [points[0], points[1]]
-
-    def strength(self, int cell):
-        return strength(&self.s, cell)
 
     def crystal_totals(self):
         """(Spirit, Energy) counted over bag, storages, cells, warriors, supply and removed."""

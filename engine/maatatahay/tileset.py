@@ -14,6 +14,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ..game import GameError
+from ..zobrist import digest64
 from .board import CELLS, DIRECTIONS, INDEX, NAMES, step
 
 DEFAULT_PATH = Path(__file__).with_name("tilesets") / "default.toml"
@@ -74,6 +75,15 @@ class Tileset:
         for cell, _, count in self.frame_arrows:
             energy[cell] += count
         return tuple(energy)
+
+    @cached_property
+    def digest(self) -> int:
+        """A 64-bit digest of everything the rules read from the tileset (not its name, note
+        or tile ids, which only name things): position keys and cache identity include it,
+        so two tilesets that play differently never share a transposition table."""
+        tiles = tuple((t.tribe, t.strength, t.gems, t.arrows, t.ability) for t in self.tiles)
+        return digest64("tileset", tiles, self.frame_arrows, tuple(self.layouts.items()),
+                        self.elder, self.convert)
 
     @cached_property
     def index(self) -> dict[str, int]:

@@ -2,13 +2,15 @@
 
 The state has many small counters, so instead of key tables each fact ``(kind, a, b)`` is
 hashed with the splitmix64 finaliser and the results are XORed: a key needs no storage and
-the C version in ``_fast.pyx`` computes bit-for-bit the same value.
+the C version in ``_fast.pyx`` computes bit-for-bit the same value. Every key also includes
+:func:`start_key`: the play options and the tileset, fixed for a game.
 """
 from __future__ import annotations
 
+from ..zobrist import rules_key
 from .board import CELLS
-from .constants import PLAY_OPTIONS
 from .position import EMPTY, Position
+from .tileset import Tileset
 
 MASK64 = (1 << 64) - 1
 
@@ -18,6 +20,12 @@ def mix(kind: int, a: int, b: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
     return z ^ (z >> 31)
+
+
+def start_key(tileset: Tileset, options: dict) -> int:
+    """The part of every key fixed for a game: its play options (``layout`` only picks the
+    setup's temples, which the position itself holds) and its tileset's content."""
+    return rules_key(options) ^ tileset.digest
 
 
 def position_key(pos: Position) -> int:
@@ -43,8 +51,7 @@ def position_key(pos: Position) -> int:
     if pos.placed != EMPTY:
         facts.append((18, pos.placed, 0))
     facts += [(19, c, 0) for c in pos.fighters]
-    facts += [(20, i, o.choices.index(pos.options[o.name])) for i, o in enumerate(PLAY_OPTIONS)]
-    key = 0
+    key = start_key(pos.tileset, pos.options)
     for fact in facts:
         key ^= mix(*fact)
     return key

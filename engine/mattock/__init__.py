@@ -72,4 +72,6 @@ class Mattock(Game):
         return self._state(parse_position(text, self.rules, self.explicit_rules))
 
 
-__all__ = ["Mattock"]
+GAME = Mattock   # what engine/registry.py loads
+
+__all__ = ["GAME", "Mattock"]

@@ -23,7 +23,7 @@ from libc.string cimport memset
 from crystalpick.engine.kernel cimport ply_overflow
 from .encoding cimport move_code, move_mine, move_source, move_target
 from .notation import EMPTY, TILE, Position
-from .zobrist import KEYS as _PY_KEYS
+from .zobrist import KEYS as _PY_KEYS, start_key
 
 cdef u64 KEYS[3 * MAX_CELLS + 1]
 for _i in range(3 * MAX_CELLS + 1):
@@ -495,6 +495,7 @@ cdef class Kernel:
         self.s.miners_per_player = b.miners_per_player
         self.s.literal = position.removal == "literal"
         self.s.to_move = position.to_move
+        self.s.key = start_key(position)
         for c in range(b.cell_count):
             self.s.neighbour_count[c] = len(b.neighbours[c])
             for i, nb in enumerate(b.neighbours[c]):

@@ -16,7 +16,6 @@ START_CELLS = {
     7: (("j6", "e8", "f4", "k1", "i11", "a3"), ("i4", "h9", "d5", "m5", "c9", "e1")),
 }
 AXIAL_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
-MAX_NEIGHBOURS = 6
 
 
 @dataclass(frozen=True)

@@ -60,10 +60,12 @@ cdef class Kernel(GameKernel):
         if self.s.chance_pending:
             self.s.pile += move
             self.s.chance_pending = 0
-            self.s.to_move = 1 - self.s.last_mover
         else:
             self.s.pile -= move
             self.s.last_mover = self.s.to_move
+            # the next mover already (not after the chance event): the notation writes it
+            # and the parser derives last_mover from it
+            self.s.to_move = 1 - self.s.to_move
             self.s.turns += 1
             self.s.chance_pending = self.s.pile > 0
 

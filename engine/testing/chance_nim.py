@@ -10,7 +10,7 @@ and playout policy; it is not registered, so it never shows up in the CLI.
 """
 from __future__ import annotations
 
-from crystalpick.engine.game import Game, IllegalMoveError, KernelState, NotationError
+from crystalpick.engine.game import Capabilities, Game, IllegalMoveError, KernelState, NotationError
 
 from ._chance_nim import Kernel
 
@@ -22,6 +22,7 @@ class ChanceNim(Game):
     player_names = ("first", "second")
     rule_options = ()
     implementations = ("fast",)
+    capabilities = Capabilities(chance=True)
     # A take and a chance outcome per turn, at most MAX_TURN_LIMIT turns.
     max_game_length = 2 * MAX_TURN_LIMIT
 
