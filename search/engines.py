@@ -3,7 +3,8 @@ limits and turn raw root statistics into an :class:`Analysis`.
 
 An engine object may be kept across the moves of a game: alpha-beta then keeps its
 transposition table and history, MCTS its tree (re-rooted at the new position when that
-position is in the tree).
+position is in the tree). A :class:`StopFlag` given to ``analyse`` reaches the searchers'
+C loops (and MCTS's worker processes); when it is set they return their best result so far.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from .evaluators import evaluator_for, playout_depth_for
 from .limits import Limits
 from .mcts import MCTS
 from .result import Analysis, Line, Progress
+from .stop import StopFlag
 
 MAX_DEPTH = 120              # alpha-beta plies (the searcher's stack holds 128)
 SOFT_ITERATION_SHARE = 0.4   # don't start an iteration after this share of the soft budget
@@ -31,7 +33,7 @@ class Engine(ABC):
 
     @abstractmethod
     def analyse(self, state, limits: Limits, progress: Progress | None, point_of_view: int,
-                multipv: int) -> Analysis:
+                multipv: int, stop: StopFlag | None = None) -> Analysis:
         ...
 
 
@@ -44,8 +46,9 @@ def make_engine(name: str, **options) -> Engine:
 
 
 def require_limit(engine: str, limits: Limits, applicable: tuple[str, ...]) -> None:
-    """Refuse a search that none of the given limits would ever stop."""
-    if all(getattr(limits, name) is None for name in applicable):
+    """Refuse a search that none of the given limits would ever stop (unless it is meant to
+    run until its stop flag is set: ``infinite``)."""
+    if not limits.infinite and all(getattr(limits, name) is None for name in applicable):
         raise ValueError(f"{engine} needs one of these limits: {', '.join(applicable)}")
 
 
@@ -74,7 +77,7 @@ class AlphaBetaEngine(Engine):
         self.searcher: AlphaBeta | None = None
         self.game = None
 
-    def analyse(self, state, limits, progress, point_of_view, multipv):
+    def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         require_limit(self.name, limits, ("depth", "nodes", "time", "clock"))
         kernel = state.kernel.copy()
         if self.searcher is None or self.game != state.game.name:
@@ -86,6 +89,7 @@ class AlphaBetaEngine(Engine):
         soft, hard = limits.budget()
         start = time.monotonic()
         searcher.begin()
+        searcher.set_stop(stop)
         completed = None
         previous = None
         searcher.set_limits(start + hard if hard is not None else 0.0, limits.nodes or 0)
@@ -102,8 +106,9 @@ class AlphaBetaEngine(Engine):
                 progress(self.result(state, completed, point_of_view, start))
             if abs(previous) > MATE_THRESHOLD_SCORE and MATE_SCORE - abs(previous) <= depth:
                 break
-        if completed is None:              # stopped inside depth 1: report what it saw
-            completed = (0, searcher.partial(multipv))
+        if searcher.stopped:
+            completed = with_interrupted_iteration(completed, searcher.partial(multipv),
+                                                   multipv)
         return self.result(state, completed, point_of_view, start)
 
     def result(self, state, completed, point_of_view, start) -> Analysis:
@@ -128,6 +133,20 @@ class AlphaBetaEngine(Engine):
         return Line(move=pv[0], move_str=state.move_to_str(pv[0]), pv=list(pv),
                     pv_str=line_strings(state, pv), score=score, score_text=text,
                     win_probability=probability, proof_plies=plies)
+
+
+def with_interrupted_iteration(completed, partial, multipv):
+    """What a stopped alpha-beta search reports: the interrupted iteration's lines if no
+    iteration completed; otherwise the last completed iteration, led by the interrupted
+    iteration's best move when that is not the previous best (the previous best is searched
+    first, so another leader has beaten it one ply deeper)."""
+    if completed is None:
+        return 0, partial
+    depth, lines = completed
+    score, pv = partial[0]
+    if not pv or pv[0] == lines[0][1][0]:
+        return completed
+    return depth, [(score, pv)] + [line for line in lines if line[1][0] != pv[0]][:multipv - 1]
 
 
 def describe_score(score: float) -> tuple[str, float, int | None]:
@@ -161,13 +180,13 @@ class MCTSEngine(Engine):
         self.tree: MCTS | None = None
         self.game = None
 
-    def analyse(self, state, limits, progress, point_of_view, multipv):
+    def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         require_limit(self.name, limits, ("simulations", "nodes", "time", "clock"))
         if self.workers > 1:
             from .parallel import analyse_in_workers
-            return analyse_in_workers(self, state, limits, point_of_view, multipv)
+            return analyse_in_workers(self, state, limits, point_of_view, multipv, stop)
         start = time.monotonic()
-        stats = self.search(state, limits, progress, point_of_view, multipv, start)
+        stats = self.search(state, limits, progress, point_of_view, multipv, start, stop)
         return self.result(state, stats, point_of_view, multipv, start)
 
     def tree_for(self, state) -> tuple[MCTS, int]:
@@ -185,9 +204,12 @@ class MCTSEngine(Engine):
         self.tree.reset_counters()
         return self.tree, kept
 
-    def search(self, state, limits, progress, point_of_view, multipv, start) -> dict:
-        """Run simulations within the limits; return the raw root statistics."""
+    def search(self, state, limits, progress, point_of_view, multipv, start,
+               stop=None) -> dict:
+        """Run simulations within the limits (or until ``stop`` is set); return the raw root
+        statistics."""
         tree, kept = self.tree_for(state)
+        tree.set_stop(stop)
         soft, hard = limits.budget()
         deadline = start + hard if hard is not None else 0.0
         while True:

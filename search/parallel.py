@@ -1,17 +1,29 @@
 """Root parallelism for MCTS: independent trees in worker processes (threads cannot help
-under the GIL), seeded seed, seed+1, ...; their root statistics are summed."""
+under the GIL), seeded seed, seed+1, ...; their root statistics are summed.
+
+Workers are forked, so they inherit the position and the caller's stop flag (shared memory:
+setting it in the parent stops every worker within a few simulations) and send their root
+statistics back through a pipe. They ignore Ctrl-C: the parent turns it into the stop flag.
+"""
 from __future__ import annotations
 
 import multiprocessing
+import signal
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 
-def search_one(game, position, options, seed, limits, point_of_view, multipv) -> dict:
+def search_one(sender, state, options, seed, limits, point_of_view, multipv, stop) -> None:
+    """A worker's search: send ``(True, statistics)`` or ``(False, error text)``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     from .engines import MCTSEngine
-    state = game.parse_position(position)
-    engine = MCTSEngine(seed=seed, **options)
-    return engine.search(state, limits, None, point_of_view, multipv, time.monotonic())
+    try:
+        engine = MCTSEngine(seed=seed, **options)
+        sender.send((True, engine.search(state, limits, None, point_of_view, multipv,
+                                         time.monotonic(), stop)))
+    except Exception as err:
+        sender.send((False, f"{type(err).__name__}: {err}"))
+    finally:
+        sender.close()
 
 
 def merge(results: list[dict]) -> dict:
@@ -39,14 +51,36 @@ def merge(results: list[dict]) -> dict:
     }
 
 
-def analyse_in_workers(engine, state, limits, point_of_view, multipv):
+def analyse_in_workers(engine, state, limits, point_of_view, multipv, stop=None):
     start = time.monotonic()
     options = dict(engine.options, workers=1, reuse=False)
     context = multiprocessing.get_context("fork")
-    position = state.position()
-    with ProcessPoolExecutor(engine.workers, mp_context=context) as pool:
-        futures = [pool.submit(search_one, state.game, position, options, engine.seed + i,
-                               limits, point_of_view, multipv)
-                   for i in range(engine.workers)]
-        results = [f.result() for f in futures]
+    receivers, workers = [], []
+    try:
+        for i in range(engine.workers):
+            receiver, sender = context.Pipe(duplex=False)
+            worker = context.Process(target=search_one, daemon=True, args=(
+                sender, state, options, engine.seed + i, limits, point_of_view, multipv, stop))
+            worker.start()
+            sender.close()
+            receivers.append(receiver)
+            workers.append(worker)
+        results = [receive(receiver) for receiver in receivers]
+    finally:
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+            worker.join()
     return engine.result(state, merge(results), point_of_view, multipv, start)
+
+
+def receive(receiver) -> dict:
+    try:
+        ok, payload = receiver.recv()
+    except EOFError:
+        raise RuntimeError("an MCTS worker process died before reporting") from None
+    finally:
+        receiver.close()
+    if not ok:
+        raise RuntimeError(f"an MCTS worker failed: {payload}")
+    return payload
