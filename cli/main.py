@@ -284,9 +284,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_name, engine_opt
     """
     from tqdm import tqdm
 
-    from crystalpick.search import Limits, analyse as run_analysis, make_engine
+    from crystalpick.search import Limits, StopFlag, analyse as run_analysis, make_engine
     from crystalpick.search.specs import parse_spec
-    from crystalpick.search.stop import StopFlag
 
     from .output import analysis_document, lines_table
 

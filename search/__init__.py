@@ -3,6 +3,7 @@ from .analysis import analyse
 from .engines import AlphaBetaEngine, MCTSEngine, make_engine
 from .limits import Limits
 from .result import Analysis, Line
+from .stop import StopFlag
 
 __all__ = ["analyse", "Analysis", "Line", "Limits", "AlphaBetaEngine", "MCTSEngine",
-           "make_engine"]
+           "make_engine", "StopFlag"]
