@@ -311,7 +311,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
     """
     from tqdm import tqdm
 
-    from crystalpick.search import Limits, analyse as run_analysis, make_engine
+    from crystalpick.search import Limits, StopFlag, analyse as run_analysis, make_engine
     from crystalpick.search.specs import SCHEMAS, parse_spec
 
     from .output import analysis_document, lines_table
@@ -358,10 +358,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
         click.echo("")
     bar = tqdm(total=limits.time, desc="search", file=sys.stderr, disable=None,
                bar_format="{l_bar}{bar}| {elapsed}/{total}s {postfix}" if limits.time else None)
-    latest = []
 
     def progress(report):
-        latest[:] = [report]
         if limits.time:
             bar.n = min(report.elapsed, limits.time)
         bar.set_postfix_str(f"nodes {report.nodes:,} nps {report.nps:,.0f} best "
@@ -369,13 +367,11 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
         if as_json and stream:
             click.echo(json.dumps(analysis_document(report, inputs, final=False)))
 
-    interrupted = False
+    stop = StopFlag()
     try:
-        result = run_analysis(state, engine, limits, progress, multipv=multipv)
-    except KeyboardInterrupt:
-        if not latest:
-            raise Interrupted("interrupted before the search reported a result") from None
-        result, interrupted = latest[0], True
+        result, interrupted = until_interrupted(
+            lambda: run_analysis(state, engine, limits, progress, multipv=multipv, stop=stop),
+            stop)
     finally:
         bar.close()
     write_svg(state, svg_path, result.best_move)
@@ -390,6 +386,23 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
         click.echo("(interrupted: best result so far)")
     if result.seed is not None:
         click.echo(f"seed: {result.seed}")
+
+
+def until_interrupted(search, stop):
+    """Run ``search`` on a thread while this one waits, so Ctrl-C sets ``stop`` at once (a
+    signal reaches Python code only between bytecodes, never inside the C search loops) and
+    the search still returns its best result. Returns ``(result, interrupted)``."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    interrupted = False
+    with ThreadPoolExecutor(1) as pool:
+        future = pool.submit(search)
+        while True:
+            try:
+                return future.result(), interrupted
+            except KeyboardInterrupt:
+                stop.set()
+                interrupted = True
 
 
 @cli.command()

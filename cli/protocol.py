@@ -2,8 +2,9 @@
 
 Spec: docs/protocol.md. The session reads commands on the main thread and searches on a
 worker thread, so ``stop``, ``isready`` and ``quit`` are answered during a search (any other
-command waits for the search to end, as in UCI engines); a stop takes effect at the searcher's next progress report (each alpha-beta iteration, every few
-thousand MCTS simulations) and the best move found so far is reported.
+command waits for the search to end, as in UCI engines). ``stop`` sets the search's stop
+flag, which the searchers' C loops (and MCTS worker processes) read, so ``bestmove`` with the
+best move so far follows within milliseconds.
 """
 from __future__ import annotations
 
@@ -14,14 +15,10 @@ from importlib.metadata import PackageNotFoundError, version
 from crystalpick.engine import GameError, get_game
 from crystalpick.search.engines import ENGINES
 from crystalpick.search.options import Option
+from crystalpick.search.stop import StopFlag
 
 LIMIT_WORDS = {"depth": ("depth", int), "nodes": ("nodes", int), "sims": ("simulations", int)}
-FOREVER = 1e9     # seconds: the limit behind "go infinite" (ended by "stop")
 MULTIPV = Option("multipv", "int", 1, "Lines reported by info.", minimum=1, maximum=64)
-
-
-class StopSearch(Exception):
-    """Raised from the progress callback to end a search early."""
 
 
 def package_version() -> str:
@@ -41,7 +38,7 @@ class Session:
         self.engine_options: dict = {}
         self.multipv = 1
         self.write_lock = threading.Lock()
-        self.stop_requested = threading.Event()
+        self.stop = StopFlag()
         self.search_thread: threading.Thread | None = None
         self.new_game()
 
@@ -167,7 +164,7 @@ class Session:
             raise ValueError("the game is over: no move to search")
         if self.state.is_chance_node():
             raise ValueError("a chance node: play the outcome with 'position ... moves'")
-        self.stop_requested.clear()
+        self.stop.clear()
         self.search_thread = threading.Thread(target=self.search, args=(limits,), daemon=True)
         self.search_thread.start()
 
@@ -178,7 +175,7 @@ class Session:
         while i < len(args):
             word = args[i]
             if word == "infinite":
-                fields["time"] = FOREVER
+                fields["infinite"] = True
                 i += 1
                 continue
             if i + 1 >= len(args):
@@ -212,29 +209,22 @@ class Session:
 
     def stop_search(self) -> None:
         if self.searching():
-            self.stop_requested.set()
+            self.stop.set()
             self.search_thread.join()
 
     def search(self, limits) -> None:
         from crystalpick.search import analyse, make_engine
         if self.engine is None or self.engine.name != self.engine_name:
             self.engine = make_engine(self.engine_name, **self.engine_options)
-        latest = []
-
-        def progress(report):
-            latest[:] = [report]
-            self.send_info(report)
-            if self.stop_requested.is_set():
-                raise StopSearch
-
         try:
-            result = analyse(self.state, self.engine, limits, progress, multipv=self.multipv)
+            result = analyse(self.state, self.engine, limits, self.send_info,
+                             multipv=self.multipv, stop=self.stop)
             self.send_info(result)
-        except StopSearch:
-            result = latest[0]
         except Exception as err:          # report, never die: the GUI keeps its engine
             self.error(f"search failed: {err}")
             return
+        if limits.infinite:               # as in UCI: no bestmove before the stop, even if
+            self.stop.wait()              # the search ended early (a proof, the depth cap)
         self.send(f"bestmove {result.best_move_str}")
 
     def send_info(self, report) -> None:

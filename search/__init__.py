@@ -4,6 +4,7 @@ from .engines import AlphaBetaEngine, MCTSEngine, make_engine
 from .limits import Limits
 from .result import Analysis, Line
 from .score import Mean, PovScore, Proven, Score, Value
+from .stop import StopFlag
 
 __all__ = ["analyse", "Analysis", "Line", "Limits", "AlphaBetaEngine", "MCTSEngine",
-           "make_engine", "Score", "PovScore", "Value", "Mean", "Proven"]
+           "make_engine", "StopFlag", "Score", "PovScore", "Value", "Mean", "Proven"]

@@ -20,11 +20,12 @@ from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
 from crystalpick.engine.evaluation cimport Evaluator, EVAL_BOUND
 from crystalpick.search.scores cimport MATE, MATE_THRESHOLD, INFINITE_SCORE
 from crystalpick.search.clock cimport now
+from crystalpick.search.stop cimport StopFlag
 
 cdef enum:
     MAX_PLY = MAX_PLIES          # the stack holds any game to its end
     HISTORY_SIZE = 4096
-    CHECK_EVERY = 1023           # look at the clock every 1024 nodes
+    CHECK_EVERY = 1023           # look at the clock and the stop flag every 1024 nodes
     EXACT = 0
     LOWER = 1
     UPPER = 2
@@ -107,6 +108,7 @@ cdef class AlphaBeta:
     cdef double deadline
     cdef int seldepth
     cdef bint stopped
+    cdef StopFlag stop
     # options
     cdef public bint lmr, star2, aspiration
     # root bookkeeping (multi-PV)
@@ -115,8 +117,10 @@ cdef class AlphaBeta:
     cdef int* root_pv
     cdef int* root_pv_length
     cdef int root_count
+    cdef int root_searched       # root moves the current iteration has finished
 
     def __cinit__(self):
+        self.stop = StopFlag()
         self.table = NULL
         self.move_scratch = NULL
         self.root_moves = NULL
@@ -228,7 +232,8 @@ cdef class AlphaBeta:
     cdef inline bint out_of_budget(self) noexcept nogil:
         if self.node_limit > 0 and self.nodes >= self.node_limit:
             self.stopped = True
-        elif (self.nodes & CHECK_EVERY) == 0 and self.deadline > 0 and now() > self.deadline:
+        elif (self.nodes & CHECK_EVERY) == 0 and (
+                self.stop.word[0] or (self.deadline > 0 and now() > self.deadline)):
             self.stopped = True
         return self.stopped
 
@@ -483,6 +488,11 @@ cdef class AlphaBeta:
         self.deadline = deadline
         self.node_limit = node_limit
 
+    def set_stop(self, StopFlag flag=None):
+        """Stop when ``flag`` is set (None: a fresh flag nobody else holds). Kept across
+        searches until replaced."""
+        self.stop = StopFlag() if flag is None else flag
+
     def begin(self):
         """Start a search of the kernel's position: reset counters and limits, list the root
         moves."""
@@ -496,6 +506,7 @@ cdef class AlphaBeta:
             self.history[0][i] //= 2
             self.history[1][i] //= 2
         self.root_count = 0
+        self.root_searched = 0
         if self.kernel.player() < 0:
             return
         n = self.kernel.move_count()
@@ -527,14 +538,18 @@ cdef class AlphaBeta:
         return self.stopped
 
     def partial(self, int multipv=1):
-        """The root moves an interrupted first iteration managed to score, best first (the
-        first move at score 0 if none): what to report when no iteration completed."""
-        scored = sorted((self.root_scores[i], i) for i in range(self.root_count)
-                        if self.root_scores[i] > -INFINITE_SCORE)
-        lines = [(score, (self.root_moves[i],)) for score, i in reversed(scored)][:multipv]
+        """The root moves the interrupted iteration finished, best first (ties in search
+        order, so the previous best leads unless a move beat it), as ``(score, pv)`` lines;
+        the first root move at score 0 if it finished none."""
+        scored = sorted(((self.root_scores[i], i) for i in range(self.root_searched)),
+                        key=lambda item: -item[0])
+        lines = [(score, self.root_line(i)) for score, i in scored[:multipv]]
         if not lines:
             return [(0.0, (self.root_moves[0],) if self.root_count else ())]
         return lines
+
+    cdef tuple root_line(self, long long i):
+        return tuple(self.root_pv[i * MAX_PLY + j] for j in range(self.root_pv_length[i]))
 
     def iterate(self, int depth, int multipv=1, previous=None):
         """Search the root to ``depth``; return the best ``multipv`` lines as
@@ -564,8 +579,7 @@ cdef class AlphaBeta:
                                                INFINITE_SCORE, pov)
             if not complete:
                 return None
-        return [(self.root_scores[i],
-                 tuple(self.root_pv[i * MAX_PLY + j] for j in range(self.root_pv_length[i])))
+        return [(self.root_scores[i], self.root_line(i))
                 for i in range(min(multipv, self.root_count))]
 
     cdef bint root_iteration(self, int depth, int multipv, double alpha, double beta,
@@ -575,6 +589,7 @@ cdef class AlphaBeta:
         cdef long long i, searched = 0
         cdef double floor, v
         cdef int move
+        self.root_searched = 0
         for i in range(self.root_count):
             floor = max(alpha, self.kth_best(i, multipv))
             move = self.root_moves[i]
@@ -589,6 +604,7 @@ cdef class AlphaBeta:
             if self.stopped:
                 return False
             searched += 1
+            self.root_searched = searched
             self.root_scores[i] = v
             self.root_pv[i * MAX_PLY] = move
             self.root_pv_length[i] = 1

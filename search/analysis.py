@@ -11,6 +11,10 @@ player named by ``point_of_view`` (default: the side to move, player 0 at a chan
 
 ``engine`` is ``"alphabeta"``, ``"mcts"`` or an engine object from :mod:`search.engines`
 (keep the object between moves of a game to reuse its transposition table or tree).
+
+``stop`` is a :class:`search.stop.StopFlag`: set it from another thread (or a signal
+handler's thread, or a worker process) and the search returns its best result so far within
+milliseconds.
 """
 from __future__ import annotations
 
@@ -20,20 +24,24 @@ from crystalpick.engine.game import CHANCE, TERMINAL, GameError, State
 from .engines import Engine, make_engine
 from .limits import Limits
 from .result import Analysis, Progress
+from .stop import StopFlag
 
 
 def analyse(state: State, engine: str | Engine, limits: Limits,
             progress: Progress | None = None, *, point_of_view: int | None = None,
-            multipv: int = 1) -> Analysis:
+            multipv: int = 1, stop: StopFlag | None = None) -> Analysis:
     """Search ``state`` (left unchanged) within ``limits``.
 
     ``progress`` is called with the analysis so far after each alpha-beta iteration and
     every few thousand MCTS simulations (with ``workers > 1`` only at the end).
-    ``multipv`` asks for that many lines, best first.
+    ``multipv`` asks for that many lines, best first. Setting ``stop`` ends the search early
+    with the best result so far; ``Limits(infinite=True)`` searches until it is set.
     """
     if isinstance(engine, str):
         engine = make_engine(engine)
-    if not limits.is_bounded():
+    if limits.infinite and stop is None:
+        raise ValueError("an infinite search needs a stop flag to end it")
+    if not limits.is_bounded() and not limits.infinite:
         raise ValueError("analyse needs at least one limit (depth, nodes, simulations, "
                          "time or clock)")
     mover = state.current_player()
@@ -44,4 +52,4 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
     if point_of_view not in (0, 1):
         raise ValueError(f"point_of_view must be 0 or 1, got {point_of_view}")
     state.search_kernel()       # a GameError for an implementation that cannot be searched
-    return engine.analyse(state, limits, progress, point_of_view, max(1, multipv))
+    return engine.analyse(state, limits, progress, point_of_view, max(1, multipv), stop)

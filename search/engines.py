@@ -3,7 +3,8 @@ limits and turn raw root statistics into an :class:`Analysis`.
 
 An engine object may be kept across the moves of a game: alpha-beta then keeps its
 transposition table and history, MCTS its tree (re-rooted at the new position when that
-position is in the tree).
+position is in the tree). A :class:`StopFlag` given to ``analyse`` reaches the searchers'
+C loops (and MCTS's worker processes); when it is set they return their best result so far.
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from .mcts import MCTS
 from .options import EngineSchema, Option
 from .result import Analysis, Line, Progress
 from .score import PovScore, Proven, from_alphabeta, from_mcts
+from .stop import StopFlag
 
 MAX_DEPTH = 120              # alpha-beta iterations (the searcher's stack holds MAX_PLIES)
 SOFT_ITERATION_SHARE = 0.4   # don't start an iteration after this share of the soft budget
@@ -38,7 +40,7 @@ class Engine(ABC):
 
     @abstractmethod
     def analyse(self, state, limits: Limits, progress: Progress | None, point_of_view: int,
-                multipv: int) -> Analysis:
+                multipv: int, stop: StopFlag | None = None) -> Analysis:
         ...
 
 
@@ -50,8 +52,9 @@ def make_engine(name: str, **options) -> Engine:
 
 
 def require_limit(engine: str, limits: Limits, applicable: tuple[str, ...]) -> None:
-    """Refuse a search that none of the given limits would ever stop."""
-    if all(getattr(limits, name) is None for name in applicable):
+    """Refuse a search that none of the given limits would ever stop (unless it is meant to
+    run until its stop flag is set: ``infinite``)."""
+    if not limits.infinite and all(getattr(limits, name) is None for name in applicable):
         raise ValueError(f"{engine} needs one of these limits: {', '.join(applicable)}")
 
 
@@ -88,7 +91,7 @@ class AlphaBetaEngine(Engine):
         self.searcher: AlphaBeta | None = None
         self.game = None
 
-    def analyse(self, state, limits, progress, point_of_view, multipv):
+    def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         require_limit(self.name, limits, ("depth", "nodes", "time", "clock"))
         kernel = state.search_kernel().clone()
         if self.searcher is None or self.game != state.game.identity:
@@ -100,6 +103,7 @@ class AlphaBetaEngine(Engine):
         soft, hard = limits.budget()
         start = time.monotonic()
         searcher.begin()
+        searcher.set_stop(stop)
         completed = None
         previous = None
         searcher.set_limits(start + hard if hard is not None else 0.0, limits.nodes or 0)
@@ -117,8 +121,9 @@ class AlphaBetaEngine(Engine):
             proof = from_alphabeta(previous)
             if isinstance(proof, Proven) and proof.plies <= depth:
                 break
-        if completed is None:              # stopped inside depth 1: report what it saw
-            completed = (0, searcher.partial(multipv))
+        if searcher.stopped:
+            completed = with_interrupted_iteration(completed, searcher.partial(multipv),
+                                                   multipv)
         return self.result(state, completed, point_of_view, start)
 
     def result(self, state, completed, point_of_view, start) -> Analysis:
@@ -140,6 +145,20 @@ class AlphaBetaEngine(Engine):
             score=typed(raw[0][0]), nodes=nodes,
             elapsed=elapsed, nps=nodes / elapsed if elapsed > 0 else 0.0, depth=depth,
             seldepth=self.searcher.seldepth, info={"tt_bytes": self.searcher.tt_bytes})
+
+
+def with_interrupted_iteration(completed, partial, multipv):
+    """What a stopped alpha-beta search reports: the interrupted iteration's lines if no
+    iteration completed; otherwise the last completed iteration, led by the interrupted
+    iteration's best move when that is not the previous best (the previous best is searched
+    first, so another leader has beaten it one ply deeper)."""
+    if completed is None:
+        return 0, partial
+    depth, lines = completed
+    score, pv = partial[0]
+    if not pv or pv[0] == lines[0][1][0]:
+        return completed
+    return depth, [(score, pv)] + [line for line in lines if line[1][0] != pv[0]][:multipv - 1]
 
 
 class MCTSEngine(Engine):
@@ -176,13 +195,13 @@ class MCTSEngine(Engine):
         self.tree: MCTS | None = None
         self.game = None
 
-    def analyse(self, state, limits, progress, point_of_view, multipv):
+    def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         require_limit(self.name, limits, ("simulations", "nodes", "time", "clock"))
         if self.workers > 1:
             from .parallel import analyse_in_workers
-            return analyse_in_workers(self, state, limits, point_of_view, multipv)
+            return analyse_in_workers(self, state, limits, point_of_view, multipv, stop)
         start = time.monotonic()
-        stats = self.search(state, limits, progress, point_of_view, multipv, start)
+        stats = self.search(state, limits, progress, point_of_view, multipv, start, stop)
         return self.result(state, stats, point_of_view, multipv, start)
 
     def tree_for(self, state) -> tuple[MCTS, int]:
@@ -203,9 +222,12 @@ class MCTSEngine(Engine):
         self.tree.reset_counters()
         return self.tree, kept
 
-    def search(self, state, limits, progress, point_of_view, multipv, start) -> dict:
-        """Run simulations within the limits; return the raw root statistics."""
+    def search(self, state, limits, progress, point_of_view, multipv, start,
+               stop=None) -> dict:
+        """Run simulations within the limits (or until ``stop`` is set); return the raw root
+        statistics."""
         tree, kept = self.tree_for(state)
+        tree.set_stop(stop)
         soft, hard = limits.budget()
         deadline = start + hard if hard is not None else 0.0
         while True:

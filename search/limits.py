@@ -17,7 +17,9 @@ class Limits:
     ``time`` is wall seconds for this move. ``clock``/``increment`` (seconds) describe a game
     clock: the search aims at a soft budget and never passes the hard one (see
     :meth:`budget`). ``nodes`` counts positions entered; ``simulations`` applies to MCTS only
-    and ``depth`` to alpha-beta only.
+    and ``depth`` to alpha-beta only. ``infinite`` asks for no limit at all: the search runs
+    until its stop flag is set (the engine protocol's ``go infinite``), so it excludes the
+    others and :func:`search.analyse` accepts it only with a stop flag.
     """
     depth: int | None = None
     nodes: int | None = None
@@ -26,6 +28,7 @@ class Limits:
     clock: float | None = None
     increment: float = 0.0
     moves_to_go: int | None = None
+    infinite: bool = False
 
     def __post_init__(self):
         for name in ("depth", "nodes", "simulations", "moves_to_go"):
@@ -38,6 +41,8 @@ class Limits:
                 raise ValueError(f"limit {name} must be positive, got {value}")
         if self.increment < 0:
             raise ValueError("increment must not be negative")
+        if self.infinite and self.is_bounded():
+            raise ValueError("an infinite search takes no other limit")
 
     def is_bounded(self) -> bool:
         return any(v is not None for v in (self.depth, self.nodes, self.simulations,

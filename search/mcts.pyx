@@ -12,7 +12,8 @@ Solver) come from terminal nodes: a decision node is proven as soon as one child
 mover or all children are proven; a chance node when all outcomes are proven equal.
 
 Everything here is deterministic for a given seed: the generator (engine/rng.pxd) is the
-only source of randomness and time limits are only checked between simulations.
+only source of randomness, and time limits and the stop flag are only checked between
+simulations.
 """
 from libc.math cimport log, sqrt, tanh
 from libc.stdlib cimport malloc, realloc, free
@@ -21,6 +22,7 @@ from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
 from crystalpick.engine.evaluation cimport Evaluator, PlayoutPolicy
 from crystalpick.engine.rng cimport random_below, random_unit
 from crystalpick.search.clock cimport now
+from crystalpick.search.stop cimport StopFlag
 
 cdef enum:
     MAX_DEPTH = MAX_PLIES   # tree and playout plies: any game fits
@@ -29,7 +31,7 @@ cdef enum:
     RANDOM_PLAYOUT = 0
     HEURISTIC_PLAYOUT = 1
     HEURISTIC_SAMPLES = 4   # the heuristic playout picks the best of this many random moves
-    CHECK_EVERY = 16        # simulations between clock checks
+    CHECK_EVERY = 16        # simulations between clock and stop-flag checks
     FEW_OUTCOMES = 8        # chance nodes with at most this many outcomes are enumerated
 
 cdef struct Node:
@@ -69,9 +71,10 @@ cdef class MCTS:
     cdef readonly long long made  # positions entered (tree descents and playout plies)
     cdef readonly long long simulations
     cdef readonly int max_tree_depth
-    cdef int last_kept
+    cdef StopFlag stop
 
     def __cinit__(self):
+        self.stop = StopFlag()
         self.nodes = NULL
         self.moves = NULL
         self.probabilities = NULL
@@ -114,7 +117,6 @@ cdef class MCTS:
     cdef void reset_root(self) noexcept nogil:
         self.node_count = 1
         self.init_node(0, -1, 1.0)
-        self.last_kept = 0
 
     cdef inline void init_node(self, int index, int move, float probability) noexcept nogil:
         cdef Node* node = &self.nodes[index]
@@ -138,11 +140,6 @@ cdef class MCTS:
         self.simulations = 0
         self.made = 0
         self.max_tree_depth = 0
-
-    @property
-    def kept_nodes(self):
-        """Nodes carried over by the last :meth:`reuse` (0 if the tree was rebuilt)."""
-        return self.last_kept
 
     def root_children(self):
         """``(move, visits, value sum from player 0's view, proven result or None)`` per
@@ -195,10 +192,16 @@ cdef class MCTS:
 
     # -- running -----------------------------------------------------------------------------
 
+    def set_stop(self, StopFlag flag=None):
+        """Stop :meth:`run` when ``flag`` is set (None: a fresh flag nobody else holds).
+        Kept across searches until replaced."""
+        self.stop = StopFlag() if flag is None else flag
+
     def run(self, long long simulations, double deadline=0.0, long long node_limit=0):
         """Run up to ``simulations`` more simulations (stopping early at the monotonic
-        ``deadline``, at ``node_limit`` positions entered, or when the root is proven);
-        return how many ran. The first always runs, so the root has its moves."""
+        ``deadline``, at ``node_limit`` positions entered, when the stop flag is set or when
+        the root is proven); return how many ran. The first always runs, so the root has its
+        moves."""
         cdef long long done = 0
         with nogil:
             while done < simulations:
@@ -206,7 +209,8 @@ cdef class MCTS:
                     break
                 if node_limit > 0 and self.made >= node_limit:
                     break
-                if deadline > 0 and done % CHECK_EVERY == 0 and done and now() > deadline:
+                if done % CHECK_EVERY == 0 and done and (
+                        self.stop.word[0] or (deadline > 0 and now() > deadline)):
                     break
                 if not self.simulate():
                     break
@@ -476,8 +480,7 @@ cdef class MCTS:
         if found < 0:
             self.reset_root()
             return 0
-        self.last_kept = self.compact(found)
-        return self.last_kept
+        return self.compact(found)
 
     cdef int find(self, int index, u64 key, int plies) noexcept nogil:
         """The node below ``index`` whose position has ``key`` (old kernel), or -1."""

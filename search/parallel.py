@@ -1,17 +1,80 @@
 """Root parallelism for MCTS: independent trees in worker processes (threads cannot help
-under the GIL), seeded seed, seed+1, ...; their root statistics are summed."""
+under the GIL), seeded seed, seed+1, ...; their root statistics are summed.
+
+Workers are forked with ``os.fork`` (not ``multiprocessing.Process``, whose start-up closes
+``sys.stdin``: that waits forever for the lock of the engine protocol's main thread, which
+is reading stdin), so they inherit the position and the caller's stop flag (shared memory:
+setting it in the parent stops every worker within a few simulations), and send their root
+statistics back through a pipe. They ignore Ctrl-C: the parent turns it into the stop flag.
+"""
 from __future__ import annotations
 
-import multiprocessing
+import os
+import signal
 import time
-from concurrent.futures import ProcessPoolExecutor
+from multiprocessing.connection import Connection
 
 
-def search_one(game, position, options, seed, limits, point_of_view, multipv) -> dict:
+def analyse_in_workers(engine, state, limits, point_of_view, multipv, stop=None):
     from .engines import MCTSEngine
-    state = game.parse_position(position)
-    engine = MCTSEngine(seed=seed, **options)
-    return engine.search(state, limits, None, point_of_view, multipv, time.monotonic())
+    start = time.monotonic()
+    options = dict(engine.options, workers=1, reuse=False)
+    workers = []
+    try:
+        for i in range(engine.workers):
+            tree = MCTSEngine(seed=engine.seed + i, **options)
+            workers.append(fork(lambda tree=tree: tree.search(
+                state, limits, None, point_of_view, multipv, start, stop)))
+        results = [receive(receiver) for _, receiver in workers]
+    finally:
+        for pid, _ in workers:
+            end(pid)
+    return engine.result(state, merge(results), point_of_view, multipv, start)
+
+
+def fork(search) -> tuple[int, Connection]:
+    """Start a process that runs ``search()`` and sends ``(True, result)`` or
+    ``(False, error text)``; return its pid and the receiving end of its pipe."""
+    reader, writer = os.pipe()
+    # SIGINT stays blocked in the child until it ignores it: no KeyboardInterrupt can kill it
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            os.close(reader)
+            with Connection(writer, readable=False) as sender:
+                try:
+                    sender.send((True, search()))
+                except Exception as err:
+                    sender.send((False, f"{type(err).__name__}: {err}"))
+            status = 0
+        finally:
+            os._exit(status)      # no atexit handlers, no flushing the parent's buffers
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    os.close(writer)
+    return pid, Connection(reader, writable=False)
+
+
+def receive(receiver: Connection) -> dict:
+    try:
+        ok, payload = receiver.recv()
+    except EOFError:
+        raise RuntimeError("an MCTS worker process died before reporting") from None
+    finally:
+        receiver.close()
+    if not ok:
+        raise RuntimeError(f"an MCTS worker failed: {payload}")
+    return payload
+
+
+def end(pid: int) -> None:
+    """Reap a worker (one that has not reported, after an error elsewhere, is killed)."""
+    if os.waitpid(pid, os.WNOHANG) == (0, 0):
+        os.kill(pid, signal.SIGTERM)
+        os.waitpid(pid, 0)
 
 
 def merge(results: list[dict]) -> dict:
@@ -37,16 +100,3 @@ def merge(results: list[dict]) -> dict:
         "tree_nodes": sum(s["tree_nodes"] for s in results),
         "depth": max(s["depth"] for s in results), "kept": 0,
     }
-
-
-def analyse_in_workers(engine, state, limits, point_of_view, multipv):
-    start = time.monotonic()
-    options = dict(engine.options, workers=1, reuse=False)
-    context = multiprocessing.get_context("fork")
-    position = state.position()
-    with ProcessPoolExecutor(engine.workers, mp_context=context) as pool:
-        futures = [pool.submit(search_one, state.game, position, options, engine.seed + i,
-                               limits, point_of_view, multipv)
-                   for i in range(engine.workers)]
-        results = [f.result() for f in futures]
-    return engine.result(state, merge(results), point_of_view, multipv, start)

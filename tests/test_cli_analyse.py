@@ -1,5 +1,10 @@
 """``crystalpick analyse``: options, the JSON document against its schema, stream mode."""
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import jsonschema
@@ -98,3 +103,38 @@ def test_chance_node_is_refused_with_a_pointer_to_the_outcomes():
     case = next(c for c in perft_suite("maatatahay") if c.id == "refill-pending")
     result = CliRunner().invoke(cli, ["analyse", "maatatahay", case.position, "--depth", "2"])
     assert result.exit_code == 2 and "chance outcome" in result.output
+
+
+def has_child_process(pid):
+    """Whether any thread of process ``pid`` has forked a child (Linux /proc)."""
+    return any(Path(children).read_text().strip()
+               for children in Path(f"/proc/{pid}/task").glob("*/children"))
+
+
+@pytest.mark.parametrize("engine", [["--engine", "alphabeta"], ["--engine", "mcts"],
+                                    ["--engine", "mcts:workers=2"]])
+def test_ctrl_c_stops_the_search_and_prints_the_best_so_far(engine):
+    """Ctrl-C as a terminal sends it: to the whole process group, MCTS workers included."""
+    command = [sys.executable, "-c", "from crystalpick.cli.main import main; main()",
+               "analyse", "mattock", "--time", "60", "--json", "--stream", *engine]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True,
+                               start_new_session=True)
+    try:
+        if "mcts:workers=2" in engine:           # workers report only at the end
+            deadline = time.monotonic() + 20
+            while not has_child_process(process.pid):
+                assert time.monotonic() < deadline, "no worker process started"
+                time.sleep(0.05)
+        else:
+            assert json.loads(process.stdout.readline())["final"] is False
+        os.killpg(process.pid, signal.SIGINT)
+        out, _ = process.communicate(timeout=20)   # far below the 60 s limit
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 0
+    document = json.loads(out.strip().splitlines()[-1])
+    assert document["final"] and document["interrupted"]
+    state = get_game("mattock").new_initial_state()
+    assert document["result"]["best_move"] in {state.move_to_str(m)
+                                               for m in state.legal_moves()}

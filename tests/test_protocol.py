@@ -1,7 +1,9 @@
 """The engine protocol through a real subprocess and pipes, and external engines in matches."""
+import queue
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 
 import pytest
@@ -17,6 +19,12 @@ class Driver:
     def __init__(self, game="mattock"):
         self.process = subprocess.Popen(ENGINE + [game], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.lines = queue.Queue()      # read on a thread, so waiting can time out
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self):
+        for line in self.process.stdout:
+            self.lines.put(line.rstrip("\n"))
 
     def send(self, line):
         self.process.stdin.write(line + "\n")
@@ -24,12 +32,14 @@ class Driver:
 
     def until(self, prefix, limit=60):
         lines, deadline = [], time.monotonic() + limit
-        while time.monotonic() < deadline:
-            line = self.process.stdout.readline().rstrip("\n")
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no {prefix!r} within {limit} s in {lines}") from None
             lines.append(line)
             if line.startswith(prefix):
                 return lines
-        raise AssertionError(f"no {prefix!r} in {lines}")
 
     def close(self):
         self.send("quit")
@@ -78,17 +88,64 @@ def test_position_string_with_spaces_and_moves_list(driver):
     driver.close()
 
 
-def test_infinite_search_stops_on_request(driver):
-    driver.send("setoption name engine value mcts")
-    driver.send("setoption name seed value 3")
-    driver.send("position start")
+ENGINE_SETUPS = {"alphabeta": [], "mcts": ["setoption name engine value mcts"],
+                 "mcts-workers": ["setoption name engine value mcts",
+                                  "setoption name workers value 2"]}
+STOP_BOUND = 2.0   # seconds; the measured latency is milliseconds (docs/protocol.md), this
+                   # only has to hold on a loaded CI machine
+
+
+@pytest.mark.parametrize("setup", ENGINE_SETUPS)
+@pytest.mark.parametrize("game", ["mattock", "maatatahay"])
+def test_infinite_search_runs_until_stop_then_answers_a_legal_move(game, setup):
+    driver = Driver(game)
+    try:
+        for line in ENGINE_SETUPS[setup] + ["show"]:
+            driver.send(line)
+        shown = driver.until("info string position:")[-1].split("position: ", 1)[1]
+        driver.send("go infinite")
+        time.sleep(0.5)
+        driver.send("isready")
+        assert not any(line.startswith("bestmove") for line in driver.until("readyok"))
+        driver.send("stop")
+        stopped = time.monotonic()
+        best = driver.until("bestmove", limit=STOP_BOUND)[-1].split()[1]
+        assert time.monotonic() - stopped < STOP_BOUND
+        state = get_game(game).parse_position(shown)
+        assert best in {state.move_to_str(m) for m in state.legal_moves()}
+        driver.close()
+    finally:
+        if driver.process.poll() is None:
+            driver.process.kill()
+
+
+def test_infinite_search_holds_its_bestmove_until_stop_even_after_a_proof(driver):
+    state = get_game("mattock").new_initial_state()
+    moves = []
+    while not state.is_terminal():
+        move = state.legal_moves()[0]
+        moves.append(state.move_to_str(move))
+        state.play(move)
+    driver.send("position start moves " + " ".join(moves[:-2]))  # proven at once
     driver.send("go infinite")
-    time.sleep(1.0)
+    time.sleep(0.5)
     driver.send("isready")
-    assert "readyok" in driver.until("readyok")[-1]
+    lines = driver.until("readyok")
+    assert not any(line.startswith("bestmove") for line in lines)
     driver.send("stop")
-    assert driver.until("bestmove")[-1].split()[1]
+    lines += driver.until("bestmove", limit=STOP_BOUND)
+    assert any(" score win " in line or " score loss " in line for line in lines)
+    position = get_game("mattock").state(None, moves[:-2])
+    position.parse_move(lines[-1].split()[1])           # raises if illegal
     driver.close()
+
+
+def test_quit_during_a_search_stops_it_and_exits(driver):
+    for line in ENGINE_SETUPS["mcts-workers"] + ["position start", "go infinite"]:
+        driver.send(line)
+    time.sleep(0.5)
+    driver.send("quit")
+    assert driver.process.wait(timeout=STOP_BOUND + 5) == 0
 
 
 def test_bad_commands_answer_errors_and_keep_running(driver):

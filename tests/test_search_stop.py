@@ -1,0 +1,96 @@
+"""The stop flag: shared across threads and forked processes, read inside both searchers'
+C loops, and what a stopped search reports."""
+import os
+import pickle
+import threading
+
+import pytest
+
+from crystalpick.engine import get_game
+from crystalpick.search import Limits, analyse, make_engine
+from crystalpick.search.engines import with_interrupted_iteration
+from crystalpick.search.stop import StopFlag
+
+ENGINES = [("alphabeta", {}), ("mcts", {"seed": 1}), ("mcts", {"seed": 1, "workers": 2})]
+UNREACHED = Limits(nodes=3_000_000)   # a stopped search ends far below it
+
+
+@pytest.fixture(params=["mattock", "maatatahay"])
+def start(request):
+    return get_game(request.param).new_initial_state()
+
+
+def assert_legal(state, result):
+    assert result.best_move in state.legal_moves()
+
+
+def test_flag_is_one_word_shared_with_forked_processes():
+    flag = StopFlag()
+    assert not flag.is_set()
+    pid = os.fork()
+    if pid == 0:                       # the child sets it; the parent must see it
+        flag.set()
+        os._exit(0)
+    os.waitpid(pid, 0)
+    assert flag.is_set() and flag.wait(0)
+    flag.clear()
+    assert not flag.is_set() and not flag.wait(0)
+    with pytest.raises(TypeError, match="fork"):
+        pickle.dumps(flag)
+
+
+@pytest.mark.parametrize("name,options", ENGINES)
+def test_a_set_flag_ends_the_search_at_once(start, name, options):
+    flag = StopFlag()
+    flag.set()
+    result = analyse(start, make_engine(name, **options), UNREACHED, stop=flag)
+    assert_legal(start, result)
+    assert result.nodes < 10**5
+    if result.simulations is not None:
+        assert result.simulations < 1024 * options.get("workers", 1)
+
+
+@pytest.mark.parametrize("name,options", ENGINES)
+def test_infinite_search_runs_until_another_thread_stops_it(start, name, options):
+    flag = StopFlag()
+    timer = threading.Timer(0.3, flag.set)
+    timer.start()
+    result = analyse(start, make_engine(name, **options), Limits(infinite=True), stop=flag)
+    timer.join()
+    assert_legal(start, result)
+    assert result.nodes > 0
+
+
+def test_an_unset_flag_changes_nothing():
+    state = get_game("mattock").new_initial_state()
+    plain = analyse(state, make_engine("alphabeta"), Limits(depth=4))
+    flagged = analyse(state, make_engine("alphabeta"), Limits(depth=4), stop=StopFlag())
+    assert (flagged.nodes, flagged.pv, flagged.score) == (plain.nodes, plain.pv, plain.score)
+
+
+def test_a_kept_engine_forgets_the_flag_of_its_last_search():
+    state = get_game("mattock").new_initial_state()
+    engine = make_engine("alphabeta")
+    flag = StopFlag()
+    flag.set()
+    analyse(state, engine, UNREACHED, stop=flag)
+    assert analyse(state, engine, Limits(depth=3)).depth == 3
+
+
+def test_infinite_takes_no_other_limit_and_needs_a_flag():
+    state = get_game("mattock").new_initial_state()
+    with pytest.raises(ValueError, match="no other limit"):
+        Limits(infinite=True, depth=3)
+    with pytest.raises(ValueError, match="stop flag"):
+        analyse(state, "alphabeta", Limits(infinite=True))
+
+
+def test_interrupted_iteration_leads_only_when_it_beat_the_previous_best():
+    completed = (3, [(10.0, (1, 7)), (5.0, (2, 8))])
+    # depth 4 searched the previous best (move 1) first, then found move 2 better
+    assert with_interrupted_iteration(completed, [(20.0, (2, 9)), (8.0, (1,))], 2) == \
+        (3, [(20.0, (2, 9)), (10.0, (1, 7))])
+    # the previous best still leads: the completed iteration stands
+    assert with_interrupted_iteration(completed, [(8.0, (1,)), (3.0, (2,))], 2) == completed
+    # nothing completed: the interrupted iteration's lines, at depth 0
+    assert with_interrupted_iteration(None, [(4.0, (5,))], 1) == (0, [(4.0, (5,))])
