@@ -579,19 +579,21 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
         executor = open_executor(concurrency, cluster)
         db = ResultsDB(db_path or default_path())
     with executor:
+        if executor.describe():
+            click.echo(executor.describe(), err=True)
         try:
             state = resume_match(db, state, executor) if resume else \
                 start_match(db, settings, executor)
-        except (EngineStartError, ClusterError) as err:
+        except (EngineStartError, ClusterError, KeyboardInterrupt) as err:
             db.close()
+            if isinstance(err, KeyboardInterrupt):
+                raise Interrupted("interrupted before the first game") from None
             raise InputError(f"{'engine ' if isinstance(err, EngineStartError) else ''}{err}; "
                              f"no game was played") from None
         settings = state.settings
         click.echo(f"match {state.match_id} in {db.path}: {settings.game}, "
                    f"{' vs '.join(settings.engines)}, {settings.games} games, "
                    f"seed {settings.seed}", err=True)
-        if executor.describe():
-            click.echo(executor.describe(), err=True)
         bar = tqdm(total=settings.games, initial=len(state.finished), desc="games",
                    unit="game", file=sys.stderr, disable=None)
 
@@ -602,7 +604,8 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
             bar.update(1)
             bar.set_postfix_str(progress_text(state.unpaired(), state.sprt))
 
-        resume_hint = f"--resume --match-id {state.match_id}"
+        resume_hint = f"--resume --match-id {state.match_id}" + \
+            (f" --cluster {cluster}" if cluster else "")
         try:
             run_match(db, state, executor, on_game)
         except KeyboardInterrupt:
@@ -617,8 +620,8 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
                              f"{resume_hint}") from None
         except ClusterError as err:
             raise InputError(f"{err}; match stopped, {len(state.finished)} finished games are "
-                             f"saved in {db.path}: continue with {resume_hint} --cluster "
-                             f"{cluster}") from None
+                             f"saved in {db.path}: start it again and continue with "
+                             f"{resume_hint}") from None
         finally:
             bar.close()
             db.close()

@@ -129,7 +129,7 @@ class DaskCluster(Executor):
     worker that joins takes queued games. Losing the scheduler cancels every future: the
     match stops with a :class:`ClusterError`."""
 
-    def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT):
+    def __init__(self, address: str, timeout: float | None = None):
         try:
             from distributed import Client, as_completed
         except ImportError:
@@ -139,6 +139,7 @@ class DaskCluster(Executor):
         for handler in logging.getLogger("distributed").handlers:
             handler.setLevel(logging.CRITICAL + 1)
         self.address = address
+        timeout = CONNECT_TIMEOUT if timeout is None else timeout
         probe_scheduler(address, timeout)
         self.client = Client(address, timeout=timeout, set_as_default=False)
         self.futures = {}
@@ -149,7 +150,8 @@ class DaskCluster(Executor):
         """Workers, threads and the dashboard, for the user to watch the match by."""
         info = self.client.scheduler_info()
         workers = info.get("n_workers", len(info.get("workers", {})))
-        text = f"Dask cluster {self.address}: workers {workers}"
+        text = f"Dask cluster {self.address}: workers {workers}" + \
+            (" (the match waits for one to join)" if not workers else "")
         if "dashboard" in info.get("services", {}):
             text += f", dashboard {self.client.dashboard_link}"
         return text
@@ -188,6 +190,8 @@ class DaskCluster(Executor):
         try:
             return future.result()
         except ImportError as err:
+            if not (err.name or "").startswith("crystalpick"):
+                raise
             raise ClusterError(f"a Dask worker cannot import crystalpick ({one_line(err)}): "
                                f"install it on every worker ({INSTALL_HINT})") from None
         except KilledWorker:
