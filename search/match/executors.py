@@ -2,10 +2,10 @@
 
 Both executors take game tasks keyed by :class:`~.runner.GameKey` (match, pair, colour),
 hand back the finished :class:`~.runner.GameOutcome` objects as they complete, and cancel
-what is still outstanding when the match stops (an SPRT decision, Ctrl-C, an error). A task is the pure
-function :func:`~.runner.play_game`: settings in, outcome out, no side effects, so playing it
-twice (Dask plays a game again when the worker running it dies) is harmless; only the
-caller stores outcomes, once per key.
+what is still outstanding when the match stops (an SPRT decision, Ctrl-C, an error). A task
+is the pure function :func:`~.runner.play_game`: settings in, outcome out, no side effects,
+so playing it twice (Dask plays a game again when the worker running it dies) is harmless;
+only the caller stores outcomes, once per key.
 
 The Dask executor needs the ``cluster`` extra (``pip install "crystalpick[cluster]"``) and
 crystalpick installed on every worker, with every ``cmd:`` engine's command on the workers'

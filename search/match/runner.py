@@ -129,7 +129,8 @@ class GameKey:
     swapped: bool
 
     def __str__(self) -> str:
-        return f"crystalpick-game-{self.match}-{self.pair}-{'swapped' if self.swapped else 'first'}"
+        colour = "swapped" if self.swapped else "first"
+        return f"crystalpick-game-{self.match}-{self.pair}-{colour}"
 
 
 @dataclass
