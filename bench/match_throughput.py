@@ -47,7 +47,7 @@ class Cluster:
                    str(port), "--no-dashboard")
         worker_log = folder / f"workers-{port}.log"
         self.start(worker_log, "worker", self.address, "--nworkers", str(workers),
-                   "--nthreads", "1", "--no-dashboard")
+                   "--nthreads", "1", "--no-dashboard", "--local-directory", str(folder))
         deadline = time.monotonic() + 120
         while worker_log.read_text().count("Registered to") < workers:
             if time.monotonic() > deadline:

@@ -24,6 +24,7 @@ from crystalpick.cli.main import cli
 from crystalpick.search.match import executors
 
 distributed = pytest.importorskip("distributed")
+import dask  # noqa: E402  (installed with distributed)
 
 STARTUP = 60          # seconds for a process to come up on a loaded machine
 MATCH = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", "match"]
@@ -36,6 +37,13 @@ class NoCrystalpick:
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 sys.meta_path.insert(0, NoCrystalpick())
 '''
+
+
+@pytest.fixture(autouse=True)
+def dask_scratch_space(tmp_path):
+    """Dask's scratch files go to the test's folder, not the system's temporary folder."""
+    with dask.config.set({"temporary-directory": str(tmp_path)}):
+        yield
 
 
 def run(*args):
@@ -90,7 +98,9 @@ class Processes:
         with open(log, "w") as handle:
             process = subprocess.Popen([sys.executable, "-m", "dask", *args],
                                        stdout=handle, stderr=subprocess.STDOUT,
-                                       cwd=self.folder)
+                                       cwd=self.folder, env={
+                                           **os.environ,
+                                           "DASK_TEMPORARY_DIRECTORY": str(self.folder)})
         self.started.append(process)
         return process, log
 
@@ -107,7 +117,8 @@ class Processes:
         """One worker process (no nanny, one thread: one game at a time, and its pid is the
         process that plays)."""
         process, log = self.start(name, "worker", address, "--nthreads", "1", "--no-nanny",
-                                  "--no-dashboard", "--name", name, *extra)
+                                  "--no-dashboard", "--name", name, "--local-directory",
+                                  str(self.folder), *extra)
         wait_until(lambda: "Registered to" in log.read_text() or process.poll() is not None,
                    f"worker {name}")
         assert process.poll() is None, log.read_text()
