@@ -551,6 +551,10 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
               help="Games to play, in colour-swapped pairs.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games played at once, each in its own process.")
+@click.option("--cluster", default=None, metavar="tcp://HOST:8786",
+              help="Play every game as a task on this Dask scheduler instead of local "
+                   "processes (pip install \"crystalpick[cluster]\"). crystalpick, and any "
+                   "cmd: engine's command, must be installed on every worker.")
 @click.option("--openings", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Openings: one position or move list a line, or game records.")
 @click.option("--openings-order", type=click.Choice(["sequential", "random"]),
@@ -579,72 +583,97 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
               help="Also append every finished game's record to this file.")
 @json_option
 @user_errors
-def match(game, engines, game_count, concurrency, openings, openings_order, tc, move_time,
-          tolerance, max_plies, sprt, rules, tileset, seed, db_path, resume, match_id,
-          records_path, as_json):
+def match(game, engines, game_count, concurrency, cluster, openings, openings_order, tc,
+          move_time, tolerance, max_plies, sprt, rules, tileset, seed, db_path, resume,
+          match_id, records_path, as_json):
     """Play an engine-vs-engine match and report Elo, LOS, pentanomial counts and the SPRT.
 
     Every game is stored in the results database as soon as it finishes, so an interrupted
-    match (Ctrl-C, a killed process) loses no finished game: continue it with --resume.
+    match (Ctrl-C, a killed process, a lost cluster) loses no finished game: continue it
+    with --resume. Games run in local processes, or with --cluster on a Dask cluster
+    ('dask scheduler', then 'dask worker tcp://HOST:8786 --nthreads 1' on each machine).
     """
     import random as _random
 
     from tqdm import tqdm
 
     from crystalpick.search.match.db import ResultsDB, default_path
+    from crystalpick.search.match.executors import ClusterError, open_executor
     from crystalpick.search.match.report import format_summary, progress_text, summary
-    from crystalpick.search.match.runner import (MatchSettings, load_openings, resume_match, run_match,
-                                     start_match)
+    from crystalpick.search.match.runner import (MatchSettings, load_match, load_openings,
+                                                 resume_match, run_match, start_match)
     from crystalpick.search.match.termination import EngineStartError
 
-    db = ResultsDB(db_path or default_path())
-    try:
-        if resume:
-            state = resume_match(db, match_id)
-        else:
-            if game is None:
-                raise InputError("GAME is required unless --resume is given")
-            settings = MatchSettings(
-                game=game, engines=list(engines), games=game_count, rules=parse_rules(rules),
-                tileset=tileset, openings_order=openings_order,
-                seed=seed if seed is not None else _random.SystemRandom().randrange(2**31),
-                tc=parse_tc(tc), move_time=move_time, tolerance=tolerance, max_plies=max_plies,
-                sprt=sprt, concurrency=concurrency)
-            if openings:
-                with open(openings, encoding="utf-8") as handle:
-                    settings.openings = load_openings(handle.read(), openings)
-            state = start_match(db, settings)
-    except EngineStartError as err:
-        db.close()
-        raise InputError(f"engine {err}; no game was played") from None
-    settings = state.settings
-    click.echo(f"match {state.match_id} in {db.path}: {settings.game}, {' vs '.join(settings.engines)}, "
-               f"{settings.games} games, seed {settings.seed}", err=True)
-    bar = tqdm(total=settings.games, initial=len(state.finished), desc="games", unit="game",
-               file=sys.stderr, disable=None)
+    if resume:
+        db = ResultsDB(db_path or default_path())
+        try:
+            state = load_match(db, match_id)
+        except GameError:
+            db.close()
+            raise
+        executor = open_executor(state.settings.concurrency, cluster)
+    else:
+        if game is None:
+            raise InputError("GAME is required unless --resume is given")
+        settings = MatchSettings(
+            game=game, engines=list(engines), games=game_count, rules=parse_rules(rules),
+            tileset=tileset, openings_order=openings_order,
+            seed=seed if seed is not None else _random.SystemRandom().randrange(2**31),
+            tc=parse_tc(tc), move_time=move_time, tolerance=tolerance, max_plies=max_plies,
+            sprt=sprt, concurrency=concurrency)
+        if openings:
+            with open(openings, encoding="utf-8") as handle:
+                settings.openings = load_openings(handle.read(), openings)
+        settings.check()
+        executor = open_executor(concurrency, cluster)
+        db = ResultsDB(db_path or default_path())
+    with executor:
+        if executor.describe():
+            click.echo(executor.describe(), err=True)
+        try:
+            state = resume_match(db, state, executor) if resume else \
+                start_match(db, settings, executor)
+        except (EngineStartError, ClusterError, KeyboardInterrupt) as err:
+            db.close()
+            if isinstance(err, KeyboardInterrupt):
+                raise Interrupted("interrupted before the first game") from None
+            raise InputError(f"{'engine ' if isinstance(err, EngineStartError) else ''}{err}; "
+                             f"no game was played") from None
+        settings = state.settings
+        click.echo(f"match {state.match_id} in {db.path}: {settings.game}, "
+                   f"{' vs '.join(settings.engines)}, {settings.games} games, "
+                   f"seed {settings.seed}", err=True)
+        bar = tqdm(total=settings.games, initial=len(state.finished), desc="games",
+                   unit="game", file=sys.stderr, disable=None)
 
-    def on_game(outcome):
-        if records_path:
-            with open(records_path, "a", encoding="utf-8") as handle:
-                handle.write(outcome.record + "\n")
-        bar.update(1)
-        bar.set_postfix_str(progress_text(state.unpaired(), state.sprt))
+        def on_game(outcome):
+            if records_path:
+                with open(records_path, "a", encoding="utf-8") as handle:
+                    handle.write(outcome.record + "\n")
+            bar.update(1)
+            bar.set_postfix_str(progress_text(state.unpaired(), state.sprt))
 
-    try:
-        run_match(db, state, on_game)
-    except KeyboardInterrupt:
-        bar.close()
-        click.echo(format_summary(summary(state.unpaired(), settings.engines, state.sprt,
-                                          terminations=state.terminations)), err=True)
-        raise Interrupted(f"interrupted: {len(state.finished)} finished games are saved in "
-                         f"{db.path}; continue with --resume --match-id {state.match_id}") from None
-    except EngineStartError as err:
-        raise InputError(f"engine {err}; match stopped, {len(state.finished)} finished games "
-                         f"are saved: fix the engine and continue with --resume --match-id "
-                         f"{state.match_id}") from None
-    finally:
-        bar.close()
-        db.close()
+        resume_hint = f"--resume --match-id {state.match_id}" + \
+            (f" --cluster {cluster}" if cluster else "")
+        try:
+            run_match(db, state, executor, on_game)
+        except KeyboardInterrupt:
+            bar.close()
+            click.echo(format_summary(summary(state.unpaired(), settings.engines, state.sprt,
+                                              terminations=state.terminations)), err=True)
+            raise Interrupted(f"interrupted: {len(state.finished)} finished games are saved in "
+                              f"{db.path}; continue with {resume_hint}") from None
+        except EngineStartError as err:
+            raise InputError(f"engine {err}; match stopped, {len(state.finished)} finished "
+                             f"games are saved: fix the engine and continue with "
+                             f"{resume_hint}") from None
+        except ClusterError as err:
+            raise InputError(f"{err}; match stopped, {len(state.finished)} finished games are "
+                             f"saved in {db.path}: start it again and continue with "
+                             f"{resume_hint}") from None
+        finally:
+            bar.close()
+            db.close()
     document = summary(state.unpaired(), settings.engines, state.sprt, state.decision,
                        state.terminations)
     document.update(match_id=state.match_id, game=settings.game, seed=settings.seed,

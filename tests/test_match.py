@@ -165,3 +165,28 @@ def test_killed_match_resumes_without_losing_or_repeating_games(tmp_path):
     assert [(p, s) for p, s, _ in after] == [(p, s) for p in range(6) for s in (0, 1)]
     assert set(before) <= set(after)          # finished games kept exactly as they were
     assert json.loads(resumed.output[resumed.output.index("{"):])["games"] == 12
+
+
+def test_a_game_finished_twice_is_stored_and_counted_once(tmp_path):
+    """An executor may hand back a game twice (a task retried after its worker was lost
+    while the first result was on its way): the match stores and counts it once."""
+    from crystalpick.search.match.db import ResultsDB
+    from crystalpick.search.match.executors import LocalPool
+    from crystalpick.search.match.runner import run_match, start_match
+
+    class Twice(LocalPool):
+        def completed(self):
+            for outcome in super().completed():
+                yield outcome
+                yield outcome
+
+    db = ResultsDB(tmp_path / "twice.sqlite")
+    executor = Twice()
+    state = start_match(db, MatchSettings(game="mattock", engines=["random", "greedy"],
+                                          games=4, seed=3), executor)
+    run_match(db, state, executor)
+    assert [(p, s) for p, s, _, _ in db.games(state.match_id)] == \
+        [(0, False), (0, True), (1, False), (1, True)]
+    results = state.results
+    assert sum(state.terminations.values()) == 4 and sum(results.pairs) == 2
+    assert results.wins + results.draws + results.losses == 4

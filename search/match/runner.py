@@ -1,21 +1,21 @@
-"""Play a match: colour-swapped pairs of games between two engines, in worker processes.
+"""Play a match: colour-swapped pairs of games between two engines, on an executor (local
+worker processes or a Dask cluster, :mod:`.executors`).
 
 Every game is a task ``(pair, swapped)``; ``swapped`` games let engine 2 move first. Both
 games of a pair start from the same opening and draw their chance events from the same
 seeded stream (the k-th chance event of each game uses the k-th random number), so opening
 and luck cancel out within a pair. Finished games go to the results database at once; the
-statistics, the SPRT and the progress bar are updated in the parent process.
+statistics, the SPRT and the progress bar are updated in the parent process, the only one
+that writes the database.
 """
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import random
-import signal
 import time
 from collections import Counter
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from crystalpick.engine import GameError, get_game, sample_chance
 
@@ -47,6 +47,13 @@ class MatchSettings:
     @property
     def pairs(self) -> int:
         return (self.games + 1) // 2
+
+    def for_pair(self, pair: int) -> "MatchSettings":
+        """These settings holding only ``pair``'s opening: what a game task needs, so a long
+        openings file does not travel with every game."""
+        if not self.openings:
+            return self
+        return replace(self, openings=[opening_for(self, pair)], openings_order="sequential")
 
     def check(self) -> None:
         """Fail early, in the parent, on anything a worker would fail on."""
@@ -109,6 +116,21 @@ def opening_for(settings: MatchSettings, pair: int) -> str | None:
     if settings.openings_order == "random":
         return random.Random(derive_seed(settings.seed, "opening", pair)).choice(settings.openings)
     return settings.openings[pair % len(settings.openings)]
+
+
+@dataclass(frozen=True)
+class GameKey:
+    """One game task of one match. ``match`` is a token unique to the match and its
+    database (:func:`match_token`), so two matches on one cluster never share a task;
+    ``str(key)`` names the task on a Dask cluster."""
+
+    match: str
+    pair: int
+    swapped: bool
+
+    def __str__(self) -> str:
+        colour = "swapped" if self.swapped else "first"
+        return f"crystalpick-game-{self.match}-{self.pair}-{colour}"
 
 
 @dataclass
@@ -221,16 +243,6 @@ def engine_turn(settings: MatchSettings, state, players: list[Player], clocks: l
     return None
 
 
-def _play_task(args) -> GameOutcome:
-    settings, pair, swapped = args
-    return play_game(settings, pair, swapped)
-
-
-def _ignore_interrupts():
-    """Workers leave Ctrl-C to the parent, which stops them and keeps what is finished."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 @dataclass
 class MatchState:
     match_id: int
@@ -268,22 +280,26 @@ class MatchState:
         return results
 
 
-def run_match(db, state: MatchState, on_game=None) -> MatchState:
-    """Play the pending games of a match, storing each as it finishes. ``on_game`` is
-    called with each outcome (for progress display). Stops early on an SPRT decision.
-    An engine that cannot start raises :class:`EngineStartError` and leaves the match
-    unfinished, to be resumed once the engine is fixed."""
-    tasks = [(state.settings, pair, swapped) for pair, swapped in state.pending()]
+def match_token(db, match_id: int) -> str:
+    """Names a match's game tasks: unique to the match and its database file, the same
+    across runs (so a resumed match's tasks are the killed run's)."""
+    return f"{derive_seed(str(db.path.resolve()), match_id):x}"
+
+
+def run_match(db, state: MatchState, executor, on_game=None) -> MatchState:
+    """Play the pending games of a match on ``executor``, storing each as it finishes.
+    ``on_game`` is called with each outcome (for progress display). Stops early on an SPRT
+    decision, cancelling the games still outstanding. An engine that cannot start raises
+    :class:`EngineStartError` and leaves the match unfinished, to be resumed once the engine
+    is fixed."""
+    token = match_token(db, state.match_id)
+    for pair, swapped in state.pending():
+        executor.submit(GameKey(token, pair, swapped), state.settings.for_pair(pair))
     sprt = state.sprt
-    pool = None
     try:
-        if state.settings.concurrency > 1 and len(tasks) > 1:
-            pool = multiprocessing.get_context("fork").Pool(
-                state.settings.concurrency, initializer=_ignore_interrupts)
-            outcomes = pool.imap_unordered(_play_task, tasks)
-        else:
-            outcomes = map(_play_task, tasks)
-        for outcome in outcomes:
+        for outcome in executor.completed():
+            if (outcome.pair, outcome.swapped) in state.finished:
+                continue                  # played twice (a retried task): counted once
             db.add_game(state.match_id, outcome.pair, outcome.swapped, outcome.score,
                         outcome.result, outcome.termination, outcome.reason, outcome.plies,
                         outcome.record)
@@ -295,9 +311,7 @@ def run_match(db, state: MatchState, on_game=None) -> MatchState:
                 if state.decision:
                     break
     finally:
-        if pool is not None:
-            pool.terminate()
-            pool.join()
+        executor.cancel()
     db.set_status(state.match_id, "finished")
     return state
 
@@ -312,9 +326,11 @@ def check_engines(settings: MatchSettings) -> None:
             pass
 
 
-def start_match(db, settings: MatchSettings) -> MatchState:
+def start_match(db, settings: MatchSettings, executor) -> MatchState:
+    """Check the settings, and the engines where ``executor`` plays, before storing the
+    match: bad input leaves nothing in the database."""
     settings.check()
-    check_engines(settings)
+    executor.check_engines(settings)
     return MatchState(db.new_match(settings.game, asdict(settings)), settings)
 
 
@@ -333,8 +349,8 @@ def load_match(db, match_id: int | None) -> MatchState:
     return state
 
 
-def resume_match(db, match_id: int | None) -> MatchState:
-    state = load_match(db, match_id)
-    check_engines(state.settings)
+def resume_match(db, state: MatchState, executor) -> MatchState:
+    """Continue a loaded match (:func:`load_match`) once its engines start on ``executor``."""
+    executor.check_engines(state.settings)
     db.set_status(state.match_id, "running")
     return state

@@ -1,0 +1,264 @@
+"""Where a match's games are played: in local worker processes, or on a Dask cluster.
+
+Both executors take game tasks keyed by :class:`~.runner.GameKey` (match, pair, colour),
+hand back the finished :class:`~.runner.GameOutcome` objects as they complete, and cancel
+what is still outstanding when the match stops (an SPRT decision, Ctrl-C, an error). A task
+is the pure function :func:`~.runner.play_game`: settings in, outcome out, no side effects,
+so playing it twice (Dask plays a game again when the worker running it dies) is harmless;
+only the caller stores outcomes, once per key.
+
+The Dask executor needs the ``cluster`` extra (``pip install "crystalpick[cluster]"``) and
+crystalpick installed on every worker, with every ``cmd:`` engine's command on the workers'
+machines: games run there, not on the machine that runs ``crystalpick match``.
+"""
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import queue
+import signal
+from collections import deque
+
+from crystalpick.engine import GameError
+
+from .runner import GameKey, MatchSettings, check_engines, play_game
+
+# Seconds to wait for a scheduler to answer before saying it cannot be reached.
+CONNECT_TIMEOUT = 10.0
+INSTALL_HINT = 'pip install "crystalpick[cluster]"'
+
+
+class ClusterError(Exception):
+    """The cluster stopped serving the match (scheduler lost, workers that cannot play):
+    the match stops with its finished games kept, to be resumed."""
+
+
+class Executor:
+    """The interface :func:`~.runner.run_match` drives."""
+
+    def describe(self) -> str | None:
+        """Where the games run and how to watch them, when there is more to say than the
+        progress bar."""
+        return None
+
+    def check_engines(self, settings: MatchSettings) -> None:
+        """Start every engine once where the games will run (raises EngineStartError)."""
+        raise NotImplementedError
+
+    def submit(self, key: GameKey, settings: MatchSettings) -> None:
+        """Queue game ``key`` (``key.pair``, ``key.swapped``) of a match with ``settings``."""
+        raise NotImplementedError
+
+    def completed(self):
+        """Yield every submitted game's outcome as it finishes (games submitted while
+        iterating included); raise what a game raised."""
+        raise NotImplementedError
+
+    def cancel(self) -> None:
+        """Drop every game not yet finished."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self.cancel()
+
+    def __enter__(self) -> "Executor":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _ignore_interrupts():
+    """Workers leave Ctrl-C to the parent, which stops them and keeps what is finished."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalPool(Executor):
+    """``concurrency`` forked worker processes, or games played one after another in this
+    process when it is 1 (the default: nothing to start, easiest to debug)."""
+
+    def __init__(self, concurrency: int = 1):
+        self.concurrency = concurrency
+        self.pool = None
+        self.waiting = deque()           # serial: tasks not yet played
+        self.finished = queue.Queue()    # pool: outcomes, or the exception a game raised
+        self.outstanding = 0
+
+    def check_engines(self, settings: MatchSettings) -> None:
+        check_engines(settings)
+
+    def submit(self, key: GameKey, settings: MatchSettings) -> None:
+        task = (settings, key.pair, key.swapped)
+        self.outstanding += 1
+        if self.concurrency == 1:
+            self.waiting.append(task)
+            return
+        if self.pool is None:
+            self.pool = multiprocessing.get_context("fork").Pool(
+                self.concurrency, initializer=_ignore_interrupts)
+        self.pool.apply_async(play_game, task, callback=self.finished.put,
+                              error_callback=self.finished.put)
+
+    def completed(self):
+        while self.outstanding:
+            if self.pool is None:
+                outcome = play_game(*self.waiting.popleft())
+            else:
+                outcome = self.finished.get()
+            self.outstanding -= 1
+            if isinstance(outcome, BaseException):
+                raise outcome
+            yield outcome
+
+    def cancel(self) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+            self.pool = None
+        self.waiting.clear()
+        self.outstanding = 0
+
+
+class DaskCluster(Executor):
+    """Every game a task on a Dask cluster (``dask scheduler`` + ``dask worker``).
+
+    Tasks are submitted with their :class:`GameKey` as the Dask key, so a game is one task
+    however often it is submitted (a resumed match on a scheduler that still holds the old
+    one's tasks shares them). A worker that dies mid-game is replaced by the scheduler, which
+    plays the game again elsewhere (``distributed.scheduler.allowed-failures`` times); a
+    worker that joins takes queued games. Losing the scheduler cancels every future: the
+    match stops with a :class:`ClusterError`."""
+
+    def __init__(self, address: str, timeout: float | None = None):
+        try:
+            from distributed import Client, as_completed
+        except ImportError:
+            raise GameError(f"--cluster needs Dask distributed: {INSTALL_HINT}") from None
+        # Our one-line errors say what went wrong; Dask's own log lines (a traceback when
+        # the scheduler is lost) would repeat it. Its handler hangs on "distributed".
+        for handler in logging.getLogger("distributed").handlers:
+            handler.setLevel(logging.CRITICAL + 1)
+        self.address = address
+        timeout = CONNECT_TIMEOUT if timeout is None else timeout
+        probe_scheduler(address, timeout)
+        self.client = Client(address, timeout=timeout, set_as_default=False)
+        self.futures = {}
+        self.as_completed = as_completed(loop=self.client.loop)
+        self.cancelling = False
+
+    def describe(self) -> str:
+        """Workers, threads and the dashboard, for the user to watch the match by."""
+        info = self.client.scheduler_info()
+        workers = info.get("n_workers", len(info.get("workers", {})))
+        text = f"Dask cluster {self.address}: workers {workers}" + \
+            (" (the match waits for one to join)" if not workers else "")
+        if "dashboard" in info.get("services", {}):
+            text += f", dashboard {self.client.dashboard_link}"
+        return text
+
+    def check_engines(self, settings: MatchSettings) -> None:
+        """Import crystalpick on every worker, then start the engines on one (waiting for a
+        worker if none has joined yet): a worker without crystalpick, or without a ``cmd:``
+        engine's command, fails here, before the match is stored. The import runs through
+        the builtin ``exec``, which every worker can unpickle: a worker that cannot unpickle
+        a game task (crystalpick missing) dies instead of reporting it."""
+        imported = self.client.run(exec, f"import {play_game.__module__}", on_error="return")
+        for worker, error in imported.items():
+            if isinstance(error, BaseException):
+                raise ClusterError(f"the Dask worker {worker} cannot import crystalpick "
+                                   f"({one_line(error)}): install it on every worker "
+                                   f"({INSTALL_HINT})")
+        future = self.client.submit(check_engines, settings, pure=False)
+        self.result(future, "checking the engines")
+
+    def submit(self, key: GameKey, settings: MatchSettings) -> None:
+        name = str(key)
+        future = self.client.submit(play_game, settings, key.pair, key.swapped, key=name,
+                                    pure=False)
+        self.futures[name] = future
+        self.as_completed.add(future)
+
+    def completed(self):
+        for future in self.as_completed:
+            self.futures.pop(future.key, None)
+            yield self.result(future, f"game {future.key}")
+
+    def result(self, future, task: str):
+        """The task's result; its exception re-raised, except the cluster's own failures,
+        which become a :class:`ClusterError` saying what to do."""
+        from distributed import KilledWorker
+        try:
+            return future.result()
+        except ImportError as err:
+            if not (err.name or "").startswith("crystalpick"):
+                raise
+            raise ClusterError(f"a Dask worker cannot import crystalpick ({one_line(err)}): "
+                               f"install it on every worker ({INSTALL_HINT})") from None
+        except KilledWorker:
+            raise ClusterError(f"every Dask worker that ran {task} died (see the workers' "
+                               f"logs: one without crystalpick dies on its first game)") from None
+        except Exception:
+            if future.cancelled() and not self.cancelling:
+                raise ClusterError(f"lost the Dask scheduler at {self.address}") from None
+            raise
+
+    def cancel(self) -> None:
+        self.cancelling = True
+        if self.futures and self.client.status == "running":
+            self.client.cancel(list(self.futures.values()))
+        self.futures.clear()
+        self.as_completed.clear()
+
+    def close(self) -> None:
+        self.cancel()
+        self.client.close(timeout=CONNECT_TIMEOUT)
+
+
+def probe_scheduler(address: str, timeout: float) -> None:
+    """Ask ``address`` who it is, within ``timeout``, before a Client connects: a Client
+    that fails to connect lingers for its own close timeout and prints a traceback when
+    collected, and it cannot tell a worker's address or another server from no answer."""
+    import asyncio
+
+    from distributed.comm import connect
+    from distributed.comm.addressing import resolve_address
+
+    async def identity():
+        comm = await connect(address, timeout=timeout)
+        try:
+            await asyncio.wait_for(comm.write({"op": "identity", "reply": True}), timeout)
+            return await asyncio.wait_for(comm.read(), timeout)
+        finally:
+            comm.abort()
+
+    try:
+        resolve_address(address)
+    except ValueError as err:
+        raise GameError(f"--cluster {address!r}: expected a Dask scheduler address like "
+                        f"tcp://HOST:8786 ({err})") from None
+    except OSError as err:
+        raise GameError(f"--cluster {address}: cannot resolve the host ({err})") from None
+    try:
+        reply = asyncio.run(identity())
+    except (OSError, TimeoutError) as err:
+        raise GameError(f"--cluster {address}: no Dask scheduler answered within "
+                        f"{timeout:g} s ({one_line(err)})") from None
+    except Exception:               # whatever decoding another protocol's bytes raises
+        raise GameError(f"--cluster {address}: this is not a Dask scheduler (it does not "
+                        f"speak Dask's protocol)") from None
+    kind = reply.get("type") if isinstance(reply, dict) else None
+    if kind != "Scheduler":
+        raise GameError(f"--cluster {address}: this is not a Dask scheduler (it answers as "
+                        f"{kind or 'something else'}; give the scheduler's address, "
+                        f"tcp://HOST:8786 by default)")
+
+
+def one_line(err: BaseException) -> str:
+    text = str(err).strip().splitlines()
+    return text[0] if text else type(err).__name__
+
+
+def open_executor(concurrency: int, cluster: str | None) -> Executor:
+    """The local pool, or the Dask cluster at ``cluster`` (connected here: a bad address
+    fails before anything is stored)."""
+    return DaskCluster(cluster) if cluster else LocalPool(concurrency)
