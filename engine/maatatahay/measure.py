@@ -1,6 +1,6 @@
 """Numbers for the closing notes and docs: game shape over random games and perft speed.
 
-    python -m engine.maatatahay.measure [--games N] [--depth D]
+    python -m crystalpick.engine.maatatahay.measure [--games N] [--depth D]
 
 Random games pick decisions uniformly and chance outcomes by their probabilities (seeded,
 so the numbers are reproducible). Perft speed runs the same positions and depth through
