@@ -143,7 +143,9 @@ def generate(game_name: str, count: int = 8, seed: int = 1, max_seconds: float =
 
 
 def main(argv: list[str]) -> None:
-    name = argv[0] if argv else "mattock"
+    if len(argv) != 1:
+        sys.exit("usage: python -m crystalpick.search.solved GAME")
+    name = argv[0]
     print(f"# Solved {name} positions (format: search/solved.py), found by exhaustive alpha-beta"
           f"\n# from seeded random games: python -m crystalpick.search.solved {name}\n")
     for case in generate(name):
