@@ -144,7 +144,8 @@ def generate(game_name: str, count: int = 8, seed: int = 1, max_seconds: float =
 
 def main(argv: list[str]) -> None:
     if len(argv) != 1:
-        sys.exit("usage: python -m crystalpick.search.solved GAME")
+        print("usage: python -m crystalpick.search.solved GAME", file=sys.stderr)
+        sys.exit(2)
     name = argv[0]
     print(f"# Solved {name} positions (format: search/solved.py), found by exhaustive alpha-beta"
           f"\n# from seeded random games: python -m crystalpick.search.solved {name}\n")
