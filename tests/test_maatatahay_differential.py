@@ -11,7 +11,9 @@ import random
 import pytest
 
 from crystalpick.engine.maatatahay import Maatatahay
-from crystalpick.engine.maatatahay.constants import ENERGY_TOTAL, SPIRIT_TOTAL
+from crystalpick.engine.maatatahay.constants import (ENERGY_TOTAL, FIGHT, LOAD, ORDER, PAIR, PLACE,
+                                                     PLAY_OPTIONS, RETURN, SPIRIT_TOTAL)
+from crystalpick.engine.maatatahay.tileset import load_tileset
 from crystalpick.engine.game import sample_chance
 
 GAMES = 500
@@ -27,10 +29,13 @@ def crystals(pos) -> tuple[int, int]:
     return spirit, energy
 
 
-def pick(state, rng: random.Random) -> int:
+def pick(state, rng: random.Random, first: float = 0.0) -> int:
+    """A chance outcome by its probability, else a uniform legal move, or with probability
+    ``first`` the first one (the empty load: storage then piles up and is returned)."""
     if state.is_chance_node():
         return sample_chance(state, rng.random())
-    return rng.choice(state.legal_moves())
+    moves = state.legal_moves()
+    return moves[0] if rng.random() < first else rng.choice(moves)
 
 
 def check_same(ref, fast, seed: int, ply: int) -> None:
@@ -50,34 +55,44 @@ def check_same(ref, fast, seed: int, ply: int) -> None:
     assert fast.scores() == ref.scores(), where
 
 
-def play_game(seed: int) -> tuple[int, int, int]:
-    """Play one game, setup included, on both implementations; return (decisions, chance
-    nodes, plies)."""
-    rules = random.Random(seed).choice([{}, {"temple-discount": "any"},
-                                        {"death-limit": "total"},
-                                        {"relic-scoring": "order", "layout": "chaos"}])
+def random_rules(rng: random.Random) -> dict:
+    """Every play option at a random value (each value in about half the games), and a
+    named layout in a quarter of them."""
+    rules = {o.name: rng.choice(o.choices) for o in PLAY_OPTIONS}
+    if rng.random() < 0.25:
+        rules["layout"] = rng.choice(list(load_tileset().layouts))
+    return rules
+
+
+def play_game(seed: int) -> set[int]:
+    """Play one game, setup included, on both implementations; return the phases where a
+    player decided something."""
+    rules = random_rules(random.Random(seed))
     ref = Maatatahay(rules, impl="reference").setup_state()      # the setup is chance too
     fast = Maatatahay(rules, impl="fast").setup_state()
     rng = random.Random(seed)
-    decisions = chances = 0
+    decided, ply = set(), 0
     while True:
-        check_same(ref, fast, seed, decisions + chances)
+        check_same(ref, fast, seed, ply)
         if ref.is_terminal():
             break
-        chances += ref.is_chance_node()
-        decisions += not ref.is_chance_node()
-        move = pick(ref, rng)
+        if not ref.is_chance_node():
+            decided.add(ref.to_position().phase)
+        move = pick(ref, rng, first=0.3)
         ref.play(move)
         fast.play(move)
+        ply += 1
     assert fast.returns() == ref.returns()
     assert fast.winner() == ref.winner()
-    return decisions, chances, decisions + chances
+    return decided
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_fast_and_reference_agree_on_random_games(chunk):
+    decided = set()
     for seed in range(chunk, GAMES, CHUNKS):
-        play_game(seed)
+        decided |= play_game(seed)
+    assert decided == {PAIR, ORDER, PLACE, LOAD, RETURN, FIGHT}      # every decision point met
 
 
 @pytest.mark.parametrize("impl", ["fast", "reference"])

@@ -107,7 +107,7 @@ MALFORMED = [
     (replace_field(START, "pending", "refill"), "room for a pair"),
     (START + " death-limit=never", "death-limit"),
     (START + " colour=red", "option field"),
-    (START + " death-limit=total death-limit=total", "twice"),
+    (START + " death-limit=either death-limit=either", "twice"),
     (START.replace(" bag=", " bags="), "expected 'bag=...'"),
 ]
 
@@ -145,10 +145,10 @@ def test_missing_tiles_are_named():
 
 
 def test_position_option_may_not_contradict_the_rule_flag():
-    text = START + " death-limit=total"
-    assert Maatatahay({"death-limit": "total"}).parse_position(text).position() == text
+    text = START + " death-limit=either"
+    assert Maatatahay({"death-limit": "either"}).parse_position(text).position() == text
     with pytest.raises(NotationError, match="--rule"):
-        Maatatahay({"death-limit": "either"}).parse_position(text)
+        Maatatahay({"death-limit": "total"}).parse_position(text)
 
 
 def test_rule_flag_fills_options_the_position_omits():

@@ -306,6 +306,34 @@ def test_storage_excess_must_be_loaded(impl):
     assert len(loads) == 16 - 3
 
 
+def test_storage_excess_may_go_back_to_the_bag_under_discard(impl):
+    text = build({"e5": "W11^", "e1": "B11^"}, store="3s3e/-", pending="place:B12,W12",
+                 temples="e4,a5,b5,c5,d5", options="storage-excess=discard")
+    st = play(state(impl, text), "a1^")
+    loads = [decode_two(move_payload(m)) for m in st.legal_moves()]
+    assert len(loads) == 16 and (0, 0) in loads          # any load: the excess goes back next
+    before = st.to_position()
+    play(st, "load:-")
+    assert sorted(st.move_to_str(m) for m in st.legal_moves()) == [
+        "return:2e", "return:2s", "return:se"]
+    assert state(impl, st.position()).position() == st.position()     # pending=return
+    play(st, "return:se")
+    pos = st.to_position()
+    assert (pos.storage_spirit[0], pos.storage_energy[0]) == (2, 2)
+    assert (pos.bag_spirit, pos.bag_energy) == (before.bag_spirit + 1, before.bag_energy + 1)
+    assert cell_info(st, "a1")["spirit"] == cell_info(st, "a1")["energy"] - before.warrior_energy[0] == 0
+
+
+def test_storage_excess_load_refuses_to_keep_more_than_four(impl):
+    text = build({"e5": "W11^", "e1": "B11^"}, store="3s3e/-", pending="place:B12,W12",
+                 temples="e4,a5,b5,c5,d5")
+    st = play(state(impl, text), "a1^")
+    with pytest.raises(IllegalMoveError):
+        st.parse_move("load:-")
+    with pytest.raises(IllegalMoveError):
+        st.parse_move("return:se")
+
+
 # -- abilities, fight order, Spirit ----------------------------------------------------------
 
 def test_elder_bonus_is_live(impl):
@@ -324,12 +352,13 @@ def test_convert_bonus_counts_diagonal_enemies(impl):
     assert "5=3+0+2C" in state(impl, text).render()
 
 
-def three_fights(impl):
+def three_fights(impl, options: str = ""):
     """Wazu closes corner a1 with W5 (2) between Balan's B1 (1) on a2 and B4 (2) on b1: a1,
-    a2 (also closed by W12 on a3 and B8 on b2) and b1 (also closed by B12 on c1) all fight."""
+    a2 (also closed by W12 on a3 and B8 on b2) and b1 (also closed by B12 on c1) all fight.
+    Balan is the active player."""
     board = {"a2": "B1^", "a3": "W12^", "b2": "B8^", "b1": "B4^", "c1": "B12^",
              "e4": "W9^", "e3": "W10^", "e2": "W11^"}
-    text = build(board, pending="place:W5,B2")
+    text = build(board, pending="place:W5,B2", options=options)
     return play(state(impl, text), "a1^")
 
 
@@ -337,11 +366,41 @@ def alive(st, *cells: str) -> dict[str, bool]:
     return {c: cell_info(st, c)["alive"] for c in cells}
 
 
-def test_several_fights_are_ordered_by_the_placer(impl):
+def test_several_fights_are_ordered_by_the_active_player_by_default(impl):
+    # Balan is active (it chose the pair); Wazu just placed W5.
     st = three_fights(impl)
-    assert st.current_player() == 1
+    assert st.to_position().active == 0
+    assert st.current_player() == 0
     assert sorted(st.move_to_str(m) for m in st.legal_moves()) == [
         "fight:a1", "fight:a2", "fight:b1"]
+
+
+def test_fight_order_placer_gives_the_choice_to_the_player_who_placed(impl):
+    st = three_fights(impl, "fight-order=placer")
+    assert st.current_player() == 1
+
+
+@pytest.mark.parametrize("option,chooser,w5_survives", [
+    ("", 0, False), ("fight-order=placer", 1, True)])
+def test_fight_order_option_decides_a_death(impl, option, chooser, w5_survives):
+    """Whoever orders the fights picks the order best for them (fewest own deaths, most
+    enemy deaths); the two options give the choice to different players, and W5 on a1 lives
+    or dies accordingly."""
+    st = three_fights(impl, option)
+    assert st.current_player() == chooser
+
+    def margin(first: str) -> int:
+        after = play(three_fights(impl, option), first)
+        while after.current_player() == chooser and not after.is_terminal():
+            after.play(after.legal_moves()[0])
+        pos = after.to_position()
+        return pos.deaths(1 - chooser) - pos.deaths(chooser)
+
+    best = max(("fight:a1", "fight:a2", "fight:b1"), key=margin)
+    after = play(three_fights(impl, option), best)
+    while after.current_player() == chooser:
+        after.play(after.legal_moves()[0])
+    assert cell_info(after, "a1")["alive"] == w5_survives
 
 
 def test_fight_order_changes_the_outcome(impl):
@@ -365,6 +424,30 @@ def test_spirit_of_the_dead_is_removed_when_the_placed_warrior_dies(impl):
     assert pos.removed_spirit == removed + 1
 
 
+@pytest.mark.parametrize("option,on_w5,removed", [
+    ("", 1, 0), ("dead-spirit=remove", 0, 1)])
+def test_dead_spirit_moves_to_the_placed_warrior_or_leaves_the_game(impl, option, on_w5,
+                                                                    removed):
+    # Wazu's W5 (2) closes a1 beside B1 (1, carrying a Spirit) on a2, which W12 (4) on a3
+    # and B8 on b2 also close: B1 fights 1 against 2 + 4 and dies. Its Spirit moves onto W5
+    # (transfer) or leaves the game (remove); its Energy returns to the supply either way.
+    board = {"a2": "B1^se", "a3": "W12^", "b2": "B8^", "e4": "W9^", "e3": "W10^",
+             "b1": "W11^", "c4": "B11^", "e1": "B10^"}
+    text = build(board, pending="place:W5,B2", options=option)
+    st = state(impl, text)
+    before = st.to_position()
+    play(st, "a1^")
+    if st.current_player() == 0 and not st.is_chance_node():     # the active player orders
+        play(st, "fight:a2")
+    pos = st.to_position()
+    assert not cell_info(st, "a2")["alive"]
+    assert cell_info(st, "a1")["alive"]
+    assert cell_info(st, "a1")["spirit"] == on_w5
+    assert pos.removed_spirit - before.removed_spirit == removed
+    gift = cell_info(st, "a1")["energy"]                  # support W5 took from the supply
+    assert pos.supply_energy == before.supply_energy - gift + 1
+
+
 # -- end of the game (section 7) -------------------------------------------------------------
 
 def deaths_position(balan_dead: int, wazu_dead: int, options: str = "") -> str:
@@ -384,11 +467,12 @@ def deaths_position(balan_dead: int, wazu_dead: int, options: str = "") -> str:
 
 
 @pytest.mark.parametrize("rule,balan_dead,wazu_dead,over", [
-    ("either", 6, 0, True), ("either", 5, 5, False),
-    ("total", 3, 3, True), ("total", 3, 2, False)])
+    ("either", 6, 0, True), ("either", 5, 5, False), ("either", 3, 3, False),
+    ("total", 3, 3, True), ("total", 3, 2, False), ("total", 6, 0, True)])
 def test_death_limit(impl, rule, balan_dead, wazu_dead, over):
+    """Six dead in all end the game under the default ``total`` but not under ``either``."""
     text = deaths_position(balan_dead, wazu_dead, options=f"death-limit={rule}"
-                           if rule != "either" else "")
+                           if rule != "total" else "")
     st = state(impl, text)
     while st.current_player() != CHANCE and not st.is_terminal():
         moves = [m for m in st.legal_moves() if "$" not in st.move_to_str(m)]
@@ -439,8 +523,8 @@ def outcomes(st) -> dict[str, float]:
 def test_setup_layout_is_uniform_among_the_tilesets_layouts(impl):
     st = Maatatahay(impl=impl).setup_state()
     assert st.current_player() == CHANCE
-    assert outcomes(st) == {f"layout:{name}": pytest.approx(1 / 5) for name in
-                            ("diagonal", "partial-diagonal", "even", "chaos", "corners")}
+    assert outcomes(st) == {f"layout:{name}": pytest.approx(1 / 4) for name in
+                            ("diagonal", "partial-diagonal", "even", "chaos")}
 
 
 def test_named_layout_skips_the_layout_draw(impl):

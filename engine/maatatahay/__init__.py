@@ -29,8 +29,10 @@ class Maatatahay(Game):
     bench_settings = BenchSettings(perft_depth=5, alphabeta_depth=6, mcts_simulations=5000)
     rule_options = PLAY_OPTIONS + (
         RuleOption("layout", (RANDOM_LAYOUT,) + tuple(load_tileset().layouts), RANDOM_LAYOUT,
-                   "temple layout at setup: a named layout of the tileset, or random (the "
-                   "Standard game); the choices listed are the default tileset's"),
+                   "temple layout at setup: a named layout of the tileset (the sources name "
+                   "diagonal, partial-diagonal, even, chaos), or random (the Standard game): "
+                   "each of the tileset's layouts equally likely; the choices listed are the "
+                   "default tileset's"),
     )
 
     def __init__(self, rules=None, *, impl: str = "fast", seed: int | None = None,

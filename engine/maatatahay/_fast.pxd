@@ -23,8 +23,9 @@ cdef struct Data:
     int elder, convert            # bonus per counted neighbour
     int layout_count
     int layouts[MAX_LAYOUTS][5]   # the temple cells of each named layout
-    int discount_any, death_total, relic_order    # the non-default option values
-    int option_choice[3]          # choice index of each play option
+    int discount_any, death_either, relic_order   # the non-default option values
+    int fight_placer, spirit_remove, storage_discard
+    int option_choice[6]          # choice index of each play option
     u64 start_key                 # play options and tileset, in every key (zobrist.py)
     int neighbour[NCELLS][8]
 

@@ -23,6 +23,7 @@ from .zobrist import start_key
 cdef int PAIR = K.PAIR, ORDER = K.ORDER, PLACE = K.PLACE, DRAW = K.DRAW
 cdef int LOAD = K.LOAD, FIGHT = K.FIGHT, REFILL = K.REFILL, OVER = K.OVER
 cdef int LAYOUT = K.LAYOUT, CRYSTALS = K.CRYSTALS, REVEAL = K.REVEAL, TOSS = K.TOSS
+cdef int RETURN = K.RETURN
 cdef int C_PAIRS_ON_OFFER = K.PAIRS_ON_OFFER
 cdef int C_DEATH_LIMIT = K.DEATH_LIMIT, C_RELIC_DRAWS = K.RELIC_DRAWS
 cdef int C_STORAGE_LIMIT = K.STORAGE_LIMIT, C_TEMPLE_BASE_COST = K.TEMPLE_BASE_COST
@@ -30,6 +31,7 @@ cdef int KIND_SHIFT = N.KIND_SHIFT
 cdef int M_PAIR = N.M_PAIR, M_ORDER = N.M_ORDER, M_PLACE = N.M_PLACE, M_LOAD = N.M_LOAD
 cdef int M_FIGHT = N.M_FIGHT, M_DRAW = N.M_DRAW, M_DEAL = N.M_DEAL
 cdef int M_LAYOUT = N.M_LAYOUT, M_CRYSTAL = N.M_CRYSTAL, M_TOSS = N.M_TOSS
+cdef int M_RETURN = N.M_RETURN
 cdef int ELDER = 1, CONVERT = 2
 cdef int ORTHOGONAL[4]
 ORTHOGONAL[:] = B.ORTHOGONAL
@@ -89,6 +91,8 @@ cdef int current_player(KState* s) noexcept nogil:
         return s.c.active
     if phase == ORDER:
         return order_chooser(s)
+    if phase == FIGHT and not s.d.fight_placer:
+        return s.c.active
     return placer(s)
 
 
@@ -195,13 +199,30 @@ cdef int generate_placements(KState* s, int* out) noexcept nogil:
 
 
 cdef int generate_loads(KState* s, int* out) noexcept nogil:
+    """Any load under storage-excess=discard (the excess goes back next), else at most 4 may
+    stay in storage."""
     cdef int player = placer(s)
     cdef int spirit = s.c.storage_spirit[player], energy = s.c.storage_energy[player]
     cdef int a, b, n = 0
     for a in range(spirit + 1):
         for b in range(energy + 1):
-            if spirit - a + energy - b <= C_STORAGE_LIMIT:
+            if s.d.storage_discard or spirit - a + energy - b <= C_STORAGE_LIMIT:
                 n = emit(out, n, M_LOAD << KIND_SHIFT | b << 6 | a)
+    return n
+
+
+cdef inline int storage_excess(KState* s, int player) noexcept nogil:
+    cdef int excess = s.c.storage_spirit[player] + s.c.storage_energy[player] - C_STORAGE_LIMIT
+    return excess if excess > 0 else 0
+
+
+cdef int generate_returns(KState* s, int* out) noexcept nogil:
+    """Exactly the excess over 4 back to the bag, in every colour mix storage allows."""
+    cdef int player = placer(s), excess = storage_excess(s, player)
+    cdef int a, n = 0
+    for a in range(excess + 1):
+        if a <= s.c.storage_spirit[player] and excess - a <= s.c.storage_energy[player]:
+            n = emit(out, n, M_RETURN << KIND_SHIFT | (excess - a) << 6 | a)
     return n
 
 
@@ -266,6 +287,8 @@ cdef int generate(KState* s, int* out) noexcept nogil:
         return generate_placements(s, out)
     if phase == LOAD:
         return generate_loads(s, out)
+    if phase == RETURN:
+        return generate_returns(s, out)
     if phase == DRAW:
         return generate_draws(s, out)
     if phase == REFILL or phase == REVEAL:
@@ -374,10 +397,11 @@ cdef unsigned int new_fighters(KState* s, int cell) noexcept nogil:
 
 cdef unsigned int pending_fighters(KState* s) noexcept nogil:
     """Warriors that must still fight this turn: the fights of the warrior being placed before
-    its load decides them (draw, load), the fights still to resolve (fight), else none."""
+    its load decides them (draw, load, return), the fights still to resolve (fight), else
+    none."""
     if s.c.phase == FIGHT:
         return s.c.fighters
-    if (s.c.phase == DRAW or s.c.phase == LOAD) and s.c.placed >= 0:
+    if (s.c.phase == DRAW or s.c.phase == LOAD or s.c.phase == RETURN) and s.c.placed >= 0:
         return new_fighters(s, s.c.placed)
     return 0
 
@@ -388,7 +412,20 @@ cdef void load(KState* s, int spirit, int energy) noexcept nogil:
     s.c.storage_energy[player] -= energy
     s.c.warrior_spirit[cell] += spirit
     s.c.warrior_energy[cell] += energy
-    s.c.fighters = new_fighters(s, cell)
+    if storage_excess(s, player):
+        s.c.phase = RETURN
+    else:
+        s.c.fighters = new_fighters(s, cell)
+        s.c.phase = FIGHT
+
+
+cdef void return_to_bag(KState* s, int spirit, int energy) noexcept nogil:
+    cdef int player = placer(s)
+    s.c.storage_spirit[player] -= spirit
+    s.c.storage_energy[player] -= energy
+    s.c.bag_spirit += spirit
+    s.c.bag_energy += energy
+    s.c.fighters = new_fighters(s, s.c.placed)
     s.c.phase = FIGHT
 
 
@@ -400,7 +437,7 @@ cdef void die(KState* s, int cell) noexcept nogil:
     s.c.supply_energy += s.c.warrior_energy[cell]
     s.c.warrior_energy[cell] = 0
     s.c.warrior_spirit[cell] = 0
-    if cell != placed and s.c.alive[placed]:
+    if not s.d.spirit_remove and cell != placed and s.c.alive[placed]:
         s.c.warrior_spirit[placed] += spirit
     else:
         s.c.removed_spirit += spirit
@@ -424,10 +461,10 @@ cdef int free_cells(KState* s) noexcept nogil:
 
 
 cdef bint game_over(KState* s) noexcept nogil:
-    if s.d.death_total:
-        if s.c.deaths[0] + s.c.deaths[1] >= C_DEATH_LIMIT:
+    if s.d.death_either:
+        if s.c.deaths[0] >= C_DEATH_LIMIT or s.c.deaths[1] >= C_DEATH_LIMIT:
             return True
-    elif s.c.deaths[0] >= C_DEATH_LIMIT or s.c.deaths[1] >= C_DEATH_LIMIT:
+    elif s.c.deaths[0] + s.c.deaths[1] >= C_DEATH_LIMIT:
         return True
     if s.c.deck == 0 and s.c.pair_count == 0:
         return True
@@ -469,6 +506,8 @@ cdef void apply(KState* s, int move) noexcept nogil:
         place(s, (move >> 2) & 31, move & 3, (move >> 7) & 7, (move >> 10) & 7)
     elif kind == M_LOAD:
         load(s, low, high)
+    elif kind == M_RETURN:
+        return_to_bag(s, low, high)
     elif kind == M_FIGHT:
         fight(s, low)
     elif kind == M_PAIR:
@@ -529,6 +568,9 @@ cdef void settle(KState* s) noexcept nogil:
             if s.c.storage_spirit[player] + s.c.storage_energy[player]:
                 return
             load(s, 0, 0)
+        elif phase == RETURN and generate_returns(s, NULL) == 1:
+            generate_returns(s, out)
+            apply(s, out[0])
         elif phase == FIGHT and s.c.fighters == 0:
             end_placement(s)
         elif phase == FIGHT and popcount(s.c.fighters) == 1:
@@ -698,8 +740,11 @@ cdef void load_data(Data* d, object position):
             d.neighbour[c][direction] = B.NEIGHBOUR[c][direction]
     options = position.options
     d.discount_any = options["temple-discount"] == "any"
-    d.death_total = options["death-limit"] == "total"
+    d.death_either = options["death-limit"] == "either"
     d.relic_order = options["relic-scoring"] == "order"
+    d.fight_placer = options["fight-order"] == "placer"
+    d.spirit_remove = options["dead-spirit"] == "remove"
+    d.storage_discard = options["storage-excess"] == "discard"
     for i, option in enumerate(PLAY_OPTIONS):
         d.option_choice[i] = option.choices.index(options[option.name])
     d.start_key = start_key(tileset, options)

@@ -77,6 +77,7 @@ WORST[:] = [0.9, 0.3, 0.6]
 NEXT[:] = [0.3, 0.6, 0.45]
 
 cdef int C_PLACE = _K.PLACE, C_LOAD = _K.LOAD, C_DRAW = _K.DRAW, C_FIGHT = _K.FIGHT
+cdef int C_RETURN = _K.RETURN
 
 cdef struct Terms:
     double points[2]
@@ -127,9 +128,15 @@ cdef double danger(KState* s, int cell, unsigned int pending, int* left, int* be
     return OUTWEIGHED[sides] if mine < against else THREATENED[sides]
 
 
+cdef inline bint in_placement(int phase) noexcept nogil:
+    """A round's placements are under way (its pair and order chosen)."""
+    return (phase == C_PLACE or phase == C_LOAD or phase == C_DRAW or phase == C_FIGHT
+            or phase == C_RETURN)
+
+
 cdef int next_placer(KState* s) noexcept nogil:
     """Who places the next tile, -1 until the next round's order is chosen."""
-    if s.c.phase == C_PLACE or s.c.phase == C_LOAD or s.c.phase == C_DRAW or s.c.phase == C_FIGHT:
+    if in_placement(s.c.phase):
         if s.c.queue_length:
             return s.d.tribe[s.c.queue[0]]
     return -1
@@ -157,8 +164,7 @@ cdef void compute_terms(KState* s, Weights* w, Terms* t) noexcept nogil:
     cdef double first = 0.0, second = 0.0
     cdef unsigned int pending, on_board = 0
     cdef double a, best, share
-    cdef bint in_round = (s.c.phase == C_PLACE or s.c.phase == C_LOAD or s.c.phase == C_DRAW
-                          or s.c.phase == C_FIGHT)
+    cdef bint in_round = in_placement(s.c.phase)
     scores(s, points)
     for cell in range(NCELLS):
         if s.c.tile[cell] >= 0:

@@ -15,8 +15,8 @@ from .tileset import Tileset
 
 # A move is KIND << 16 | payload; the kinds are the decision points and chance events.
 KIND_SHIFT = 16
-M_PAIR, M_ORDER, M_PLACE, M_LOAD, M_FIGHT, M_DRAW, M_DEAL, M_LAYOUT, M_CRYSTAL, M_TOSS = \
-    range(1, 11)
+(M_PAIR, M_ORDER, M_PLACE, M_LOAD, M_FIGHT, M_DRAW, M_DEAL, M_LAYOUT, M_CRYSTAL, M_TOSS,
+ M_RETURN) = range(1, 12)
 
 
 def encode_place(cell: int, rotation: int, paid_spirit: int = 0, paid_energy: int = 0) -> int:
@@ -24,7 +24,8 @@ def encode_place(cell: int, rotation: int, paid_spirit: int = 0, paid_energy: in
 
 
 def encode_pair_of(kind: int, first: int, second: int) -> int:
-    """Moves carrying two small numbers: load/draw (spirit, energy), deal (Balan, Wazu)."""
+    """Moves carrying two small numbers: load/draw/return (spirit, energy), deal (Balan,
+    Wazu)."""
     return kind << KIND_SHIFT | second << 6 | first
 
 
@@ -83,6 +84,8 @@ def format_move(tileset: Tileset, move: int) -> str:
         return f"{NAMES[cell]}{FACINGS[rotation]}{paid}"
     if kind == M_LOAD:
         return f"load:{format_crystals(*decode_two(payload))}"
+    if kind == M_RETURN:
+        return f"return:{format_crystals(*decode_two(payload))}"
     if kind == M_FIGHT:
         return f"fight:{NAMES[payload]}"
     if kind == M_DRAW:
@@ -101,8 +104,11 @@ def format_move(tileset: Tileset, move: int) -> str:
 
 _PLACE = re.compile(r"^([a-e][1-5])([\^>v<])(?:\$(.+))?$")
 MOVE_HELP = ("a pair 'B3+W4', 'first:B|W', a placement like 'c3>' or 'c3^$2se' (cell, facing "
-             "^ > v <, temple payment), 'load:<crystals>', 'fight:<cell>', 'draw:<crystals>' "
-             "or 'deal:B7+W2'; setup: 'layout:<name>', 'crystal:a2s', 'toss:B'")
+             "^ > v <, temple payment), 'load:<crystals>', 'return:<crystals>', 'fight:<cell>', "
+             "'draw:<crystals>' or 'deal:B7+W2'; setup: 'layout:<name>', 'crystal:a2s', 'toss:B'")
+
+
+_CRYSTAL_MOVES = {"load": M_LOAD, "draw": M_DRAW, "return": M_RETURN}
 
 
 def tile_pair(tileset: Tileset, text: str, what: str) -> tuple[int, int]:
@@ -134,11 +140,11 @@ def parse_move_syntax(tileset: Tileset, text: str) -> int:
         return M_ORDER << KIND_SHIFT | TRIBE_LETTERS.index(rest)
     elif head == "fight" and rest in INDEX:
         return M_FIGHT << KIND_SHIFT | INDEX[rest]
-    elif head in ("load", "draw"):
+    elif head in _CRYSTAL_MOVES:
         spirit, energy = parse_crystals(rest, head)
         if spirit > 63 or energy > 63:
             raise NotationError(f"{head} {rest!r}: too many crystals")
-        return encode_pair_of(M_LOAD if head == "load" else M_DRAW, spirit, energy)
+        return encode_pair_of(_CRYSTAL_MOVES[head], spirit, energy)
     elif head == "deal":
         return encode_pair_of(M_DEAL, *tile_pair(tileset, rest, "deal"))
     elif head == "layout":

@@ -33,8 +33,8 @@ import re
 from ..game import NotationError
 from .board import CELLS, FACINGS, INDEX, NAMES, SIDE
 from .constants import (CRYSTALS, DRAW, ENERGY_TOTAL, FIGHT, LAYOUT, LOAD, ORDER, PAIR, PHASES,
-                        PAIRS_ON_OFFER, PLACE, PLAY_OPTIONS, REFILL, REVEAL, SPIRIT_TOTAL,
-                        TRIBE_LETTERS)
+                        PAIRS_ON_OFFER, PLACE, PLAY_OPTIONS, REFILL, RETURN, REVEAL, SPIRIT_TOTAL,
+                        STORAGE_LIMIT, TRIBE_LETTERS)
 from .moves import format_crystals, parse_crystals, tile_pair
 from .position import EMPTY, Position, undealt_cells
 from .tileset import TRIBES, Tileset
@@ -52,7 +52,7 @@ def format_pending(pos: Position) -> str:
         parts.append(f"{ids[pos.chosen[0]]}+{ids[pos.chosen[1]]}")
     elif phase == PLACE:
         parts.append(",".join(ids[t] for t in pos.queue))
-    elif phase in (DRAW, LOAD, FIGHT):
+    elif phase in (DRAW, LOAD, RETURN, FIGHT):
         parts.append(NAMES[pos.placed])
         if phase == FIGHT:
             parts.append(",".join(NAMES[c] for c in pos.fighters))
@@ -258,7 +258,7 @@ class _Parser:
                                 f"with its details (e.g. 'place:B3,W4', 'load:c3:W4')")
         phase = PHASES.index(parts[0])
         pos["phase"] = phase
-        expected = {ORDER: (2, 2), PLACE: (2, 2), DRAW: (2, 3), LOAD: (2, 3),
+        expected = {ORDER: (2, 2), PLACE: (2, 2), DRAW: (2, 3), LOAD: (2, 3), RETURN: (2, 3),
                     FIGHT: (3, 4)}.get(phase, (1, 1))
         if not expected[0] <= len(parts) <= expected[1]:
             raise NotationError(f"pending={text!r}: '{parts[0]}' takes {expected[0] - 1}"
@@ -276,7 +276,7 @@ class _Parser:
             for t in queue:
                 self.claim(t, "still to place")
             pos["queue"] = queue
-        elif phase in (DRAW, LOAD, FIGHT):
+        elif phase in (DRAW, LOAD, RETURN, FIGHT):
             self.placed(parts, text, pos)
 
     def placed(self, parts: list[str], text: str, pos: dict) -> None:
@@ -381,6 +381,13 @@ def _checked(pos: Position, parser: _Parser) -> Position:
                             f"2 free cells (otherwise the game is over)")
     if pos.phase == PLACE and free < 1:
         raise NotationError("pending=place: no free cell left to place on")
+    if pos.phase == RETURN:
+        player = pos.tribe(pos.placed)
+        held = pos.storage_spirit[player] + pos.storage_energy[player]
+        if pos.options["storage-excess"] != "discard" or held <= STORAGE_LIMIT:
+            raise NotationError(f"pending=return: crystals go back to the bag only under "
+                                f"storage-excess=discard, from a storage over {STORAGE_LIMIT} "
+                                f"(the placer holds {held})")
     if pos.phase == REFILL and (not pos.deck or len(pos.pairs) >= PAIRS_ON_OFFER):
         raise NotationError("pending=refill needs tiles in the decks and room for a pair "
                             "(at most 2 on offer)")

@@ -62,7 +62,7 @@ class Position:
                    and self.tribe(c) == player)
 
     def placer(self) -> int:
-        """The player who places, loads or orders fights now (tribe of the current tile)."""
+        """The player who places, loads or returns crystals now (tribe of the current tile)."""
         if self.phase == PLACE:
             return self.tileset.tiles[self.queue[0]].tribe
         return self.tribe(self.placed)

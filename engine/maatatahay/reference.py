@@ -11,14 +11,14 @@ from fractions import Fraction
 from ..game import CHANCE, TERMINAL
 from .board import CELLS, NEIGHBOUR, ORTHOGONAL, opposite
 from .constants import (CHANCE_PHASES, CRYSTALS, DRAW, FIGHT, LAYOUT, LOAD, ORDER, OVER, PAIR,
-                        PAIRS_ON_OFFER, PLACE, REFILL, REVEAL, STORAGE_LIMIT, TOSS)
+                        PAIRS_ON_OFFER, PLACE, REFILL, RETURN, REVEAL, TOSS)
 from .moves import (KIND_SHIFT, M_CRYSTAL, M_DEAL, M_DRAW, M_FIGHT, M_LAYOUT, M_LOAD, M_ORDER,
-                    M_PAIR, M_TOSS, decode_place, decode_two, encode_pair_of, encode_place,
-                    move_kind, move_payload)
+                    M_PAIR, M_RETURN, M_TOSS, decode_place, decode_two, encode_pair_of,
+                    encode_place, move_kind, move_payload)
 from .position import EMPTY, Position, undealt_cells
-from .rules import (crystal_outcomes, deal_outcomes, draw_outcomes, fight_odds, game_over,
-                    is_surrounded, is_warrior, order_chooser, payments, scores, temple_cost,
-                    winner)
+from .rules import (crystal_outcomes, deal_outcomes, draw_outcomes, fight_chooser, fight_odds,
+                    game_over, is_surrounded, is_warrior, load_choices, order_chooser, payments,
+                    return_choices, scores, storage_excess, temple_cost, winner)
 from .state import MaatatahayState
 from .zobrist import position_key
 
@@ -40,6 +40,8 @@ class ReferenceState(MaatatahayState):
             return self.pos.active
         if phase == ORDER:
             return order_chooser(self.pos)
+        if phase == FIGHT:
+            return fight_chooser(self.pos)
         return self.pos.placer()
 
     def legal_moves(self) -> list[int]:
@@ -52,6 +54,8 @@ class ReferenceState(MaatatahayState):
             return self._placements()
         if pos.phase == LOAD:
             return [encode_pair_of(M_LOAD, s, e) for s, e in self._loads()]
+        if pos.phase == RETURN:
+            return [encode_pair_of(M_RETURN, s, e) for s, e in self._returns()]
         if pos.phase == FIGHT:
             return [M_FIGHT << KIND_SHIFT | c for c in pos.fighters]
         return [move for move, _ in self.exact_chance_outcomes()]
@@ -116,6 +120,8 @@ class ReferenceState(MaatatahayState):
             pos.chosen, pos.phase = None, PLACE
         elif kind == M_LOAD:
             self._load(*decode_two(payload))
+        elif kind == M_RETURN:
+            self._return(*decode_two(payload))
         elif kind == M_FIGHT:
             self._fight(payload)
         elif kind == M_DRAW:
@@ -162,6 +168,8 @@ class ReferenceState(MaatatahayState):
                 self._apply(self.exact_chance_outcomes()[0][0])
             elif pos.phase == LOAD and len(self._loads()) == 1:
                 self._load(0, 0)
+            elif pos.phase == RETURN and len(self._returns()) == 1:
+                self._return(*self._returns()[0])
             elif pos.phase == FIGHT and len(pos.fighters) == 1:
                 self._fight(pos.fighters[0])
             elif pos.phase == FIGHT and not pos.fighters:
@@ -230,19 +238,37 @@ class ReferenceState(MaatatahayState):
         return total
 
     def _loads(self) -> list[tuple[int, int]]:
-        """(spirit, energy) to move onto the new warrior, leaving at most 4 in storage."""
-        player = self.pos.placer()
-        spirit, energy = self.pos.storage_spirit[player], self.pos.storage_energy[player]
-        return [(s, e) for s in range(spirit + 1) for e in range(energy + 1)
-                if (spirit - s) + (energy - e) <= STORAGE_LIMIT]
+        return load_choices(self.pos, self.pos.placer())
+
+    def _returns(self) -> list[tuple[int, int]]:
+        return return_choices(self.pos, self.pos.placer())
 
     def _load(self, spirit: int, energy: int) -> None:
+        """4.5: crystals onto the new warrior; then any excess back to the bag (discard), or
+        the fights."""
         pos = self.pos
         player, cell = pos.placer(), pos.placed
         pos.storage_spirit[player] -= spirit
         pos.storage_energy[player] -= energy
         pos.warrior_spirit[cell] += spirit
         pos.warrior_energy[cell] += energy
+        if storage_excess(pos, player):
+            pos.phase = RETURN
+        else:
+            self._start_fights()
+
+    def _return(self, spirit: int, energy: int) -> None:
+        pos = self.pos
+        player = pos.placer()
+        pos.storage_spirit[player] -= spirit
+        pos.storage_energy[player] -= energy
+        pos.bag_spirit += spirit
+        pos.bag_energy += energy
+        self._start_fights()
+
+    def _start_fights(self) -> None:
+        """5: the new warrior and each neighbour it closed in, if surrounded now."""
+        pos, cell = self.pos, self.pos.placed
         candidates = [cell] + [NEIGHBOUR[cell][d] for d in ORTHOGONAL
                                if is_warrior(pos, NEIGHBOUR[cell][d])]
         pos.fighters = sorted(c for c in candidates if is_surrounded(pos, c))
@@ -258,13 +284,14 @@ class ReferenceState(MaatatahayState):
 
     def _die(self, cell: int) -> None:
         """Flipped face down; Energy to the supply; Spirit onto this turn's warrior if it
-        lives, else out of the game."""
+        lives (``dead-spirit=transfer``), else out of the game."""
         pos = self.pos
         pos.alive[cell], pos.rotation[cell] = False, 0
         pos.supply_energy += pos.warrior_energy[cell]
         spirit = pos.warrior_spirit[cell]
         pos.warrior_energy[cell] = pos.warrior_spirit[cell] = 0
-        if cell != pos.placed and pos.alive[pos.placed]:
+        transfer = pos.options["dead-spirit"] == "transfer"
+        if transfer and cell != pos.placed and pos.alive[pos.placed]:
             pos.warrior_spirit[pos.placed] += spirit
         else:
             pos.removed_spirit += spirit

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from .board import COLUMNS, FACINGS, SIDE
 from .constants import (CRYSTALS, DEATH_LIMIT, DRAW, FIGHT, LAYOUT, LOAD, ORDER, OVER, PAIR,
-                        PLACE, PLAY_OPTIONS, REFILL, REVEAL, TOSS)
+                        PLACE, PLAY_OPTIONS, REFILL, RETURN, REVEAL, TOSS)
 from .moves import format_crystals
 from .notation import format_position
 from .position import EMPTY, Position
-from .rules import order_chooser, scores, strength_parts, winner
+from .rules import (fight_chooser, order_chooser, scores, storage_excess, strength_parts,
+                    winner)
 from .tileset import TRIBES
 
 ARROWS = "↑↗→↘↓↙←↖"
@@ -83,9 +84,13 @@ def pending_text(pos: Position) -> str:
         return f"chance: crystals drawn from the bag for {TRIBES[pos.placer()]}'s relic"
     if phase == LOAD:
         return f"{TRIBES[pos.placer()]} to load crystals onto {where}"
+    if phase == RETURN:
+        excess = storage_excess(pos, pos.placer())
+        return f"{TRIBES[pos.placer()]} to return {excess} crystals from storage to the bag"
     if phase == FIGHT:
         names = ", ".join(f"{COLUMNS[c % SIDE]}{c // SIDE + 1}" for c in pos.fighters)
-        return f"{TRIBES[pos.placer()]} to choose the next fight among {names} (placed {where})"
+        return (f"{TRIBES[fight_chooser(pos)]} to choose the next fight among {names} "
+                f"(placed {where})")
     raise ValueError(f"unknown phase {phase}")
 
 
@@ -102,6 +107,8 @@ def render(pos: Position, color: bool = False) -> str:
         lines.append(border)
     points = scores(pos)
     deaths = [pos.deaths(0), pos.deaths(1)]
+    either = pos.options["death-limit"] == "either"      # which count the 6-deaths end reads
+    per_player, track = (f"/{DEATH_LIMIT}", "") if either else ("", f"/{DEATH_LIMIT}")
     lines += [
         "cell: id+facing(^>v<) arrows / strength=printed+Energy+bonus (E Elder, C Convert) / "
         "tribe, crystals (s Spirit, e Energy); T temple taken, ✝ dead",
@@ -114,14 +121,14 @@ def render(pos: Position, color: bool = False) -> str:
                         if pos.tileset.tiles[t].tribe == p) or "-"
         storage = _words(pos.storage_spirit[p], pos.storage_energy[p])
         lines.append(f"{TRIBES[p]:5}: storage {storage}"
-                     f"  relics {pos.relics.count(p)}  lost {deaths[p]}/{DEATH_LIMIT}"
+                     f"  relics {pos.relics.count(p)}  lost {deaths[p]}{per_player}"
                      f"  score {points[p]}  deck {deck}")
     relics = " ".join(f"{k}:{'BW'[o]}" for k, o in enumerate(pos.relics, 1)) or "none"
     pairs = ", ".join(f"{pos.tileset.tiles[b].id}+{pos.tileset.tiles[w].id}"
                       for b, w in pos.pairs) or "none"
     lines += [
         f"bag {_words(pos.bag_spirit, pos.bag_energy)}  supply {pos.supply_energy} Energy"
-        f"  Spirit removed {pos.removed_spirit}  Spirit track {sum(deaths)}",
+        f"  Spirit removed {pos.removed_spirit}  Spirit track {sum(deaths)}{track}",
         f"relics in order taken: {relics}",
         f"pairs on offer: {pairs}",
         f"position: {format_position(pos)}",

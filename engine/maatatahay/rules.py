@@ -1,5 +1,5 @@
 """Rules as pure functions of a Position (sections 4, 5 and 7): strength, surrounding,
-fights, temple costs, chance draws, end and scoring.
+fights and who orders them, storage limits, temple costs, chance draws, end and scoring.
 
 The reference implementation plays with them, and the diagram uses them to show strengths
 and scores; the Cython kernel has its own C versions, checked against these by the tests.
@@ -10,7 +10,7 @@ from fractions import Fraction
 from math import comb
 
 from .board import CELLS, DIAGONAL, FACINGS, NAMES, NEIGHBOUR, ORTHOGONAL
-from .constants import DEATH_LIMIT, RELIC_DRAWS, TEMPLE_BASE_COST
+from .constants import DEATH_LIMIT, RELIC_DRAWS, STORAGE_LIMIT, TEMPLE_BASE_COST
 from .moves import format_crystals
 from .position import EMPTY, Position
 
@@ -23,6 +23,38 @@ def order_chooser(pos: Position) -> int:
     if balan == wazu:
         return pos.active
     return 0 if balan < wazu else 1
+
+
+# -- section 5: who orders several fights ---------------------------------------------------
+
+def fight_chooser(pos: Position) -> int:
+    """The active player, who chose the pair (``fight-order=active``, the Japanese guide), or
+    the player who just placed (``placer``)."""
+    return pos.active if pos.options["fight-order"] == "active" else pos.placer()
+
+
+# -- section 4.5: storage over 4 -------------------------------------------------------------
+
+def storage_excess(pos: Position, player: int) -> int:
+    """Crystals over the limit of 4 in ``player``'s storage."""
+    return max(0, pos.storage_spirit[player] + pos.storage_energy[player] - STORAGE_LIMIT)
+
+
+def load_choices(pos: Position, player: int) -> list[tuple[int, int]]:
+    """(spirit, energy) the player may move onto the new warrior: under
+    ``storage-excess=load`` at most 4 may stay in storage; under ``discard`` any amount,
+    since what stays over 4 goes back to the bag next."""
+    spirit, energy = pos.storage_spirit[player], pos.storage_energy[player]
+    keep_any = pos.options["storage-excess"] == "discard"
+    return [(s, e) for s in range(spirit + 1) for e in range(energy + 1)
+            if keep_any or (spirit - s) + (energy - e) <= STORAGE_LIMIT]
+
+
+def return_choices(pos: Position, player: int) -> list[tuple[int, int]]:
+    """(spirit, energy) returned to the bag: exactly the excess over 4, colours chosen."""
+    excess = storage_excess(pos, player)
+    spirit, energy = pos.storage_spirit[player], pos.storage_energy[player]
+    return [(s, excess - s) for s in range(min(excess, spirit) + 1) if excess - s <= energy]
 
 
 # -- section 5: strength, surrounding --------------------------------------------------------
