@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from crystalpick.engine.game import IllegalMoveError, NotationError
 from crystalpick.engine.maatatahay import Maatatahay
+from crystalpick.engine.maatatahay.constants import PLAY_OPTIONS
 from crystalpick.engine.maatatahay.moves import format_move, parse_move_syntax
 from crystalpick.engine.maatatahay.notation import format_position, parse_position
 
@@ -154,6 +155,17 @@ def test_position_option_may_not_contradict_the_rule_flag():
 def test_rule_flag_fills_options_the_position_omits():
     state = Maatatahay({"relic-scoring": "order"}).parse_position(START)
     assert state.position() == START + " relic-scoring=order"
+
+
+@pytest.mark.parametrize("option", PLAY_OPTIONS, ids=lambda o: o.name)
+@pytest.mark.parametrize("impl", ["fast", "reference"])
+def test_every_option_is_written_only_when_not_default(option, impl):
+    other = next(c for c in option.choices if c != option.default)
+    assert Maatatahay({option.name: option.default}, impl=impl).parse_position(
+        START).position() == START
+    state = Maatatahay({option.name: other}, impl=impl).parse_position(START)
+    assert state.position() == f"{START} {option.name}={other}"
+    assert Maatatahay(impl=impl).parse_position(state.position()).position() == state.position()
 
 
 @pytest.mark.parametrize("text", ["", "z9^", "c3", "c3>$", "c3>$-", "B1+W", "W1+B1",
