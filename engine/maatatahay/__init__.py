@@ -1,4 +1,4 @@
-"""Maatatahay: warrior tiles on a 5x5 board. Rules: shared/rules/maatatahay.md.
+"""Maatatahay: warrior tiles on a 5x5 board. Rules: docs/rules/maatatahay.md.
 
 Two implementations of the same rules behind the common interface: ``reference`` (plain
 Python, read against the rules page) and ``fast`` (the Cython kernel in ``_fast.pyx``), plus

@@ -1,4 +1,4 @@
-"""Mattock: hex-board tunnel digging. Rules: shared/rules/mattock.md (sections cited inline).
+"""Mattock: hex-board tunnel digging. Rules: docs/rules/mattock.md (sections cited inline).
 
 Two implementations of the same rules behind the common interface: ``reference`` (plain
 Python, read against the rules page) and ``fast`` (the Cython kernel in ``_fast.pyx``), plus
