@@ -210,7 +210,7 @@ class Plan:
 def final_score(returns) -> PovScore:
     """A finished game's result as a proven score from player 0's view."""
     result = WIN if returns[0] > returns[1] else LOSS if returns[0] < returns[1] else DRAW
-    return PovScore(Proven(result, 0), 0)
+    return PovScore(Proven(result), 0)
 
 
 @dataclass
@@ -250,8 +250,9 @@ def judge(decision: Decision, before: Evaluation, after: Evaluation | Verdict
     best, played = comparable(before, after)
     mover = decision.mover
     best_score, played_score = best.score.viewed_by(mover), played.score.viewed_by(mover)
+    # to the 0.001 the record keeps, so what it says and what is marked agree
     loss = 0.0 if best.best == decision.move else \
-        max(0.0, best_score.win_probability - played_score.win_probability)
+        round(max(0.0, best_score.win_probability - played_score.win_probability), 3)
     worse = loss > 0
     return MoveAnnotation(decision.index + 1, mover, decision.move, best_score, played_score,
                           loss, mark_for(loss), best.best if worse else None,
@@ -391,9 +392,10 @@ def annotation_text(number: int, move: str, comment: dict) -> str | None:
     the win probability lost and the better move with its line."""
     if "eval_before" not in comment:
         return None
+    loss = float(comment.get("wp_loss", 0))
     text = (f"{number}. {move}  {comment.get('mark', 'ok')}: {comment['eval_before']} -> "
-            f"{comment['eval_after']} for {comment.get('eval_pov', '?')}, win probability "
-            f"-{100 * float(comment.get('wp_loss', 0)):.1f}%")
+            f"{comment['eval_after']} for {comment.get('eval_pov', '?')}, " +
+            (f"win probability -{100 * loss:.1f}%" if loss else "no win probability lost"))
     if comment.get("best"):
         text += f"; best {comment['best']} ({comment.get('best_line', '')})"
     return text
