@@ -398,18 +398,25 @@ def search_limits(spec, flags: dict, default):
 def until_interrupted(search, stop):
     """Run ``search`` on a thread while this one waits, so Ctrl-C sets ``stop`` at once (a
     signal reaches Python code only between bytecodes, never inside the C search loops) and
-    the search still returns its best result. Returns ``(result, interrupted)``."""
+    the search still returns its best result. Returns ``(result, interrupted)``. Ctrl-C is
+    a handler that sets ``stop``, not a KeyboardInterrupt: one raised while the thread was
+    still being started (the search may already be reporting) would escape the wait."""
+    import signal
+    import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    interrupted = False
-    with ThreadPoolExecutor(1) as pool:
-        future = pool.submit(search)
-        while True:
-            try:
-                return future.result(), interrupted
-            except KeyboardInterrupt:
-                stop.set()
-                interrupted = True
+    interrupted = threading.Event()
+
+    def on_interrupt(signum, frame):
+        interrupted.set()
+        stop.set()
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(search).result(), interrupted.is_set()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @cli.command()

@@ -337,9 +337,9 @@ class Annotation:
             players = []
             for player, name in enumerate(plan.names):
                 label = player_label(plan.record, player, plan.names)
-                figures = summarise(moves, player)
-                players.append({"player": name, "label": label, **figures})
-                totals.setdefault(label, []).append(figures)
+                own = [move for move in moves if move.mover == player]
+                players.append({"player": name, "label": label, **figures(own)})
+                totals.setdefault(label, []).extend(own)
             games.append({"game": number + 1, "result": plan.record.result,
                           "decisions": len(plan.decisions), "judged": len(moves),
                           "players": players,
@@ -350,7 +350,7 @@ class Annotation:
                 "thresholds": {name: threshold for threshold, name in MARKS},
                 "positions": len(self.evaluations), "complete": self.complete(),
                 "games": games,
-                "players": {label: combine(figures) for label, figures in totals.items()}}
+                "players": {label: figures(own) for label, own in totals.items()}}
 
     def complete(self) -> bool:
         return len(self.evaluations) == len(self.tasks())
@@ -369,21 +369,12 @@ def player_label(record: GameRecord, player: int, names) -> str:
     return record.tags.get(("First", "Second")[player]) or names[player]
 
 
-def summarise(moves: list[MoveAnnotation], player: int) -> dict:
-    """One player's figures over ``moves``: decisions judged, average win-probability loss
-    and the count of each mark."""
-    own = [m for m in moves if m.mover == player]
-    counts = {COUNTS[name]: sum(1 for m in own if m.mark == name) for name in MARK_NAMES}
-    average = sum(m.loss for m in own) / len(own) if own else 0.0
-    return {"moves": len(own), "average_wp_loss": round(average, 4), **counts}
-
-
-def combine(summaries: list[dict]) -> dict:
-    """Several games' figures for one player, weighted by their moves."""
-    moves = sum(s["moves"] for s in summaries)
-    total = sum(s["average_wp_loss"] * s["moves"] for s in summaries)
-    return {"moves": moves, "average_wp_loss": round(total / moves, 4) if moves else 0.0,
-            **{COUNTS[name]: sum(s[COUNTS[name]] for s in summaries) for name in MARK_NAMES}}
+def figures(moves: list[MoveAnnotation]) -> dict:
+    """One player's figures over their judged ``moves``: how many, the average
+    win-probability loss and the count of each mark."""
+    counts = {COUNTS[name]: sum(1 for m in moves if m.mark == name) for name in MARK_NAMES}
+    average = sum(m.loss for m in moves) / len(moves) if moves else 0.0
+    return {"moves": len(moves), "average_wp_loss": round(average, 4), **counts}
 
 
 def annotation_text(number: int, move: str, comment: dict) -> str | None:
@@ -414,21 +405,20 @@ def format_report(annotation: Annotation) -> str:
                     f"{game['decisions']} decisions judged"]
         rows = [[p["player"], p["label"], str(p["moves"]), f"{100 * p['average_wp_loss']:.1f}%",
                  *(str(p[name]) for name in counts)] for p in game["players"]]
-        out += table(header, rows)
+        out += table(header, rows, names=2)
         for move in annotation.moves(game["game"] - 1):
             if move.mark:
                 out.append("  " + annotation_text(move.ply, move.move, move.comment(plan.names)))
     out += ["", "totals by player"]
     out += table(header[1:], [[label, str(p["moves"]), f"{100 * p['average_wp_loss']:.1f}%",
                                *(str(p[name]) for name in counts)]
-                              for label, p in document["players"].items()])
+                              for label, p in document["players"].items()], names=1)
     return "\n".join(out)
 
 
-def table(header: list[str], rows: list[list[str]]) -> list[str]:
-    """Left-aligned names, right-aligned figures, two spaces apart, indented."""
+def table(header: list[str], rows: list[list[str]], names: int) -> list[str]:
+    """The first ``names`` columns left-aligned, the figures right-aligned, indented."""
     widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
-    texts = sum(1 for cell in header if cell in ("player", "as"))
-    return ["  " + "  ".join(cell.ljust(w) if i < texts else cell.rjust(w)
+    return ["  " + "  ".join(cell.ljust(w) if i < names else cell.rjust(w)
                              for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
             for row in [header] + rows]

@@ -201,6 +201,7 @@ def test_ctrl_c_keeps_and_reports_what_is_finished(match_records, tmp_path, monk
     (["mattock", "{records}", "--engine", "mcts", "--depth", "3"], "--depth is not a limit"),
     (["mattock", "{bad}"], "expected a tag"),
     (["mattock", "{illegal}"], "record 1 ply 2"),
+    (["mattock", "{records}", "--cluster", "nonsense"], "expected a Dask scheduler address"),
 ])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(args, fragment, match_records,
                                                          tmp_path):
