@@ -43,7 +43,7 @@ from .specs import EngineSpec, parse_spec
 MARKS = ((0.15, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 MARK_NAMES = tuple(name for _, name in reversed(MARKS))
 COUNTS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
-ENGINES = ("alphabeta", "mcts")         # the searchers that report a score
+SCORING_ENGINES = ("alphabeta", "mcts")    # the searchers that report a score
 # The comment keys annotate writes (and replaces when a record is annotated again).
 KEYS = ("eval_before", "eval_after", "eval_pov", "wp_loss", "mark", "best", "best_line")
 ANNOTATOR_TAG = "Annotator"
@@ -79,7 +79,7 @@ def annotating_spec(text: str) -> EngineSpec:
         spec = parse_spec(text)
     except ValueError as err:
         raise GameError(str(err)) from None
-    if spec.name not in ENGINES:
+    if spec.name not in SCORING_ENGINES:
         raise GameError(f"engine {text!r}: annotate searches with alphabeta, mcts or greedy "
                         f"(an engine that reports a score)")
     return spec
@@ -104,7 +104,6 @@ class Evaluation:
     record: int
     index: int
     final: Verdict
-    nodes: int
     depths: dict[int, Verdict] = field(default_factory=dict)
 
 
@@ -134,7 +133,7 @@ def evaluate_position(settings: AnnotateSettings, header: tuple, position: str, 
             depths[analysis.depth] = Verdict.of(analysis)
 
     result = analyse(state, make_engine(spec.name, **options), settings.limits, iteration)
-    return Evaluation(record, index, Verdict.of(result), result.nodes, depths)
+    return Evaluation(record, index, Verdict.of(result), depths)
 
 
 def comparable(before: Evaluation, after: Evaluation | Verdict) -> tuple[Verdict, Verdict]:

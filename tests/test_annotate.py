@@ -217,3 +217,28 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(args, fragment, match_r
     assert fragment in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_lichess_thresholds_on_win_probability():
+    """lila's 0.1 / 0.2 / 0.3 on winning chances in [-1, 1] are 0.05 / 0.10 / 0.15 here."""
+    assert [mark_for(loss) for loss in (0.0, 0.049, 0.05, 0.099, 0.1, 0.149, 0.15, 1.0)] == \
+        [None, None, "inaccuracy", "inaccuracy", "mistake", "mistake", "blunder", "blunder"]
+
+
+def test_the_engines_own_move_loses_nothing_and_another_is_judged_at_one_horizon():
+    """Alpha-beta verdicts of position k at depth D are compared with position k+1 at D-1;
+    the engine's own best move at that depth is never marked."""
+    from crystalpick.search.annotate import Decision, Evaluation, Verdict, judge
+    from crystalpick.search.score import PovScore, Value
+
+    def verdict(units, player, best=None):
+        return Verdict(PovScore(Value(units), player), best, [best] if best else [])
+
+    before = Evaluation(0, 0, verdict(90, 0, "a"), {1: verdict(300, 0, "a"),
+                                                    2: verdict(20, 0, "b")})
+    after = Evaluation(0, 1, verdict(-500, 1), {1: verdict(400, 1)})   # player 1 to move
+    played_b = judge(Decision(0, 0, "b"), before, after)
+    assert played_b.loss == 0 and played_b.mark is None      # depth 2 preferred b itself
+    played_c = judge(Decision(0, 0, "c"), before, after)
+    assert (played_c.before.text(), played_c.after.text()) == ("+20.0", "-400.0")
+    assert played_c.mark == "blunder" and played_c.best == "b"
