@@ -784,6 +784,8 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
     from crystalpick.search.match.executors import ClusterError, open_executor
     from crystalpick.search.match.records import format_record
 
+    if output_path and not os.path.isdir(os.path.dirname(os.path.abspath(output_path))):
+        raise InputError(f"-o {output_path}: no such folder to write the records in")
     records = read_records(records_file)
     if not records:
         raise InputError(f"{records_file} holds no game records")
@@ -814,7 +816,9 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
         finally:
             bar.close()
     seconds = time.monotonic() - started
-    if output_path and annotation.evaluations:
+    written = output_path if output_path and (stopped is None or annotation.evaluations) \
+        else None
+    if written:
         write_atomically(output_path, "\n".join(format_record(record)
                                                 for record in annotation.annotated_records()))
     done, total = len(annotation.evaluations), len(annotation.tasks())
@@ -825,11 +829,11 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
     else:
         click.echo(format_report(annotation))
         click.echo(f"\n{speed}; annotator {annotation.annotator_text()}")
-    if output_path and annotation.evaluations:
-        click.echo(f"annotated records written to {output_path}", err=True)
+    if written:
+        click.echo(f"annotated records written to {written}", err=True)
     if stopped is not None:
         stopped.message = f"{stopped.message}: {done} of {total} positions evaluated" + \
-            (f", kept in {output_path}" if output_path and done else "") + \
+            (f", kept in {written}" if written else "") + \
             " and reported above"
         raise stopped
 

@@ -202,6 +202,8 @@ def test_ctrl_c_keeps_and_reports_what_is_finished(match_records, tmp_path, monk
     (["mattock", "{bad}"], "expected a tag"),
     (["mattock", "{illegal}"], "record 1 ply 2"),
     (["mattock", "{records}", "--cluster", "nonsense"], "expected a Dask scheduler address"),
+    (["mattock", "{records}", "-o", "{missing}/out.rec"], "no such folder"),
+    (["mattock", "{empty}"], "holds no game records"),
 ])
 def test_bad_input_is_one_line_exit_2_and_writes_nothing(args, fragment, match_records,
                                                          tmp_path):
@@ -210,9 +212,13 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(args, fragment, match_r
     illegal = tmp_path / "illegal.rec"
     illegal.write_text('[Game "mattock"]\n[Start "5/3x2/1o5/6o1/9/1x6/5x1/2o3/5 x"]\n\n'
                        '1. h5/h4-h5\n2. z9\n')
-    paths = {"records": match_records["mattock"], "bad": bad, "illegal": illegal}
+    empty = tmp_path / "empty.rec"
+    empty.write_text("\n")
+    paths = {"records": match_records["mattock"], "bad": bad, "illegal": illegal,
+             "empty": empty, "missing": tmp_path / "missing"}
     out = tmp_path / "out.rec"
-    result = run("annotate", *(a.format(**paths) for a in args), "-o", out)
+    given = [a.format(**paths) for a in args]
+    result = run("annotate", *given, *([] if "-o" in given else ["-o", out]))
     assert result.exit_code == 2, result.output
     assert fragment in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
