@@ -312,7 +312,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
     from tqdm import tqdm
 
     from crystalpick.search import Limits, StopFlag, analyse as run_analysis, make_engine
-    from crystalpick.search.specs import SCHEMAS, parse_spec
+    from crystalpick.search.specs import parse_spec
 
     from .output import analysis_document, lines_table
 
@@ -332,17 +332,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
     options = dict(spec.options)
     if spec.name == "mcts":
         options.setdefault("seed", seed)
-    flags = {k: v for k, v in (("depth", depth), ("nodes", nodes), ("sims", sims),
-                               ("time", time_limit)) if v is not None}
-    schema = SCHEMAS[spec.name]
-    obeyed = {limit.name: limit.field for limit in schema.limits}
-    for flag in flags:
-        if flag not in obeyed:
-            raise InputError(f"--{flag} is not a limit of {spec.name}; its limits: "
-                             f"{', '.join('--' + name for name in obeyed)}")
-    flags = {obeyed[flag]: value for flag, value in flags.items()}
-    fields = {**spec.limits, **flags}
-    limits = Limits(**fields) if fields else Limits(time=1.0)
+    limits = search_limits(spec, {"depth": depth, "nodes": nodes, "sims": sims,
+                                  "time": time_limit}, Limits(time=1.0))
     try:
         engine = make_engine(spec.name, **options)
     except ValueError as err:
@@ -388,21 +379,44 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
         click.echo(f"seed: {result.seed}")
 
 
+def search_limits(spec, flags: dict, default):
+    """The limits of a search: the spec's (mcts:sims=500), overridden by the command's
+    --time/--depth/--nodes/--sims ``flags`` (None: not given); ``default`` if neither."""
+    from crystalpick.search import Limits
+    from crystalpick.search.specs import SCHEMAS
+
+    obeyed = {limit.name: limit.field for limit in SCHEMAS[spec.name].limits}
+    given = {flag: value for flag, value in flags.items() if value is not None}
+    for flag in given:
+        if flag not in obeyed:
+            raise InputError(f"--{flag} is not a limit of {spec.name}; its limits: "
+                             f"{', '.join('--' + name for name in obeyed)}")
+    fields = {**spec.limits, **{obeyed[flag]: value for flag, value in given.items()}}
+    return Limits(**fields) if fields else default
+
+
 def until_interrupted(search, stop):
     """Run ``search`` on a thread while this one waits, so Ctrl-C sets ``stop`` at once (a
     signal reaches Python code only between bytecodes, never inside the C search loops) and
-    the search still returns its best result. Returns ``(result, interrupted)``."""
+    the search still returns its best result. Returns ``(result, interrupted)``. Ctrl-C is
+    a handler that sets ``stop``, not a KeyboardInterrupt: one raised while the thread was
+    still being started (the search may already be reporting) would escape the wait."""
+    import signal
+    import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    interrupted = False
-    with ThreadPoolExecutor(1) as pool:
-        future = pool.submit(search)
-        while True:
-            try:
-                return future.result(), interrupted
-            except KeyboardInterrupt:
-                stop.set()
-                interrupted = True
+    interrupted = threading.Event()
+
+    def on_interrupt(signum, frame):
+        interrupted.set()
+        stop.set()
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(search).result(), interrupted.is_set()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @cli.command()
@@ -684,19 +698,28 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
         click.echo(format_summary(document))
 
 
+def read_records(path: str):
+    from crystalpick.search.match.records import parse_records
+
+    with open(path, encoding="utf-8") as handle:
+        return parse_records(handle.read(), path)
+
+
 @cli.command()
 @click.argument("record_file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--ply", type=click.IntRange(min=0), default=None,
               help="Show the position after this many plies (default: the end).")
 @click.option("--game", "index", type=click.IntRange(min=1), default=1, show_default=True,
               help="Which record of the file (1 = first).")
+@click.option("--annotations", "list_annotations", is_flag=True,
+              help="Also list every annotated move of the game ('crystalpick annotate').")
 @user_errors
-def replay(record_file, ply, index):
-    """Show a position from a game record."""
-    from crystalpick.search.match.records import parse_records
+def replay(record_file, ply, index, list_annotations):
+    """Show a position from a game record, and the annotation of the move that led to it
+    (mark, evaluation before and after from the mover's view, the better move)."""
+    from crystalpick.search.annotate import ANNOTATOR_TAG, annotation_text
 
-    with open(record_file, encoding="utf-8") as handle:
-        records = parse_records(handle.read(), record_file)
+    records = read_records(record_file)
     if not 1 <= index <= len(records):
         raise InputError(f"{record_file} holds {len(records)} records; --game {index} is not one")
     record = records[index - 1]
@@ -706,6 +729,121 @@ def replay(record_file, ply, index):
                f"{record.result} ({record.tags.get('Reason', '')}); ply {shown} of "
                f"{len(record.plies)}")
     click.echo(state.render(color=use_colour()))
+    lines = [annotation_text(number, p.move, p.comment)
+             for number, p in enumerate(record.plies, 1)]
+    if shown and lines[shown - 1]:
+        click.echo(f"last move {lines[shown - 1]}")
+    if list_annotations:
+        if ANNOTATOR_TAG not in record.tags:
+            raise InputError(f"record {index} of {record_file} is not annotated: run "
+                             f"'crystalpick annotate GAME {record_file} -o FILE' first")
+        click.echo(f"annotated by {record.tags[ANNOTATOR_TAG]}")
+        for line in filter(None, lines):
+            click.echo(line)
+
+
+@cli.command()
+@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
+@click.argument("records_file", metavar="RECORDS", type=click.Path(exists=True, dir_okay=False))
+@click.option("--engine", "engine_spec", default="alphabeta", show_default=True,
+              metavar="SPEC", help="The engine that evaluates: alphabeta, mcts or greedy, "
+                                   "with options (see 'crystalpick engines').")
+@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds per position (0.2 when no limit is given).")
+@click.option("--depth", type=click.IntRange(min=1), default=None, help="Alpha-beta depth.")
+@click.option("--nodes", type=click.IntRange(min=1), default=None,
+              help="Node budget per position (reproducible on any machine).")
+@click.option("--sims", type=click.IntRange(min=1), default=None, help="MCTS simulations.")
+@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Positions searched at once, each in its own process.")
+@click.option("--cluster", default=None, metavar="tcp://HOST:8786",
+              help="Search every position as a task on this Dask scheduler (as for 'match').")
+@click.option("--seed", type=int, default=None,
+              help="Seed of MCTS's per-position seeds (printed; default: random).")
+@click.option("-o", "--output", "output_path", type=click.Path(dir_okay=False), default=None,
+              help="Write the annotated records here ('crystalpick replay' shows them).")
+@json_option
+@user_errors
+def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, concurrency,
+             cluster, seed, output_path, as_json):
+    """Evaluate every move of every game in a records file and mark the mistakes.
+
+    Each decision is judged by the win probability it loses, from the mover's point of view:
+    inaccuracy, mistake or blunder at 5, 10 or 15 points (lichess's thresholds); chance
+    outcomes are not judged. Prints per game and per player the average loss and the marks
+    (with the better move and its line); -o writes the records with a comment per move.
+    Ctrl-C stops and reports (and writes) what is finished.
+    """
+    import random as _random
+
+    from tqdm import tqdm
+
+    from crystalpick.search import Limits
+    from crystalpick.search.annotate import (AnnotateSettings, Annotation, annotating_spec,
+                                             format_report)
+    from crystalpick.search.match.executors import ClusterError, open_executor
+    from crystalpick.search.match.records import format_record
+
+    if output_path and not os.path.isdir(os.path.dirname(os.path.abspath(output_path))):
+        raise InputError(f"-o {output_path}: no such folder to write the records in")
+    records = read_records(records_file)
+    if not records:
+        raise InputError(f"{records_file} holds no game records")
+    for number, record in enumerate(records, 1):
+        if record.tags["Game"].lower() != game.lower():
+            raise InputError(f"record {number} of {records_file} is a {record.tags['Game']} "
+                             f"game, not {game}")
+    spec = annotating_spec(engine_spec)
+    limits = search_limits(spec, {"depth": depth, "nodes": nodes, "sims": sims,
+                                  "time": time_limit}, Limits(time=0.2))
+    seed = seed if seed is not None else _random.SystemRandom().randrange(2**31)
+    annotation = Annotation(records, AnnotateSettings(engine_spec, limits, seed))
+    stopped = None
+    started = time.monotonic()
+    with open_executor(concurrency, cluster) as executor:
+        if executor.describe():
+            click.echo(executor.describe(), err=True)
+        bar = tqdm(total=len(annotation.tasks()), desc="positions", unit="pos",
+                   file=sys.stderr, disable=None)
+        try:
+            annotation.run(executor, lambda evaluation: bar.update(1))
+        except KeyboardInterrupt:
+            stopped = Interrupted("interrupted")
+        except ClusterError as err:
+            if not annotation.evaluations:
+                raise InputError(f"{err}; nothing was written") from None
+            stopped = InputError(str(err))
+        finally:
+            bar.close()
+    seconds = time.monotonic() - started
+    written = output_path if output_path and (stopped is None or annotation.evaluations) \
+        else None
+    if written:
+        write_atomically(output_path, "\n".join(format_record(record)
+                                                for record in annotation.annotated_records()))
+    done, total = len(annotation.evaluations), len(annotation.tasks())
+    speed = f"{done} positions in {seconds:.1f} s ({done / seconds:.1f} positions/s)"
+    if as_json:
+        emit_json({**annotation.report(), "seconds": round(seconds, 3),
+                   "positions_per_second": round(done / seconds, 2)})
+    else:
+        click.echo(format_report(annotation))
+        click.echo(f"\n{speed}; annotator {annotation.annotator_text()}")
+    if written:
+        click.echo(f"annotated records written to {written}", err=True)
+    if stopped is not None:
+        stopped.message = f"{stopped.message}: {done} of {total} positions evaluated" + \
+            (f", kept in {written}" if written else "") + \
+            " and reported above"
+        raise stopped
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write the whole file or nothing: a reader never sees half of it."""
+    partial = f"{path}.partial"
+    with open(partial, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(partial, path)
 
 
 @cli.command()

@@ -13,7 +13,7 @@ Scores follow search/scores.pxd: a proven win in n plies is MATE - n, so the roo
 the same way (see ``chance``); search/score.py turns these floats into typed scores. Everything below ``iterate`` runs without the GIL; node counts at a
 fixed depth are reproducible because nothing depends on time unless a time limit stops it.
 """
-from libc.stdlib cimport malloc, realloc, free, qsort
+from libc.stdlib cimport calloc, malloc, realloc, free, qsort
 from libc.string cimport memset, memcpy
 
 from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
@@ -137,7 +137,10 @@ cdef class AlphaBeta:
         cdef u64 entries = 1
         while entries * 2 * sizeof(TTEntry) <= <u64>tt_megabytes * 1024 * 1024:
             entries *= 2
-        self.table = <TTEntry*>malloc(entries * sizeof(TTEntry))
+        # calloc, not malloc + clear(): the OS hands out zeroed pages as they are first
+        # touched, so a new searcher costs next to nothing until it searches (annotate
+        # makes one per position); history and generation start zeroed with the object.
+        self.table = <TTEntry*>calloc(entries, sizeof(TTEntry))
         if self.table == NULL:
             raise MemoryError()
         self.table_mask = entries - 1
@@ -145,7 +148,6 @@ cdef class AlphaBeta:
         self.kernel = kernel
         self.evaluator = evaluator
         self.lmr, self.star2, self.aspiration = lmr, star2, aspiration
-        self.clear()
 
     def __dealloc__(self):
         free(self.table)

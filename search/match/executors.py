@@ -1,11 +1,13 @@
-"""Where a match's games are played: in local worker processes, or on a Dask cluster.
+"""Where a match's games (and ``annotate``'s positions) are worked on: in local worker
+processes, or on a Dask cluster.
 
-Both executors take game tasks keyed by :class:`~.runner.GameKey` (match, pair, colour),
-hand back the finished :class:`~.runner.GameOutcome` objects as they complete, and cancel
-what is still outstanding when the match stops (an SPRT decision, Ctrl-C, an error). A task
-is the pure function :func:`~.runner.play_game`: settings in, outcome out, no side effects,
-so playing it twice (Dask plays a game again when the worker running it dies) is harmless;
-only the caller stores outcomes, once per key.
+Both executors take named tasks (a match names each game by its :class:`~.runner.GameKey`:
+match, pair, colour), hand back the results as they complete, and cancel what is still
+outstanding when the caller stops (an SPRT decision, Ctrl-C, an error). A task is a pure
+module-level function, e.g. :func:`~.runner.play_game`: arguments in, result out, no side
+effects, so running it twice (Dask runs a task again when the worker running it dies) is
+harmless; only the caller stores results, once per name. A result says which task it is
+the result of (a game outcome its pair and colour), since they arrive in any order.
 
 The Dask executor needs the ``cluster`` extra (``pip install "crystalpick[cluster]"``) and
 crystalpick installed on every worker, with every ``cmd:`` engine's command on the workers'
@@ -21,8 +23,6 @@ from collections import deque
 
 from crystalpick.engine import GameError
 
-from .runner import GameKey, MatchSettings, check_engines, play_game
-
 # Seconds to wait for a scheduler to answer before saying it cannot be reached.
 CONNECT_TIMEOUT = 10.0
 INSTALL_HINT = 'pip install "crystalpick[cluster]"'
@@ -34,28 +34,31 @@ class ClusterError(Exception):
 
 
 class Executor:
-    """The interface :func:`~.runner.run_match` drives."""
+    """The interface :func:`~.runner.run_match` and :func:`crystalpick.search.annotate.
+    annotate_records` drive."""
 
     def describe(self) -> str | None:
         """Where the games run and how to watch them, when there is more to say than the
         progress bar."""
         return None
 
-    def check_engines(self, settings: MatchSettings) -> None:
-        """Start every engine once where the games will run (raises EngineStartError)."""
+    def check(self, function, *args) -> None:
+        """Run ``function(*args)`` once where the tasks will run, e.g. start every engine
+        there (raising what it raises: EngineStartError)."""
         raise NotImplementedError
 
-    def submit(self, key: GameKey, settings: MatchSettings) -> None:
-        """Queue game ``key`` (``key.pair``, ``key.swapped``) of a match with ``settings``."""
+    def submit(self, name: str, function, *args) -> None:
+        """Queue the task ``function(*args)``, named ``name`` (unique among the caller's
+        tasks)."""
         raise NotImplementedError
 
     def completed(self):
-        """Yield every submitted game's outcome as it finishes (games submitted while
-        iterating included); raise what a game raised."""
+        """Yield every submitted task's result as it finishes (tasks submitted while
+        iterating included); raise what a task raised."""
         raise NotImplementedError
 
     def cancel(self) -> None:
-        """Drop every game not yet finished."""
+        """Drop every task not yet finished."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -74,21 +77,21 @@ def _ignore_interrupts():
 
 
 class LocalPool(Executor):
-    """``concurrency`` forked worker processes, or games played one after another in this
+    """``concurrency`` forked worker processes, or tasks run one after another in this
     process when it is 1 (the default: nothing to start, easiest to debug)."""
 
     def __init__(self, concurrency: int = 1):
         self.concurrency = concurrency
         self.pool = None
         self.waiting = deque()           # serial: tasks not yet played
-        self.finished = queue.Queue()    # pool: outcomes, or the exception a game raised
+        self.finished = queue.Queue()    # pool: results, or the exception a task raised
         self.outstanding = 0
 
-    def check_engines(self, settings: MatchSettings) -> None:
-        check_engines(settings)
+    def check(self, function, *args) -> None:
+        function(*args)
 
-    def submit(self, key: GameKey, settings: MatchSettings) -> None:
-        task = (settings, key.pair, key.swapped)
+    def submit(self, name: str, function, *args) -> None:
+        task = (function, args)
         self.outstanding += 1
         if self.concurrency == 1:
             self.waiting.append(task)
@@ -96,19 +99,20 @@ class LocalPool(Executor):
         if self.pool is None:
             self.pool = multiprocessing.get_context("fork").Pool(
                 self.concurrency, initializer=_ignore_interrupts)
-        self.pool.apply_async(play_game, task, callback=self.finished.put,
+        self.pool.apply_async(function, args, callback=self.finished.put,
                               error_callback=self.finished.put)
 
     def completed(self):
         while self.outstanding:
             if self.pool is None:
-                outcome = play_game(*self.waiting.popleft())
+                function, args = self.waiting.popleft()
+                result = function(*args)
             else:
-                outcome = self.finished.get()
+                result = self.finished.get()
             self.outstanding -= 1
-            if isinstance(outcome, BaseException):
-                raise outcome
-            yield outcome
+            if isinstance(result, BaseException):
+                raise result
+            yield result
 
     def cancel(self) -> None:
         if self.pool is not None:
@@ -120,13 +124,14 @@ class LocalPool(Executor):
 
 
 class DaskCluster(Executor):
-    """Every game a task on a Dask cluster (``dask scheduler`` + ``dask worker``).
+    """Every game (or position) a task on a Dask cluster (``dask scheduler`` + ``dask
+    worker``).
 
-    Tasks are submitted with their :class:`GameKey` as the Dask key, so a game is one task
-    however often it is submitted (a resumed match on a scheduler that still holds the old
-    one's tasks shares them). A worker that dies mid-game is replaced by the scheduler, which
-    plays the game again elsewhere (``distributed.scheduler.allowed-failures`` times); a
-    worker that joins takes queued games. Losing the scheduler cancels every future: the
+    Tasks are submitted with their name (a game's :class:`GameKey`) as the Dask key, so a
+    game is one task however often it is submitted (a resumed match on a scheduler that
+    still holds the old one's tasks shares them). A worker that dies mid-game is replaced
+    by the scheduler, which plays the game again elsewhere (``distributed.scheduler.
+    allowed-failures`` times); a worker that joins takes queued games. Losing the scheduler cancels every future: the
     match stops with a :class:`ClusterError`."""
 
     def __init__(self, address: str, timeout: float | None = None):
@@ -156,32 +161,30 @@ class DaskCluster(Executor):
             text += f", dashboard {self.client.dashboard_link}"
         return text
 
-    def check_engines(self, settings: MatchSettings) -> None:
-        """Import crystalpick on every worker, then start the engines on one (waiting for a
+    def check(self, function, *args) -> None:
+        """Import ``function``'s module on every worker, then run it on one (waiting for a
         worker if none has joined yet): a worker without crystalpick, or without a ``cmd:``
         engine's command, fails here, before the match is stored. The import runs through
         the builtin ``exec``, which every worker can unpickle: a worker that cannot unpickle
-        a game task (crystalpick missing) dies instead of reporting it."""
-        imported = self.client.run(exec, f"import {play_game.__module__}", on_error="return")
+        a task (crystalpick missing) dies instead of reporting it."""
+        imported = self.client.run(exec, f"import {function.__module__}", on_error="return")
         for worker, error in imported.items():
             if isinstance(error, BaseException):
                 raise ClusterError(f"the Dask worker {worker} cannot import crystalpick "
                                    f"({one_line(error)}): install it on every worker "
                                    f"({INSTALL_HINT})")
-        future = self.client.submit(check_engines, settings, pure=False)
+        future = self.client.submit(function, *args, pure=False)
         self.result(future, "checking the engines")
 
-    def submit(self, key: GameKey, settings: MatchSettings) -> None:
-        name = str(key)
-        future = self.client.submit(play_game, settings, key.pair, key.swapped, key=name,
-                                    pure=False)
+    def submit(self, name: str, function, *args) -> None:
+        future = self.client.submit(function, *args, key=name, pure=False)
         self.futures[name] = future
         self.as_completed.add(future)
 
     def completed(self):
         for future in self.as_completed:
             self.futures.pop(future.key, None)
-            yield self.result(future, f"game {future.key}")
+            yield self.result(future, f"task {future.key}")
 
     def result(self, future, task: str):
         """The task's result; its exception re-raised, except the cluster's own failures,

@@ -294,7 +294,8 @@ def run_match(db, state: MatchState, executor, on_game=None) -> MatchState:
     is fixed."""
     token = match_token(db, state.match_id)
     for pair, swapped in state.pending():
-        executor.submit(GameKey(token, pair, swapped), state.settings.for_pair(pair))
+        executor.submit(str(GameKey(token, pair, swapped)), play_game,
+                        state.settings.for_pair(pair), pair, swapped)
     sprt = state.sprt
     try:
         for outcome in executor.completed():
@@ -330,7 +331,7 @@ def start_match(db, settings: MatchSettings, executor) -> MatchState:
     """Check the settings, and the engines where ``executor`` plays, before storing the
     match: bad input leaves nothing in the database."""
     settings.check()
-    executor.check_engines(settings)
+    executor.check(check_engines, settings)
     return MatchState(db.new_match(settings.game, asdict(settings)), settings)
 
 
@@ -351,6 +352,6 @@ def load_match(db, match_id: int | None) -> MatchState:
 
 def resume_match(db, state: MatchState, executor) -> MatchState:
     """Continue a loaded match (:func:`load_match`) once its engines start on ``executor``."""
-    executor.check_engines(state.settings)
+    executor.check(check_engines, state.settings)
     db.set_status(state.match_id, "running")
     return state

@@ -1,0 +1,423 @@
+"""Batch analysis of game records: every decision of every game evaluated and the mistakes
+marked by the win probability they lose, as lichess's computer analysis does for chess.
+
+Every position of a record is an independent task, :func:`evaluate_position` (a fresh
+engine, the position string in, an :class:`Evaluation` out), run on the same executors as a
+match's games (:mod:`.match.executors`: local processes or a Dask cluster); the results are
+put back in record order here. A decision played in position ``k`` is judged by two
+evaluations, each from the mover's point of view:
+
+- *before*: the search's score of position ``k`` (its best move's value);
+- *after*: the search's score of position ``k + 1``, the one the move led to. When that is a
+  chance node (a Maatatahay draw) its score is the expectation over the outcomes, so the
+  mover is judged on the decision, not on the luck of the draw that followed; when it is the
+  end of the game, the result itself (a proven win, loss or draw).
+
+The loss is ``max(0, P(before) - P(after))`` where ``P`` is the typed score's win
+probability (:mod:`.score`): a :class:`~.score.Value` ``x`` is ``1 / (1 + exp(-x / s))`` with
+``s`` the game's ``evaluation_scale``, an MCTS :class:`~.score.Mean` ``m`` is ``(1 + m) / 2``,
+a :class:`~.score.Proven` win, draw or loss 1, 1/2 or 0. The engine's own choice loses
+nothing by definition (the two searches' disagreement about it is horizon noise, not the
+player's error). :data:`MARKS` turns the loss into lichess's judgements. Chance outcomes are
+drawn, not chosen: they are evaluated only as the *after* of the decision before them and
+are never marked.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+from crystalpick.engine import GameError
+from crystalpick.engine.game import TERMINAL
+
+from .analysis import analyse
+from .engines import make_engine
+from .limits import Limits
+from .match.records import GameRecord
+from .match.runner import derive_seed
+from .score import DRAW, LOSS, WIN, PovScore, Proven
+from .specs import EngineSpec, parse_spec
+
+# Win probability lost -> mark, worst first: lichess's 0.3 / 0.2 / 0.1 on its winning-chances
+# scale [-1, 1] (lila's Advice.scala), which is 0.15 / 0.10 / 0.05 of win probability.
+MARKS = ((0.15, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
+MARK_NAMES = tuple(name for _, name in reversed(MARKS))
+COUNTS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+SCORING_ENGINES = ("alphabeta", "mcts")    # the searchers that report a score
+# The comment keys annotate writes (and replaces when a record is annotated again).
+KEYS = ("eval_before", "eval_after", "eval_pov", "wp_loss", "mark", "best", "best_line")
+ANNOTATOR_TAG = "Annotator"
+
+
+def mark_for(loss: float) -> str | None:
+    for threshold, name in MARKS:
+        if loss >= threshold:
+            return name
+    return None
+
+
+@dataclass(frozen=True)
+class AnnotateSettings:
+    """How every position is searched: the engine spec, its limits and the seed MCTS draws
+    each position's own seed from (a spec's own ``seed`` option wins)."""
+    engine: str
+    limits: Limits
+    seed: int = 0
+
+    def check(self) -> None:
+        """Fail early, in the parent, on an engine that cannot annotate."""
+        spec = annotating_spec(self.engine)
+        try:
+            make_engine(spec.name, **spec.options)
+        except ValueError as err:
+            raise GameError(f"engine {self.engine!r}: {err}") from None
+
+
+def annotating_spec(text: str) -> EngineSpec:
+    """The engine spec ``text``, if it names a searcher that reports scores."""
+    try:
+        spec = parse_spec(text)
+    except ValueError as err:
+        raise GameError(str(err)) from None
+    if spec.name not in SCORING_ENGINES:
+        raise GameError(f"engine {text!r}: annotate searches with alphabeta, mcts or greedy "
+                        f"(an engine that reports a score)")
+    return spec
+
+
+@dataclass
+class Verdict:
+    """A score of a position, with the best move and its line when a search gave them."""
+    score: PovScore
+    best: str | None = None
+    line: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, analysis) -> "Verdict":
+        return cls(analysis.score, analysis.best_move_str, analysis.pv_str)
+
+
+@dataclass
+class Evaluation:
+    """The search of position ``index`` (plies played) of record ``record``: its result, and
+    for alpha-beta every completed iteration's, by depth."""
+    record: int
+    index: int
+    final: Verdict
+    depths: dict[int, Verdict] = field(default_factory=dict)
+
+
+@functools.lru_cache(maxsize=16)
+def _game(header: tuple):
+    return GameRecord(dict(header)).game()
+
+
+def game_header(record: GameRecord) -> tuple:
+    """The tags a task needs to build the record's game (name, rules, tileset)."""
+    return tuple((k, v) for k, v in record.tags.items() if k in ("Game", "Rules", "Tileset"))
+
+
+def evaluate_position(settings: AnnotateSettings, header: tuple, position: str, record: int,
+                      index: int) -> Evaluation:
+    """One task: search ``position`` with a fresh engine (so the result does not depend on
+    which worker ran which position before)."""
+    state = _game(header).parse_position(position)
+    spec = parse_spec(settings.engine)
+    options = dict(spec.options)
+    if spec.name == "mcts":
+        options.setdefault("seed", derive_seed(settings.seed, "annotate", record, index))
+    depths = {}
+
+    def iteration(analysis) -> None:
+        if analysis.depth is not None and analysis.lines:
+            depths[analysis.depth] = Verdict.of(analysis)
+
+    result = analyse(state, make_engine(spec.name, **options), settings.limits, iteration)
+    return Evaluation(record, index, Verdict.of(result), depths)
+
+
+def comparable(before: Evaluation, after: Evaluation | Verdict) -> tuple[Verdict, Verdict]:
+    """The two verdicts a decision is judged by. For alpha-beta: position ``k`` searched to
+    depth ``D`` and position ``k + 1`` to ``D - 1``, the horizon at which the first search
+    saw the played move, with ``D`` as deep as both searches went (two searches to unequal
+    horizons disagree by the evaluation's odd-even swing, not by the move's merit).
+    Otherwise (MCTS, the game's end after the move, or a result proven after it: exact
+    whatever the horizon) the final verdicts."""
+    if isinstance(after, Verdict):
+        return before.final, after
+    if not before.depths or not after.depths or after.final.score.proven:
+        return before.final, after.final
+    depth = min(max(before.depths), max(after.depths) + 1)
+    return before.depths[depth], after.depths[max(depth - 1, min(after.depths))]
+
+
+def check_annotator(settings: AnnotateSettings, header: tuple) -> None:
+    """Where the tasks run: the record's game builds and the engine starts."""
+    _game(header)
+    settings.check()
+
+
+@dataclass
+class Decision:
+    """A decision of a record: the move played in position ``index`` by ``mover``."""
+    index: int
+    mover: int
+    move: str            # canonical notation
+
+
+@dataclass
+class Plan:
+    """What a record needs evaluated: its positions, decisions and the exact scores of the
+    game's end."""
+    record: GameRecord
+    names: tuple[str, str]      # the game's player names
+    positions: list[str]
+    decisions: list[Decision]
+    exact: dict[int, Verdict] = field(default_factory=dict)     # index -> the game's result
+
+    @classmethod
+    def of(cls, record: GameRecord, number: int) -> "Plan":
+        """Replay the record (a GameError names the record and ply that do not replay)."""
+        try:
+            state = record.replay(0)
+        except GameError as err:
+            raise GameError(f"record {number}: {err}") from None
+        positions, decisions = [state.position()], []
+        for ply, text in enumerate(record.plies, 1):
+            if state.is_terminal():
+                raise GameError(f"record {number} ply {ply} {text.move!r}: the game is over")
+            try:
+                move = state.parse_move(text.move)
+            except GameError as err:
+                raise GameError(f"record {number} ply {ply} {text.move!r}: {err}") from None
+            if not state.is_chance_node():
+                decisions.append(Decision(ply - 1, state.current_player(),
+                                          state.move_to_str(move)))
+            state.play(move)
+            positions.append(state.position())
+        plan = cls(record, state.game.player_names, positions, decisions)
+        if state.current_player() == TERMINAL:
+            plan.exact[len(positions) - 1] = Verdict(final_score(state.returns()))
+        return plan
+
+    def needed(self) -> list[int]:
+        """The positions to search: before and after every decision, not the game's end."""
+        wanted = {i for d in self.decisions for i in (d.index, d.index + 1)}
+        return sorted(wanted - set(self.exact))
+
+
+def final_score(returns) -> PovScore:
+    """A finished game's result as a proven score from player 0's view."""
+    result = WIN if returns[0] > returns[1] else LOSS if returns[0] < returns[1] else DRAW
+    return PovScore(Proven(result), 0)
+
+
+@dataclass
+class MoveAnnotation:
+    ply: int             # 1-based, as numbered in the record
+    mover: int
+    move: str
+    before: PovScore     # from the mover's view
+    after: PovScore
+    loss: float
+    mark: str | None
+    best: str | None     # the engine's move, given when the played move lost something
+    line: list[str]
+
+    def document(self, player_names) -> dict:
+        """For JSON: scores as typed objects with text and win rate, from the mover's view."""
+        def score(pov: PovScore) -> dict:
+            return {"score": pov.document(), "text": pov.text(),
+                    "win_rate": round(pov.win_probability, 4)}
+        return {"ply": self.ply, "move": self.move, "player": player_names[self.mover],
+                "point_of_view": player_names[self.mover], "before": score(self.before),
+                "after": score(self.after), "wp_loss": round(self.loss, 4), "mark": self.mark,
+                "best": self.best, "best_line": self.line}
+
+    def comment(self, player_names) -> dict:
+        comment = {"eval_before": self.before.text(), "eval_after": self.after.text(),
+                   "eval_pov": player_names[self.mover], "wp_loss": f"{self.loss:.3f}"}
+        if self.mark:
+            comment["mark"] = self.mark
+        if self.best:
+            comment.update(best=self.best, best_line=" ".join(self.line))
+        return comment
+
+
+def judge(decision: Decision, before: Evaluation, after: Evaluation | Verdict
+          ) -> MoveAnnotation:
+    best, played = comparable(before, after)
+    mover = decision.mover
+    best_score, played_score = best.score.viewed_by(mover), played.score.viewed_by(mover)
+    # to the 0.001 the record keeps, so what it says and what is marked agree
+    loss = 0.0 if best.best == decision.move else \
+        round(max(0.0, best_score.win_probability - played_score.win_probability), 3)
+    worse = loss > 0
+    return MoveAnnotation(decision.index + 1, mover, decision.move, best_score, played_score,
+                          loss, mark_for(loss), best.best if worse else None,
+                          best.line if worse else [])
+
+
+class Annotation:
+    """One annotate run over a file's records: the tasks, the evaluations as they arrive,
+    and the annotated records from whatever is finished (all of it, or what an interrupted
+    run kept)."""
+
+    def __init__(self, records: list[GameRecord], settings: AnnotateSettings):
+        settings.check()
+        self.settings = settings
+        self.plans = [Plan.of(record, number) for number, record in enumerate(records, 1)]
+        self.evaluations: dict[tuple[int, int], Evaluation] = {}
+        # names this run's tasks on a cluster: the same settings and records, the same tasks
+        self.token = f"{derive_seed(settings, [(r.tags, r.plies) for r in records]):x}"
+
+    def tasks(self) -> list[tuple[int, int]]:
+        return [(number, index) for number, plan in enumerate(self.plans)
+                for index in plan.needed()]
+
+    def run(self, executor, on_result=None) -> None:
+        """Evaluate every position on ``executor``; ``on_result`` sees each as it comes."""
+        if not self.plans:
+            return
+        executor.check(check_annotator, self.settings, game_header(self.plans[0].record))
+        for number, index in self.tasks():
+            plan = self.plans[number]
+            executor.submit(f"crystalpick-annotate-{self.token}-{number}-{index}",
+                            evaluate_position, self.settings, game_header(plan.record),
+                            plan.positions[index], number, index)
+        try:
+            for evaluation in executor.completed():
+                self.evaluations[evaluation.record, evaluation.index] = evaluation
+                if on_result:
+                    on_result(evaluation)
+        finally:
+            executor.cancel()
+
+    def moves(self, number: int) -> list[MoveAnnotation]:
+        """Record ``number``'s judged decisions (those whose two evaluations are in)."""
+        plan = self.plans[number]
+        judged = []
+        for decision in plan.decisions:
+            before = self.evaluations.get((number, decision.index))
+            after_index = decision.index + 1
+            after = plan.exact.get(after_index) or self.evaluations.get((number, after_index))
+            if before is not None and after is not None:
+                judged.append(judge(decision, before, after))
+        return judged
+
+    def annotated_records(self) -> list[GameRecord]:
+        """The records with every judged decision's comment (other plies as they were)."""
+        out = []
+        for number, plan in enumerate(self.plans):
+            record = GameRecord(dict(plan.record.tags), [])
+            judged = {move.ply: move for move in self.moves(number)}
+            for ply_number, ply in enumerate(plan.record.plies, 1):
+                comment = {k: v for k, v in ply.comment.items() if k not in KEYS}
+                if ply_number in judged:
+                    comment.update(judged[ply_number].comment(plan.names))
+                record.plies.append(type(ply)(ply.move, ply.chance, comment))
+            record.tags[ANNOTATOR_TAG] = self.annotator_text() + \
+                ("" if self.complete() else " (interrupted: partly annotated)")
+            out.append(record)
+        return out
+
+    def annotator_text(self) -> str:
+        """The Annotator tag: engine, limits and seed, enough to annotate again alike."""
+        return " ".join([self.settings.engine, *(f"{k}={v}" for k, v in limits_used(
+            self.settings.limits).items()), f"seed={self.settings.seed}"])
+
+    def report(self) -> dict:
+        """Per game and per player (the record's First/Second, e.g. engine specs) the
+        decisions judged, average win-probability loss and marks; then each player's totals
+        over the file; then every judged move."""
+        games, totals = [], {}
+        for number, plan in enumerate(self.plans):
+            moves = self.moves(number)
+            players = []
+            for player, name in enumerate(plan.names):
+                label = player_label(plan.record, player, plan.names)
+                own = [move for move in moves if move.mover == player]
+                players.append({"player": name, "label": label, **figures(own)})
+                totals.setdefault(label, []).extend(own)
+            games.append({"game": number + 1, "result": plan.record.result,
+                          "decisions": len(plan.decisions), "judged": len(moves),
+                          "players": players,
+                          "moves": [move.document(plan.names) for move in moves]})
+        return {"schema": SCHEMA, "engine": self.settings.engine,
+                "limits": limits_used(self.settings.limits), "seed": self.settings.seed,
+                "point_of_view": "the mover's, for every move",
+                "thresholds": {name: threshold for threshold, name in MARKS},
+                "positions": len(self.evaluations), "complete": self.complete(),
+                "games": games,
+                "players": {label: figures(own) for label, own in totals.items()}}
+
+    def complete(self) -> bool:
+        return len(self.evaluations) == len(self.tasks())
+
+
+SCHEMA = "crystalpick.annotation/1"
+
+
+def limits_used(limits: Limits) -> dict:
+    return {k: v for k, v in vars(limits).items() if v not in (None, 0.0, False)}
+
+
+def player_label(record: GameRecord, player: int, names) -> str:
+    """How a summary names a player: the record's First/Second tag (an engine spec in match
+    records), else the game's name for the player."""
+    return record.tags.get(("First", "Second")[player]) or names[player]
+
+
+def figures(moves: list[MoveAnnotation]) -> dict:
+    """One player's figures over their judged ``moves``: how many, the average
+    win-probability loss and the count of each mark."""
+    counts = {COUNTS[name]: sum(1 for m in moves if m.mark == name) for name in MARK_NAMES}
+    average = sum(m.loss for m in moves) / len(moves) if moves else 0.0
+    return {"moves": len(moves), "average_wp_loss": round(average, 4), **counts}
+
+
+def annotation_text(number: int, move: str, comment: dict) -> str | None:
+    """One line for people about ply ``number`` from its record comment, or None when it
+    carries no annotation: the mark, the evaluations before and after from the mover's view,
+    the win probability lost and the better move with its line."""
+    if "eval_before" not in comment:
+        return None
+    loss = float(comment.get("wp_loss", 0))
+    text = (f"{number}. {move}  {comment.get('mark', 'ok')}: {comment['eval_before']} -> "
+            f"{comment['eval_after']} for {comment.get('eval_pov', '?')}, " +
+            (f"win probability -{100 * loss:.1f}%" if loss else "no win probability lost"))
+    if comment.get("best"):
+        text += f"; best {comment['best']} ({comment.get('best_line', '')})"
+    return text
+
+
+def format_report(annotation: Annotation) -> str:
+    """The report as text: per game a table of the players' figures and every marked move,
+    then each player's totals over the file."""
+    document = annotation.report()
+    marks = ", ".join(f"{name} >= {100 * threshold:g}%" for threshold, name in reversed(MARKS))
+    out = [f"win probability lost by each move, from the mover's point of view; {marks}"]
+    counts = [COUNTS[name] for name in MARK_NAMES]
+    header = ["player", "as", "moves", "avg loss", *counts]
+    for game, plan in zip(document["games"], annotation.plans):
+        out += ["", f"game {game['game']} ({game['result']}): {game['judged']} of "
+                    f"{game['decisions']} decisions judged"]
+        rows = [[p["player"], p["label"], str(p["moves"]), f"{100 * p['average_wp_loss']:.1f}%",
+                 *(str(p[name]) for name in counts)] for p in game["players"]]
+        out += table(header, rows, names=2)
+        for move in annotation.moves(game["game"] - 1):
+            if move.mark:
+                out.append("  " + annotation_text(move.ply, move.move, move.comment(plan.names)))
+    out += ["", "totals by player"]
+    out += table(header[1:], [[label, str(p["moves"]), f"{100 * p['average_wp_loss']:.1f}%",
+                               *(str(p[name]) for name in counts)]
+                              for label, p in document["players"].items()], names=1)
+    return "\n".join(out)
+
+
+def table(header: list[str], rows: list[list[str]], names: int) -> list[str]:
+    """The first ``names`` columns left-aligned, the figures right-aligned, indented."""
+    widths = [max(len(row[i]) for row in [header] + rows) for i in range(len(header))]
+    return ["  " + "  ".join(cell.ljust(w) if i < names else cell.rjust(w)
+                             for i, (cell, w) in enumerate(zip(row, widths))).rstrip()
+            for row in [header] + rows]
