@@ -335,6 +335,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
     from tqdm import tqdm
 
     from crystalpick.search import Limits, StopFlag, analyse as run_analysis, make_engine
+    from crystalpick.search.engines import refuse_imperfect_information
     from crystalpick.search.specs import SCHEMAS, parse_spec
 
     from .output import analysis_document, lines_table
@@ -346,6 +347,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
     if spec.name not in ("alphabeta", "mcts"):
         raise InputError(f"--engine {engine_spec!r}: analyse runs alphabeta, mcts or greedy")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    refuse_imperfect_information(spec.name, game_obj)
     if state.is_terminal():
         raise InputError("the game is over in this position: nothing to analyse")
     if state.is_chance_node():

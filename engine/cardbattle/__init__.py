@@ -13,7 +13,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ..game import CHANCE, Capabilities, Game, NotationError, RuleOption, sample_chance
+from ..game import (CHANCE, Capabilities, Game, NotationError, RuleError, RuleOption,
+                    sample_chance)
 from .cards import load_cardset, load_deck, sample_decks
 from .notation import PLAYERS, format_position, parse_position
 from .options import RULE_OPTIONS, Options
@@ -27,7 +28,7 @@ DECK_FILE_SUFFIXES = (".toml", ".json")
 class CardBattle(Game):
     name = "cardbattle"
     player_names = PLAYERS
-    implementations = ("reference",)
+    implementations = ("fast", "reference")
     uses_tileset = True            # the component data is the card set (--cardset FILE)
     deck_options = ("deck1", "deck2")
     capabilities = Capabilities(chance=True, simultaneous=True, hidden_information=True)
@@ -50,9 +51,14 @@ class CardBattle(Game):
 
     def _check_rule(self, name: str, value: str) -> str:
         """A deck option also takes a deck file (checked when it is loaded)."""
-        if name in self.deck_options and Path(value).suffix.lower() in DECK_FILE_SUFFIXES:
+        if name not in self.deck_options:
+            return super()._check_rule(name, value)
+        if Path(value).suffix.lower() in DECK_FILE_SUFFIXES:
             return value
-        return super()._check_rule(name, value)
+        if value not in sample_decks():
+            raise RuleError(f"deck {value!r} ({name}) is neither a sample deck "
+                            f"({', '.join(sample_decks())}) nor a .toml or .json deck file")
+        return value
 
     def component_digest(self) -> str:
         decks = ",".join(".".join(map(str, deck.cards)) for deck in self.decks)

@@ -248,7 +248,4 @@ def load_deck(name_or_path: str, cardset: CardSet, minimum: int) -> Deck:
     file = DECK_FOLDER / f"{name_or_path}.toml"
     if name_or_path not in sample_decks():
         file = Path(name_or_path)
-        if not file.suffix:
-            raise CardDataError(f"deck {name_or_path!r} is neither a sample deck "
-                                f"({', '.join(sample_decks())}) nor a .toml/.json file")
     return parse_deck(read_data(file, "deck"), file.name, cardset, minimum)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .cards import CardSet
-from .notation import PLAYERS
+from .notation import PLAYERS, format_position
 from .position import PHASE_NAMES, Position
 
 
@@ -34,6 +34,7 @@ def render(pos: Position, cards: CardSet) -> str:
             lines.append(f"  table {card_line(cards, number)}{mark}")
         for number in seat.hand:
             lines.append(f"  hand  {card_line(cards, number)}")
+    lines.append(f"position: {format_position(pos, cards.attributes)}")
     return "\n".join(lines)
 
 

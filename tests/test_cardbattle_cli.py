@@ -1,0 +1,71 @@
+"""The card battle game on the command line: card sets and decks from files, exit status 2
+with the file, card and field named, the searchers' refusal, random and greedy matches."""
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from crystalpick.cli.main import cli
+from crystalpick.engine.cardbattle.cards import DEFAULT_CARDSET
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_games_lists_the_options_the_card_set_and_the_decks():
+    listed = {g["name"]: g for g in json.loads(run("games", "--json").output)["games"]}
+    info = listed["cardbattle"]
+    assert "invented" in info["tileset"]["label"]
+    assert {r["name"] for r in info["rules"]} >= {"no-creature", "boost-order", "tie-card",
+                                                 "tie-boosts", "refill", "deck-out",
+                                                 "crystals", "target", "deck1", "deck2"}
+    assert len(info["sample_decks"]) >= 4
+
+
+def test_show_and_perft_with_decks_and_a_card_set_copy(tmp_path):
+    copy = tmp_path / "set.toml"
+    copy.write_text(DEFAULT_CARDSET.read_text(encoding="utf-8"), encoding="utf-8")
+    deck = tmp_path / "deck.json"
+    deck.write_text(json.dumps({"cards": list(range(1, 16))}), encoding="utf-8")
+    shown = run("show", "cardbattle", "--seed", "4", "--cardset", str(copy), "--deck",
+                str(deck), "--deck", "titas")
+    assert shown.exit_code == 0 and "position: cardbattle phase=mulligan" in shown.output
+    counts = [json.loads(run("perft", "cardbattle", "--seed", "4", "-d", "4", "--impl", impl,
+                             "--json").output)["nodes"] for impl in ("fast", "reference")]
+    assert counts[0] == counts[1] > 0
+
+
+def test_bad_files_exit_2_naming_file_card_and_field(tmp_path):
+    deck = tmp_path / "short.toml"
+    deck.write_text("cards = [1, 2, 3, 999]\n", encoding="utf-8")
+    result = run("show", "cardbattle", "--deck", str(deck), "--deck", "mista")
+    assert result.exit_code == 2
+    assert "deck short.toml: card 999: field 'cards'" in result.output
+    cards = tmp_path / "bad.toml"
+    cards.write_text('name = "x"\nattributes = ["a", "b"]\n[[card]]\nnumber = 7\nname = "A"\n'
+                     'kind = "robot"\n', encoding="utf-8")
+    result = run("show", "cardbattle", "--cardset", str(cards))
+    assert result.exit_code == 2 and "card set bad.toml: card 7: field 'kind'" in result.output
+    assert run("show", "cardbattle", "--deck", "titas").exit_code == 2
+    assert run("show", "mattock", "--deck", "titas").exit_code == 2
+
+
+def test_the_searchers_refuse_with_exit_2():
+    for engine in ("alphabeta", "mcts"):
+        result = run("analyse", "cardbattle", "--seed", "1", "--engine", engine)
+        assert result.exit_code == 2 and "cannot play cardbattle" in result.output
+        assert "Traceback" not in result.output
+
+
+def test_match_plays_greedy_against_random_and_refuses_alphabeta(tmp_path):
+    db = str(tmp_path / "m.sqlite")
+    result = run("match", "cardbattle", "--engine", "greedy", "--engine", "random", "--games",
+                 "2", "--seed", "3", "--deck", "titas", "--deck", "arsenal", "--db", db,
+                 "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output[result.output.index("{"):])["games"] == 2
+    refused = run("match", "cardbattle", "--engine", "alphabeta", "--engine", "random",
+                  "--db", db)
+    assert refused.exit_code == 2 and "perfect-information" in refused.output
