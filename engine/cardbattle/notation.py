@@ -68,6 +68,13 @@ def format_position(pos: Position, attributes: tuple[str, ...]) -> str:
     return " | ".join(parts)
 
 
+def hidden_pile(numbers: list[int], secret: bool) -> str:
+    """A table seen by another player: its known cards, and ``?`` for a secret choice."""
+    if not secret:
+        return pile(numbers)
+    return f"{pile(numbers)}+?" if numbers else "?"
+
+
 def hidden_choice(pos: Position) -> bool:
     """§4.2-4.3: the chosen creatures stay secret until every player has chosen."""
     return pos.phase == CHOOSE
@@ -81,7 +88,7 @@ def observed_seat(pos: Position, seat: Seat, own: bool) -> dict[str, str]:
     secret = hidden_choice(pos) and seat.chosen != NO_CARD
     table = [n for n in seat.table if not (secret and n == seat.chosen)]
     words.update(hand=f"?{len(seat.hand)}", deck=f"?{len(seat.deck)}",
-                 table=pile(table) + ("+?" if secret else ""),
+                 table=hidden_pile(table, secret),
                  chosen="?" if secret else words["chosen"])
     return {**{k: words[k] for k in ("won", "tokens", "hand", "deck")},
             "unseen": pile(seat.hand + seat.deck + ([seat.chosen] if secret else [])),

@@ -170,7 +170,7 @@ def start_draw(pos: Position, options: Options, player: int) -> bool:
     if options.reshuffle:
         seat.deck, seat.discard = seat.discard, []
         return True
-    pos.result = 1 - player if pos.players == 2 else UNDECIDED
+    pos.result = 1 - player                      # the other player (two players, §7)
     return False
 
 
