@@ -316,6 +316,11 @@ class State(ABC):
         unknown (perfect information: the position string)."""
         return self.position()
 
+    def move_to_str_seen_by(self, move: int, player: int) -> str:
+        """``move`` (about to be played here) as ``player`` sees it: its notation, with what
+        that player may not see hidden (perfect information: all of it)."""
+        return self.move_to_str(move)
+
     def greedy_move(self) -> int:
         """The mover's best immediate choice judged from its observation alone: a game that
         the depth-1 alpha-beta ``greedy`` cannot play (hidden information or simultaneous

@@ -34,7 +34,3 @@ def state(rules: dict | None, seats: list[Seat], impl: str = "reference", **head
     pos = Position(seats=seats, **head)
     advance(pos, game.cardset, game.options)
     return game._state(pos)
-
-
-def value(number: int, attribute: int) -> int:
-    return CARDS.card(number).values[attribute]

@@ -69,3 +69,17 @@ def test_match_plays_greedy_against_random_and_refuses_alphabeta(tmp_path):
     refused = run("match", "cardbattle", "--engine", "alphabeta", "--engine", "random",
                   "--db", db)
     assert refused.exit_code == 2 and "perfect-information" in refused.output
+
+
+def test_play_shows_the_human_only_their_own_view():
+    """§5 in `play`: the opponent's hand, draws and secret choice stay hidden from the human."""
+    from crystalpick.engine.cardbattle import CardBattle
+    from crystalpick.engine.cardbattle.notation import pile
+    start = CardBattle(seed=1).new_initial_state().to_position()
+    result = CliRunner().invoke(cli, ["play", "cardbattle", "--engine", "greedy", "--seed", "1"],
+                                input="keep\ncall:forca\n" + "play:0\n" * 3 + "quit\n")
+    assert result.exit_code == 0, result.output
+    assert "P1's view: cardbattle view=P1" in result.output and "hand=?" in result.output
+    assert f"hand={pile(start.seats[1].hand)}" not in result.output
+    assert f"hand={pile(start.seats[0].hand)}" in result.output
+    assert "Traceback" not in result.output

@@ -15,7 +15,7 @@ from crystalpick.engine.cardbattle.position import (BOOST, CHOOSE, REFILL, SEEK,
 from crystalpick.engine.cardbattle.rules import (boost_bonus, next_booster, payout,
                                                  top_players)
 
-from cardbattle_helpers import (CARDS, boost_of, creature_of, creatures, state, value)
+from cardbattle_helpers import CARDS, boost_of, creature_of, creatures, state
 
 IMPLS = CardBattle.implementations
 DEFAULTS = Options.from_rules({o.name: o.default for o in CardBattle.rule_options})

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..game import KernelState
 from ._fast import Kernel
-from .position import OVER, Position
+from .position import Position
 from .rules import returns
 from .state import CardBattleState
 

@@ -74,7 +74,7 @@ def draw(pos: Position, cards: CardSet, options: Options, number: int) -> None:
         return
     seat.table = sorted(seat.table + [number])
     seat.tie_card = number
-    seat.value = tie_value(card, pos.attribute, options)
+    seat.value = tie_value(card, pos.attribute)
 
 
 # -- the automatic steps ---------------------------------------------------------------------

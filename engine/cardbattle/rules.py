@@ -86,7 +86,7 @@ def can_draw_for_tie(seat: Seat, cards: CardSet, options: Options) -> bool:
     return any(settles_tie(cards.card(n), options) for n in seat.deck + seat.discard)
 
 
-def tie_value(card: Card, attribute: int, options: Options) -> int:
+def tie_value(card: Card, attribute: int) -> int:
     """§4.6: a drawn tie-break card's value; a non-creature counts 0 (tie-card=zero)."""
     return card.values[attribute] if card.is_creature else 0
 

@@ -4,9 +4,10 @@ greedy policy. Subclasses supply the rules (``legal_moves``, ``play``, ``undo``,
 from __future__ import annotations
 
 from ..game import IllegalMoveError, State
-from .moves import format_move, parse_move_syntax
+from .moves import M_DRAW, M_PLAY, format_move, kind_of, parse_move_syntax
 from .notation import PLAYERS, format_observation, format_position
 from .observation import greedy_choice, observe
+from .position import TIEBREAK
 from .render import render
 from .zobrist import position_key
 
@@ -39,6 +40,16 @@ class CardBattleState(State):
 
     def observation_string(self, player: int) -> str:
         return format_observation(self.to_position(), self.game.cardset.attributes, player)
+
+    def move_to_str_seen_by(self, move: int, player: int) -> str:
+        """§5: another player's draws into hand and secret choice show as ``?``; tie-break
+        draws are revealed, the toss and every other move are public."""
+        pos = self.to_position()
+        secret = (kind_of(move) == M_PLAY
+                  or (kind_of(move) == M_DRAW and pos.phase != TIEBREAK))
+        if secret and pos.actor != player:
+            return self.move_to_str(move).partition(":")[0] + ":?"
+        return self.move_to_str(move)
 
     def greedy_move(self) -> int:
         return greedy_choice(self.observation(self.current_player()), self.game.cardset,
