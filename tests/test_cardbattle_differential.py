@@ -117,3 +117,12 @@ def test_kernel_combat_checks_match_the_rules():
                 assert state.kernel.top_players() == top_players(pos)
             state.play(sample_chance(state, rng.random()) if state.is_chance_node()
                        else rng.choice(state.legal_moves()))
+
+
+def test_native_playouts_restore_the_position_and_count_every_game():
+    state = CardBattle({"deck1": "titas", "deck2": "arsenal"}, seed=2).new_initial_state()
+    before = (state.position(), state.hash_key())
+    plies, results = state.kernel.random_playouts(300, 7)
+    assert sum(results) == 300 and plies >= 300 * 20
+    assert (state.position(), state.hash_key()) == before
+    assert state.kernel.random_playouts(300, 7) == (plies, results)     # seeded

@@ -8,6 +8,7 @@ agree exactly (tests/test_cardbattle_differential.py). Everything here is nogil 
 """
 from libc.string cimport memcpy, memset
 from crystalpick.engine.kernel cimport ply_overflow
+from crystalpick.engine.rng cimport random_below
 
 from . import moves as M
 from . import position as P
@@ -439,6 +440,27 @@ cdef void unmake_move(KState* s) noexcept nogil:
     s.c = s.history[s.ply]
 
 
+cdef long long random_playouts(KState* s, long long games, u64 seed,
+                               long long* results) noexcept nogil:
+    """Play ``games`` uniformly random games to the end from the current position (every
+    chance outcome is uniform, so this is also exact chance) and restore it; count results
+    (P1 wins, P2 wins, draws) and return the plies played. No history: nothing to undo."""
+    cdef Core start = s.c
+    cdef int moves[MAX_CARDS + 2]
+    cdef long long game, plies = 0
+    cdef int n
+    for game in range(games):
+        while s.c.phase != OVER:
+            n = generate(s, moves)
+            apply(s, moves[random_below(&seed, n)])
+            s.c.ply += 1
+            advance(s)
+            plies += 1
+        results[2 if s.c.result < 0 else s.c.result] += 1
+        s.c = start
+    return plies
+
+
 # -- the position key (zobrist.py) -----------------------------------------------------------
 
 cdef inline u64 mix(u64 kind, u64 a, u64 b) noexcept nogil:
@@ -618,6 +640,15 @@ cdef class Kernel(GameKernel):
 
     def result(self):
         return self.s.c.result
+
+    def random_playouts(self, long long games, u64 seed):
+        """(plies, [P1 wins, P2 wins, draws]) of ``games`` random games from here, in C."""
+        cdef long long results[3]
+        cdef long long plies
+        results[0] = results[1] = results[2] = 0
+        with nogil:
+            plies = random_playouts(&self.s, games, seed, results)
+        return plies, [results[0], results[1], results[2]]
 
     def next_booster(self):
         return next_booster(&self.s)
