@@ -83,3 +83,26 @@ def test_play_shows_the_human_only_their_own_view():
     assert f"hand={pile(start.seats[1].hand)}" not in result.output
     assert f"hand={pile(start.seats[0].hand)}" in result.output
     assert "Traceback" not in result.output
+
+
+def test_svg_draws_the_movers_view_only(tmp_path):
+    """show --svg: the player to move sees their own hand, the other hand and a secret choice
+    as card backs, and the crystals won."""
+    import xml.etree.ElementTree as ET
+
+    from crystalpick.engine.cardbattle import CardBattle
+    moves = "keep keep toss:P2 call:forca play:25"
+    path = tmp_path / "view.svg"
+    assert run("show", "cardbattle", "--seed", "7", "--moves", moves, "--svg",
+               str(path)).exit_code == 0
+    root = ET.fromstring(path.read_text(encoding="utf-8"))
+    ns = "{http://www.w3.org/2000/svg}"
+    groups = root.findall(f"{ns}g")
+    drawn = {int(g.get("data-card")) for g in groups if g.get("class") == "hand"}
+    state = CardBattle(seed=7).state(None, moves)
+    assert state.current_player() == 1
+    assert drawn == set(state.to_position().seats[1].hand)
+    backs = [g for g in groups if g.get("class") == "back"]
+    assert len(backs) == 2                         # P1's secret choice and P1's hand
+    assert 25 not in {int(g.get("data-card")) for g in groups if g.get("data-card")}
+    assert "view=P2" in root.find(f"{ns}title").text

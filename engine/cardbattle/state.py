@@ -4,7 +4,8 @@ greedy policy. Subclasses supply the rules (``legal_moves``, ``play``, ``undo``,
 from __future__ import annotations
 
 from ..game import IllegalMoveError, State
-from .moves import M_DRAW, M_PLAY, format_move, kind_of, parse_move_syntax
+from .moves import (M_BOOST, M_DRAW, M_PLAY, format_move, kind_of, parse_move_syntax,
+                    payload_of)
 from .notation import PLAYERS, format_observation, format_position
 from .observation import greedy_choice, observe
 from .position import TIEBREAK
@@ -12,6 +13,7 @@ from .render import render
 from .zobrist import position_key
 
 SHOWN_ALTERNATIVES = 12
+CARD_KINDS = (M_PLAY, M_BOOST)      # moves whose card the diagram outlines
 
 
 class CardBattleState(State):
@@ -54,6 +56,15 @@ class CardBattleState(State):
     def greedy_move(self) -> int:
         return greedy_choice(self.observation(self.current_player()), self.game.cardset,
                              self.legal_moves())
+
+    def svg(self, mark: int | None = None) -> str:
+        """The view of the player to move (P1 at a chance node or the end); a card move is
+        marked by outlining its card."""
+        from .svg import svg
+        viewer = max(self.current_player(), 0)
+        card = payload_of(mark) if mark is not None and kind_of(mark) in CARD_KINDS else None
+        return svg(self.observation(viewer), self.game.cardset,
+                   self.observation_string(viewer), card)
 
     def render(self, color: bool = False) -> str:
         return render(self.to_position(), self.game.cardset)
