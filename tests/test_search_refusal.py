@@ -35,3 +35,13 @@ def test_random_and_greedy_play_a_match_game(name):
 
 def test_greedy_is_still_alphabeta_for_perfect_information_games():
     assert Player(parse_spec("greedy"), 1, get_game("mattock")).engine is not None
+
+
+@pytest.mark.parametrize("name", IMPERFECT)
+def test_the_solved_position_generator_refuses_too(name, capsys):
+    from crystalpick.search.solved import exact_value, main
+    with pytest.raises(SystemExit) as exit_info:
+        main([name])
+    assert exit_info.value.code == 2 and "cannot play" in capsys.readouterr().err
+    with pytest.raises(GameError, match="cannot play"):
+        exact_value(get_game(name, seed=1).new_initial_state(), 1000)
