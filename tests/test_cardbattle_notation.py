@@ -39,7 +39,16 @@ def one_line_error(call) -> None:
 def test_mutated_positions_are_a_one_line_error_or_a_position(text, at, cut, insert):
     at %= len(text) + 1
     mutated = text[:at] + insert + text[at + cut:]
-    one_line_error(lambda: GAME.parse_position(mutated).position())
+    one_line_error(lambda: play_on(GAME.parse_position(mutated)))
+
+
+def play_on(state) -> None:
+    """A parsed position must also be playable: a few plies of its first moves."""
+    for _ in range(6):
+        if state.is_terminal():
+            return
+        state.play(state.legal_moves()[0])
+    state.position()
 
 
 @settings(max_examples=300)
@@ -67,3 +76,18 @@ def test_moves_round_trip_in_every_phase():
         state.play(sample_chance(state, rng.random()) if state.is_chance_node()
                    else rng.choice(state.legal_moves()))
     assert kinds >= {"keep", "mulligan", "call", "play", "draw", "toss", "pass", "boost"}
+
+
+def test_a_player_with_more_cards_than_the_engine_holds_is_refused():
+    text = POSITIONS[0]
+    head, first, second = text.split(" | ")
+    owned = set(GAME.parse_position(text).to_position().seats[0].cards())
+    extra = [n for n in GAME.cardset.cards if n not in owned][:61 - len(owned)]
+    discard = ".".join(map(str, sorted(extra)))
+    crowded = first.replace("discard=-", f"discard={discard}")
+    try:
+        GAME.parse_position(" | ".join([head, crowded, second]))
+    except GameError as err:
+        assert "owns 61 cards; expected 1 to 60" in str(err)
+    else:
+        raise AssertionError("a 61-card player was accepted")
