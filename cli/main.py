@@ -44,8 +44,29 @@ def parse_rules(values: tuple[str, ...]) -> dict[str, str]:
     return rules
 
 
+DECK_OPTION = click.option(
+    "--deck", "decks", multiple=True, metavar="NAME|FILE",
+    help="For games where each player brings a deck: one per player in seat order, a sample "
+         "deck name or a deck file (see 'crystalpick games').")
+
+
+def deck_rules(game: str, decks: tuple[str, ...]) -> tuple[str, ...]:
+    """``--deck`` values as the game's own deck rule options (NAME=VALUE, like --rule)."""
+    try:
+        settings = GAMES[game.lower()].deck_rules(decks)
+    except GameError as err:
+        raise InputError(str(err)) from None
+    return tuple(f"{name}={value}" for name, value in settings.items())
+
+
 def game_arguments(command):
-    """GAME [POSITION] --moves --rule --seed --tileset --impl: how every command names a state."""
+    """GAME [POSITION] --moves --rule --deck --seed --tileset --impl: how every command names
+    a state (``--deck`` values become the game's deck rule options)."""
+    @functools.wraps(command)
+    def with_decks(*args, decks=(), **kwargs):
+        kwargs["rules"] = tuple(kwargs["rules"]) + deck_rules(kwargs["game"], decks)
+        return command(*args, **kwargs)
+
     options = [
         click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False)),
         click.argument("position", nargs=-1),
@@ -55,12 +76,14 @@ def game_arguments(command):
                      help="Set a rule option (see 'crystalpick games'); repeatable."),
         click.option("--seed", type=int, default=None,
                      help="Seed for anything random (e.g. a random setup); printed when used."),
-        click.option("--tileset", type=click.Path(dir_okay=False), default=None,
-                     help="Component data file, for games whose components are data."),
+        click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
+                     default=None, help="Component data file (a tileset, a card set), for "
+                                        "games whose components are data."),
+        DECK_OPTION,
     ]
     for option in reversed(options):
-        command = option(command)
-    return command
+        with_decks = option(with_decks)
+    return with_decks
 
 
 def impl_option(command):
@@ -111,7 +134,7 @@ def seed_note(game) -> str:
 @click.group(context_settings=CONTEXT)
 @click.version_option(package_name="crystalpick")
 def cli():
-    """Analysis, perft and engine matches for Mattock and Maatatahay.
+    """Analysis, perft and engine matches for Mattock, Maatatahay and the card battle game.
 
     Positions are given in each game's one-line notation (see 'crystalpick show GAME' for the
     start position's string); moves in the game's move notation.
@@ -312,6 +335,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
     from tqdm import tqdm
 
     from crystalpick.search import Limits, StopFlag, analyse as run_analysis, make_engine
+    from crystalpick.search.engines import refuse_imperfect_information
     from crystalpick.search.specs import parse_spec
 
     from .output import analysis_document, lines_table
@@ -323,6 +347,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
     if spec.name not in ("alphabeta", "mcts"):
         raise InputError(f"--engine {engine_spec!r}: analyse runs alphabeta, mcts or greedy")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    refuse_imperfect_information(spec.name, game_obj)
     if state.is_terminal():
         raise InputError("the game is over in this position: nothing to analyse")
     if state.is_chance_node():
@@ -585,7 +610,9 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
               help="Stop the match when the SPRT accepts a hypothesis (model=logistic for "
                    "logistic Elo; default normalized).")
 @click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE")
-@click.option("--tileset", type=click.Path(dir_okay=False), default=None)
+@DECK_OPTION
+@click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
+              default=None)
 @click.option("--seed", type=int, default=None, help="Match seed (printed; default: random).")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
               help="Results database (SQLite). Default: crystalpick.sqlite in "
@@ -598,7 +625,7 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
 @json_option
 @user_errors
 def match(game, engines, game_count, concurrency, cluster, openings, openings_order, tc,
-          move_time, tolerance, max_plies, sprt, rules, tileset, seed, db_path, resume,
+          move_time, tolerance, max_plies, sprt, rules, decks, tileset, seed, db_path, resume,
           match_id, records_path, as_json):
     """Play an engine-vs-engine match and report Elo, LOS, pentanomial counts and the SPRT.
 
@@ -630,7 +657,8 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
         if game is None:
             raise InputError("GAME is required unless --resume is given")
         settings = MatchSettings(
-            game=game, engines=list(engines), games=game_count, rules=parse_rules(rules),
+            game=game, engines=list(engines), games=game_count,
+            rules=parse_rules(tuple(rules) + deck_rules(game, decks)),
             tileset=tileset, openings_order=openings_order,
             seed=seed if seed is not None else _random.SystemRandom().randrange(2**31),
             tc=parse_tc(tc), move_time=move_time, tolerance=tolerance, max_plies=max_plies,

@@ -28,6 +28,9 @@ class TerminalGame:
                         for side in (0, 1) if side not in humans}
         self.chance = random.Random(seed)
         self.seed = seed
+        # With hidden information, one human sees only their own observation.
+        self.viewer = (next(iter(humans)) if len(humans) == 1
+                       and not game.capabilities.perfect_information else None)
         names = [engine_spec if side in self.players else "human" for side in (0, 1)]
         self.record = new_record(game, state, names[0], names[1], seed)
 
@@ -38,17 +41,30 @@ class TerminalGame:
     def say(self, text: str = "") -> None:
         click.echo(text)
 
+    def view(self) -> str:
+        """The position as the human may see it (all of it under perfect information)."""
+        if self.viewer is None:
+            return self.state.render(color=self.color)
+        return (f"{self.game.player_names[self.viewer]}'s view: "
+                f"{self.state.observation_string(self.viewer)}")
+
+    def shown(self, move: int) -> str:
+        """``move``, about to be played, as the human may see it."""
+        if self.viewer is None:
+            return self.state.move_to_str(move)
+        return self.state.move_to_str_seen_by(move, self.viewer)
+
     def play(self, move: int, chance: bool = False, comment: dict | None = None) -> None:
         self.record.plies.append(Ply(self.state.move_to_str(move), chance, comment or {}))
         self.state.play(move)
 
     def run(self) -> None:
         self.say(f"seed: {self.seed}")
-        self.say(self.state.render(color=self.color))
+        self.say(self.view())
         while not self.state.is_terminal():
             if self.state.is_chance_node():
                 move = sample_chance(self.state, self.chance.random())
-                self.say(f"chance: {self.state.move_to_str(move)}")
+                self.say(f"chance: {self.shown(move)}")
                 self.play(move, chance=True)
                 continue
             side = self.state.current_player()
@@ -68,9 +84,9 @@ class TerminalGame:
         player = self.players[side]
         move, comment = player.choose(self.state, player.limits(None, 0.0, None), self.record)
         score = f" ({comment['score']} for {comment['pov']})" if "score" in comment else ""
-        self.say(f"{self.game.player_names[side]} plays {self.state.move_to_str(move)}{score}")
+        self.say(f"{self.game.player_names[side]} plays {self.shown(move)}{score}")
         self.play(move, comment=comment)
-        self.say(self.state.render(color=self.color))
+        self.say(self.view())
 
     def human_turn(self, side: int) -> bool:
         """Read commands until a move is played; False when the user quits."""
@@ -91,7 +107,7 @@ class TerminalGame:
             elif word == "moves":
                 self.say(" ".join(self.state.move_to_str(m) for m in self.state.legal_moves()))
             elif word == "show":
-                self.say(self.state.render(color=self.color))
+                self.say(self.view())
             elif word == "hint":
                 with Player(parse_spec(self.engine_spec), self.seed, self.game) as helper:
                     move, comment = helper.choose(self.state, helper.limits(None, 0.0, None),
@@ -108,7 +124,7 @@ class TerminalGame:
                     self.say(f"{err} (type 'help' for commands)")
                     continue
                 self.play(move)
-                self.say(self.state.render(color=self.color))
+                self.say(self.view())
                 return True
 
     def undo(self) -> None:
@@ -121,7 +137,7 @@ class TerminalGame:
             self.state.undo()
             if self.state.current_player() in self.humans:
                 break
-        self.say(self.state.render(color=self.color))
+        self.say(self.view())
 
     def save(self, path: str) -> None:
         if not path:

@@ -53,6 +53,12 @@ class Capabilities:
     hidden_information: bool = False    # a player does not see the whole state
     players: int = 2
 
+    @property
+    def perfect_information(self) -> bool:
+        """Every player sees the whole state at every decision: what a minimax or UCT search
+        over the states (not over information sets) assumes."""
+        return not (self.simultaneous or self.hidden_information)
+
 
 @dataclass(frozen=True)
 class RuleOption:
@@ -90,6 +96,9 @@ class Game(ABC):
     rule_options: ClassVar[tuple[RuleOption, ...]]
     implementations: ClassVar[tuple[str, ...]] = ("fast", "reference")
     uses_tileset: ClassVar[bool] = False     # True if component data comes from a tileset file
+    # The rule options that ``--deck`` fills, one per player in seat order, for games whose
+    # players each bring their own components (a deck); empty for the others.
+    deck_options: ClassVar[tuple[str, ...]] = ()
     capabilities: ClassVar[Capabilities] = Capabilities()
     # Plies (chance outcomes included) no game under any rule option exceeds; the kernels'
     # history and the searchers' stacks are sized from it (engine/kernel.pxd MAX_PLIES).
@@ -116,6 +125,20 @@ class Game(ABC):
         self.explicit_rules = dict(rules or {})
         for name, value in self.explicit_rules.items():
             self.rules[name] = self._check_rule(name, value)
+
+    @classmethod
+    def deck_rules(cls, decks: Iterable[str]) -> dict[str, str]:
+        """The rule settings that ``--deck`` values (one per player, in seat order) stand
+        for; none given, none set."""
+        decks = list(decks)
+        if not decks:
+            return {}
+        if not cls.deck_options:
+            raise RuleError(f"{cls.name} has no decks; --deck does not apply")
+        if len(decks) != len(cls.deck_options):
+            raise RuleError(f"--deck is given once per player: {len(cls.deck_options)} for "
+                            f"{cls.name}, got {len(decks)}")
+        return dict(zip(cls.deck_options, decks))
 
     def rule_choices(self, option: RuleOption) -> tuple[str, ...]:
         """The values ``option`` may take in this game (a game whose choices depend on its
@@ -277,6 +300,32 @@ class State(ABC):
     @abstractmethod
     def render(self, color: bool = False) -> str:
         """A human-readable Unicode diagram of the position (ANSI colours if ``color``)."""
+
+    # -- what one player knows (the observation) ----------------------------------------------
+    # A searcher that plays from one player's point of view must read only that player's
+    # observation. With perfect information it is the whole state, which these defaults say;
+    # a game with hidden information (Capabilities.hidden_information) overrides both.
+
+    def observation(self, player: int) -> dict:
+        """What ``player`` knows here, as JSON-friendly data (perfect information: the
+        position)."""
+        return {"player": player, "position": self.position()}
+
+    def observation_string(self, player: int) -> str:
+        """What ``player`` knows here as one line of notation, unknown parts written as
+        unknown (perfect information: the position string)."""
+        return self.position()
+
+    def move_to_str_seen_by(self, move: int, player: int) -> str:
+        """``move`` (about to be played here) as ``player`` sees it: its notation, with what
+        that player may not see hidden (perfect information: all of it)."""
+        return self.move_to_str(move)
+
+    def greedy_move(self) -> int:
+        """The mover's best immediate choice judged from its observation alone: a game that
+        the depth-1 alpha-beta ``greedy`` cannot play (hidden information or simultaneous
+        moves) supplies it, so ``greedy`` still works in matches."""
+        raise GameError(f"{self.game.name} has no greedy policy of its own")
 
     def svg(self, mark: int | None = None) -> str:
         """An SVG diagram of the position, with move ``mark`` highlighted if given."""

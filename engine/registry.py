@@ -15,6 +15,7 @@ from .game import Game, GameError
 GAME_MODULES = (
     "crystalpick.engine.mattock",
     "crystalpick.engine.maatatahay",
+    "crystalpick.engine.cardbattle",
 )
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from crystalpick.engine.game import CHANCE, TERMINAL, GameError, State
 
-from .engines import Engine, make_engine
+from .engines import Engine, make_engine, refuse_imperfect_information
 from .limits import Limits
 from .result import Analysis, Progress
 from .stop import StopFlag
@@ -51,5 +51,6 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
         point_of_view = 0 if mover == CHANCE else mover
     if point_of_view not in (0, 1):
         raise ValueError(f"point_of_view must be 0 or 1, got {point_of_view}")
+    refuse_imperfect_information(engine.name, state.game)
     state.search_kernel()       # a GameError for an implementation that cannot be searched
     return engine.analyse(state, limits, progress, point_of_view, max(1, multipv), stop)

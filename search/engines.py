@@ -12,7 +12,7 @@ import random
 import time
 from abc import ABC, abstractmethod
 
-from crystalpick.engine.game import CHANCE
+from crystalpick.engine.game import CHANCE, GameError
 
 from .alphabeta import AlphaBeta
 from .limits import Limits
@@ -56,6 +56,20 @@ def require_limit(engine: str, limits: Limits, applicable: tuple[str, ...]) -> N
     run until its stop flag is set: ``infinite``)."""
     if not limits.infinite and all(getattr(limits, name) is None for name in applicable):
         raise ValueError(f"{engine} needs one of these limits: {', '.join(applicable)}")
+
+
+def refuse_imperfect_information(engine: str, game) -> None:
+    """Both searchers walk states as if every player saw them whole: for a game with hidden
+    information or a secret simultaneous choice that would let a player read the others'
+    cards, so they refuse it (an information-set searcher is needed) instead of cheating."""
+    capabilities = game.capabilities
+    if capabilities.perfect_information:
+        return
+    missing = [name for name, present in (("hidden information", capabilities.hidden_information),
+                                          ("simultaneous moves", capabilities.simultaneous))
+               if present]
+    raise GameError(f"{engine} cannot play {game.name}: it searches perfect-information games "
+                    f"only and {game.name} has {' and '.join(missing)}; use random or greedy")
 
 
 def root_view(state) -> int:

@@ -14,4 +14,14 @@ def tileset_copy(tmp_path, game: str, edited: bool) -> str:
         path = tmp_path / ("edited.toml" if edited else "copy.toml")
         path.write_text(text)
         return str(path)
+    if game == "cardbattle":
+        from crystalpick.engine.cardbattle.cards import DEFAULT_CARDSET
+        text = DEFAULT_CARDSET.read_text(encoding="utf-8")
+        line = "values = { forca = 4, velocidade = 5"
+        assert line in text
+        if edited:
+            text = text.replace(line, "values = { forca = 9, velocidade = 5", 1)
+        path = tmp_path / ("edited.toml" if edited else "copy.toml")
+        path.write_text(text, encoding="utf-8")
+        return str(path)
     raise AssertionError(f"{game} uses a tileset: add how to copy one to tileset_copy")

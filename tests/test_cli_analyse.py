@@ -21,7 +21,11 @@ def run(*args):
     return CliRunner().invoke(cli, ["analyse", *args])
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+SEARCHABLE = sorted(name for name, cls in GAMES.items()        # the others are refused
+                    if cls.capabilities.perfect_information)   # (tests/test_search_refusal.py)
+
+
+@pytest.mark.parametrize("game", SEARCHABLE)
 @pytest.mark.parametrize("engine,limit", [("alphabeta", ["--depth", "2"]),
                                           ("mcts", ["--sims", "300"])])
 def test_json_matches_schema_and_engine(game, engine, limit):

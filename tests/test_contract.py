@@ -5,6 +5,7 @@ Everything goes through the contract's public methods; nothing here knows a game
 """
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -86,6 +87,29 @@ def check_returns(state) -> None:
         assert returns[winner] > returns[1 - winner]
 
 
+def check_observations(state) -> None:
+    """Each player's observation is JSON data and one line of notation; with perfect
+    information it is the whole position."""
+    for player in range(state.game.capabilities.players):
+        data = state.observation(player)
+        assert json.loads(json.dumps(data)) == data
+        text = state.observation_string(player)
+        assert isinstance(text, str) and "\n" not in text
+        if state.game.capabilities.perfect_information:
+            assert text == state.position()
+
+
+def check_mover_knows_its_moves(state, seen: dict) -> None:
+    """What a player may do must follow from what that player knows: equal observations of
+    the mover never come with different legal moves (a searcher over information sets relies
+    on it)."""
+    mover = state.current_player()
+    if mover < 0:
+        return
+    moves = state.legal_moves()
+    assert seen.setdefault((mover, state.observation_string(mover)), moves) == moves
+
+
 def check_play_undo_clone(state, move: int) -> None:
     before = snapshot(state)
     state.play(move)
@@ -110,12 +134,15 @@ def test_random_games_keep_the_contract(cls, impl):
         rng = random.Random(seed)
         state = cls(impl=impl, seed=seed).new_initial_state()
         trail = []
+        seen = {}
         while True:
             player = state.current_player()
             assert player in (0, 1, CHANCE, TERMINAL)
             moves = check_moves(state, rng)
             check_position_round_trip(state, moves)
             check_returns(state)
+            check_observations(state)
+            check_mover_knows_its_moves(state, seen)
             if player == TERMINAL:
                 assert moves == []
                 break

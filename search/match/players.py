@@ -9,7 +9,8 @@ import random
 
 from crystalpick.engine import GameError
 
-from ..engines import make_engine
+from ..engines import make_engine, refuse_imperfect_information
+from ..specs import GREEDY
 from ..limits import Limits
 from ..specs import EngineSpec
 from .records import GameRecord
@@ -25,10 +26,17 @@ class Player:
         self.spec = spec
         self.rng = random.Random(spec.options.get("seed", seed))   # random:seed=N
         self.engine = self.external = None
+        # greedy on a game the searchers refuse is the game's own observation-based greedy
+        self.own_greedy = (spec.text.partition(":")[0].strip() == GREEDY.name
+                           and not game.capabilities.perfect_information)
         if spec.name == "cmd":
             from .external import ExternalEngine
             self.external = ExternalEngine(spec.options["command"], game)
-        elif spec.name != "random":
+        elif spec.name != "random" and not self.own_greedy:
+            try:
+                refuse_imperfect_information(spec.name, game)
+            except GameError as err:
+                raise EngineStartError(f"{spec.text!r} did not start: {err}") from None
             options = dict(spec.options)
             if spec.name == "mcts":
                 options.setdefault("seed", seed)
@@ -58,6 +66,8 @@ class Player:
         about it in the record's comment."""
         if self.external is not None:
             return self.choose_external(state, limits, record)
+        if self.own_greedy:
+            return state.greedy_move(), {}
         if self.engine is None:
             return self.rng.choice(state.legal_moves()), {}
         from ..analysis import analyse

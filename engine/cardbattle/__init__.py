@@ -1,0 +1,125 @@
+"""The card battle game: data-driven cards and decks, hidden hands, a secret simultaneous
+choice each round, a race to 8 crystals. Rules: shared/rules/cardbattle.md (in the project's
+words: docs/rules/cardbattle.md); design notes: docs/cardbattle.md.
+
+Two implementations of the same rules behind the common interface: ``reference`` (plain
+Python, read against the rules page) and ``fast`` (the Cython kernel in ``_fast.pyx``). Every
+card comes from a card set file and every deck from a deck file (``cards.py``); the default
+card set is the project's own invention. The simultaneous choice is made sequential with the
+earlier choices hidden from the later choosers (docs/cardbattle.md, "A round as decisions").
+"""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from ..game import (CHANCE, Capabilities, Game, NotationError, RuleError, RuleOption,
+                    sample_chance)
+from .cards import load_cardset, load_deck, sample_decks
+from .notation import PLAYERS, format_position, parse_position
+from .options import RULE_OPTIONS, Options
+from .position import DEAL, PLY_LIMIT, Position, Seat
+from .reference import advance
+
+DEFAULT_DECK = "mista"
+DECK_FILE_SUFFIXES = (".toml", ".json")
+
+
+class CardBattle(Game):
+    name = "cardbattle"
+    player_names = PLAYERS
+    implementations = ("fast", "reference")
+    uses_tileset = True            # the component data is the card set (--cardset FILE)
+    deck_options = ("deck1", "deck2")
+    capabilities = Capabilities(chance=True, simultaneous=True, hidden_information=True)
+    max_game_length = PLY_LIMIT
+    rule_options = RULE_OPTIONS + tuple(
+        RuleOption(name, (DEFAULT_DECK,) + tuple(d for d in sample_decks() if d != DEFAULT_DECK),
+                   DEFAULT_DECK, f"§2: {player}'s deck: a sample deck or a deck file "
+                                 f"(.toml or .json; --deck FILE)")
+        for name, player in zip(("deck1", "deck2"), PLAYERS))
+
+    def __init__(self, rules=None, *, impl: str | None = None, seed: int | None = None,
+                 tileset: str | None = None):
+        self.cardset = load_cardset(tileset)
+        super().__init__(rules, impl=impl or self.implementations[0], seed=seed,
+                         tileset=tileset)
+        self.options = Options.from_rules(self.rules)
+        minimum = int(self.rules["deck-minimum"])
+        self.decks = [load_deck(self.rules[name], self.cardset, minimum)
+                      for name in self.deck_options]
+
+    def _check_rule(self, name: str, value: str) -> str:
+        """A deck option also takes a deck file (checked when it is loaded)."""
+        if name not in self.deck_options:
+            return super()._check_rule(name, value)
+        if Path(value).suffix.lower() in DECK_FILE_SUFFIXES:
+            return value
+        if value not in sample_decks():
+            raise RuleError(f"deck {value!r} ({name}) is neither a sample deck "
+                            f"({', '.join(sample_decks())}) nor a .toml or .json deck file")
+        return value
+
+    def component_digest(self) -> str:
+        decks = ",".join(".".join(map(str, deck.cards)) for deck in self.decks)
+        return f"{self.cardset.digest:016x}:{decks}"
+
+    def _state(self, position: Position):
+        if self.impl == "fast":
+            from .fast import FastState
+            return FastState(self, position)
+        from .reference import ReferenceState
+        return ReferenceState(self, position)
+
+    def setup_state(self):
+        """The game before the deal (§3): the deal, the mulligan redraws and the coin toss
+        are the chance nodes that follow."""
+        tokens = self.options.target if self.options.stake else 0
+        pos = Position(seats=[Seat(deck=sorted(deck.cards), tokens=tokens)
+                              for deck in self.decks], phase=DEAL)
+        advance(pos, self.cardset, self.options)
+        return self._state(pos)
+
+    def new_initial_state(self):
+        """The deal played out with cards drawn from ``seed`` (a fresh seed, kept in
+        ``self.seed``, if None): the first decision is P1's mulligan."""
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(2**32)
+        rng = random.Random(self.seed)
+        state = self.setup_state()
+        while state.current_player() == CHANCE:
+            state.play(sample_chance(state, rng.random()))
+        return self._state(state.to_position())
+
+    def parse_position(self, text: str):
+        pos = parse_position(text, self.cardset)
+        settled = pos.copy()
+        advance(settled, self.cardset, self.options)
+        attributes = self.cardset.attributes
+        if format_position(settled, attributes) != format_position(pos, attributes):
+            raise NotationError("position: not a position the rules stop at (they would go "
+                                "on to: " + format_position(settled, attributes) + ")")
+        state = self._state(pos)
+        if not state.is_terminal() and not state.legal_moves():
+            raise NotationError(f"position: {state.to_move_name()} has nothing to do in "
+                                f"phase {pos.phase}")
+        return state
+
+    def describe(self) -> dict:
+        info = super().describe()
+        info["tileset"] = {"name": self.cardset.name, "file": self.cardset.source,
+                           "reconstruction": self.cardset.reconstruction,
+                           "note": self.cardset.note, "label": self.cardset.label()}
+        info["attributes"] = list(self.cardset.attributes)
+        info["sample_decks"] = list(sample_decks())
+        info["capabilities"] = {"chance": True, "simultaneous": True,
+                                "hidden_information": True, "players": 2}
+        info["chance"] = ("every draw (deal, mulligan, draw for a creature, tie-break, "
+                          "refill) and the coin toss are chance nodes with exact "
+                          "probabilities; a new game deals from --seed")
+        return info
+
+
+GAME = CardBattle   # what engine/registry.py loads
+
+__all__ = ["GAME", "CardBattle"]

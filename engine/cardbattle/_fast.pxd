@@ -1,0 +1,62 @@
+# C-level card battle kernel: every pile is a 64-bit set of the player's card indices (a
+# player's cards are indexed 0..n-1 in card-number order), so rules are bit operations.
+from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
+
+cdef enum:
+    SEATS = 2
+    MAX_CARDS = 64          # per player (cards.MAX_DECK is below it)
+    MAX_ATTRIBUTES = 8
+    MAX_NUMBER = 4096
+
+# Component data and rule options: fixed for the life of a kernel.
+cdef struct Data:
+    int count[SEATS]
+    int number[SEATS][MAX_CARDS]
+    unsigned char index_of[SEATS][MAX_NUMBER]
+    u64 creatures[SEATS]
+    u64 neutral[SEATS]
+    u64 families[SEATS][MAX_CARDS]           # a bit per family of the card set
+    int values[SEATS][MAX_CARDS][MAX_ATTRIBUTES]
+    int attributes
+    int draw_for_creature, lowest_first, tie_creature_only, tie_boosts
+    int refill, reshuffle, stake, target, hand, max_rounds
+    u64 start_key
+
+# Everything that changes during play; make() pushes a copy of it, unmake() pops it.
+cdef struct Core:
+    u64 hand[SEATS]
+    u64 deck[SEATS]
+    u64 discard[SEATS]
+    u64 table[SEATS]
+    int chosen[SEATS]                         # card index or -1
+    int tie[SEATS]
+    int value[SEATS]
+    int boosted[SEATS]
+    int passed[SEATS]
+    int contending[SEATS]
+    int out[SEATS]
+    int mulligan[SEATS]
+    int won[SEATS]
+    int tokens[SEATS]
+    int left[SEATS]
+    int phase, actor, caller, attribute, tiebreak, round, ply, result
+
+cdef struct KState:
+    Data d
+    Core c
+    int ply
+    Core history[MAX_PLIES]
+
+cdef int current_player(KState* s) noexcept nogil
+cdef int generate(KState* s, int* out) noexcept nogil
+cdef void make_move(KState* s, int move) noexcept nogil
+cdef void unmake_move(KState* s) noexcept nogil
+cdef u64 position_key(KState* s) noexcept nogil
+# The combat checks, read-only: what a boost card adds, who boosts next, who is on top.
+cdef int boost_bonus(KState* s, int p, int card, int target) noexcept nogil
+cdef int next_booster(KState* s) noexcept nogil
+cdef int top_players(KState* s) noexcept nogil      # bit p set for each player on top
+
+cdef class Kernel(GameKernel):
+    cdef KState s
+    cdef object cardset

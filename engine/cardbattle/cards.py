@@ -1,0 +1,251 @@
+"""Component data: the card set and the decks (rules page §1, §2, §8).
+
+The real card list is not public, so the rules code never hard-codes a card: every card comes
+from a card set file (TOML, or JSON by extension) and every deck from a deck file, checked on
+load so that a bad file fails naming the file, the card and the field, not with a wrong game
+later. The default card set and the sample decks ship in this package.
+"""
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from pathlib import Path
+
+from ..game import GameError
+from ..zobrist import digest64
+
+HERE = Path(__file__).parent
+DEFAULT_CARDSET = HERE / "cardsets" / "default.toml"
+DECK_FOLDER = HERE / "decks"
+KINDS = ("creature", "equipment", "location")
+MAX_NUMBER = 4095              # card numbers fit the move encoding (moves.py)
+ATTRIBUTES = (2, 8)            # how many attributes a card set names (§1)
+MAX_DECK = 60                  # engineering limit of the kernel's card tables, not a rule
+MAX_VALUE = 99
+NAME = re.compile(r"^[^\s:,.|=?]+$")     # an attribute: one word, no notation punctuation
+
+
+class CardDataError(GameError):
+    """A card set or deck file is missing, unreadable or breaks the format."""
+
+
+@dataclass(frozen=True)
+class Card:
+    number: int
+    name: str
+    kind: str                      # creature, equipment or location
+    families: tuple[str, ...]      # empty for a neutral boost card
+    mythic: bool                   # creatures only; no effect on play (§4.6)
+    neutral: bool                  # boost cards usable with any creature (§4.4)
+    values: tuple[int, ...]        # per attribute: a creature's value or a boost's bonus
+
+    @property
+    def is_creature(self) -> bool:
+        return self.kind == "creature"
+
+
+@dataclass(frozen=True)
+class CardSet:
+    name: str
+    note: str
+    reconstruction: bool
+    source: str
+    attributes: tuple[str, ...]
+    cards: dict                    # number -> Card, in number order
+
+    @cached_property
+    def digest(self) -> int:
+        """Everything the rules read (not names or notes): cache identity includes it."""
+        return digest64("cardset", self.attributes, tuple(
+            (c.number, c.kind, c.families, c.neutral, c.values) for c in self.cards.values()))
+
+    def label(self) -> str:
+        kind = ("a reconstruction of the real cards" if self.reconstruction else
+                "invented by the crystalpick project, not the real cards")
+        return f"{self.name} ({kind})"
+
+    def card(self, number: int) -> Card:
+        return self.cards[number]
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    style: str
+    source: str
+    cards: tuple[int, ...]         # card numbers, each once
+
+
+# -- reading and checking --------------------------------------------------------------------
+
+def read_data(path: Path, what: str) -> dict:
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise CardDataError(f"cannot read {what} {str(path)!r}: {err.strerror}") from None
+    try:
+        if path.suffix.lower() == ".json":
+            return json.loads(raw)
+        return tomllib.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as err:
+        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
+        raise CardDataError(f"{what} {path.name}: not valid {kind}: {err}") from None
+
+
+class Checker:
+    """Typed field reads; every error names the file, the place (card) and the field."""
+
+    def __init__(self, what: str, source: str):
+        self.prefix = f"{what} {source}"
+
+    def fail(self, where: str, message: str):
+        raise CardDataError(f"{self.prefix}: {where}: {message}")
+
+    def table(self, data, where: str, known: set[str]) -> dict:
+        if not isinstance(data, dict):
+            self.fail(where, f"expected a table, got {type(data).__name__}")
+        unknown = sorted(set(data) - known)
+        if unknown:
+            self.fail(where, f"unknown field {unknown[0]!r}; expected {', '.join(sorted(known))}")
+        return data
+
+    def integer(self, data: dict, field: str, where: str, low: int, high: int) -> int:
+        if field not in data:
+            self.fail(where, f"field {field!r} is missing")
+        value = data[field]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.fail(where, f"field {field!r} must be an integer {low}-{high}, got {value!r}")
+        return value
+
+    def string(self, data: dict, field: str, where: str, default: str | None = None,
+               choices: tuple[str, ...] | None = None) -> str:
+        if field not in data:
+            if default is not None:
+                return default
+            self.fail(where, f"field {field!r} is missing")
+        value = data[field]
+        if not isinstance(value, str) or not value.strip():
+            self.fail(where, f"field {field!r} must be a non-empty string, got {value!r}")
+        if choices is not None and value not in choices:
+            self.fail(where, f"field {field!r} is {value!r}; expected one of {', '.join(choices)}")
+        return value
+
+    def flag(self, data: dict, field: str, where: str) -> bool:
+        value = data.get(field, False)
+        if not isinstance(value, bool):
+            self.fail(where, f"field {field!r} must be true or false, got {value!r}")
+        return value
+
+    def words(self, data: dict, field: str, where: str, low: int, high: int) -> tuple[str, ...]:
+        value = data.get(field, [])
+        if (not isinstance(value, list) or not low <= len(value) <= high
+                or not all(isinstance(v, str) and NAME.match(v) for v in value)):
+            self.fail(where, f"field {field!r} must be a list of {low}-{high} names (one word "
+                             f"each), got {value!r}")
+        if len(set(value)) != len(value):
+            self.fail(where, f"field {field!r} names something twice")
+        return tuple(value)
+
+
+CREATURE_FIELDS = {"number", "name", "kind", "families", "mythic", "values"}
+BOOST_FIELDS = {"number", "name", "kind", "families", "neutral", "bonus"}
+
+
+def parse_card(check: Checker, data, position: int, attributes: tuple[str, ...]) -> Card:
+    where = f"card[{position}]"
+    if not isinstance(data, dict):
+        check.fail(where, f"expected a table, got {type(data).__name__}")
+    number = check.integer(data, "number", where, 1, MAX_NUMBER)
+    where = f"card {number}"
+    kind = check.string(data, "kind", where, choices=KINDS)
+    creature = kind == "creature"
+    check.table(data, where, CREATURE_FIELDS if creature else BOOST_FIELDS)
+    name = check.string(data, "name", where)
+    families = check.words(data, "families", where, 0, 8)
+    neutral = check.flag(data, "neutral", where)
+    if not families and not neutral:
+        check.fail(where, "field 'families' is missing (a card without a family must be "
+                          "neutral = true)")
+    if creature and not families:
+        check.fail(where, "field 'families': a creature has at least one family")
+    field = "values" if creature else "bonus"
+    given = data.get(field, {} if not creature else None)
+    if given is None:
+        check.fail(where, f"field {field!r} is missing")
+    given = check.table(given, f"{where} field {field!r}", set(attributes))
+    if creature:
+        missing = [a for a in attributes if a not in given]
+        if missing:
+            check.fail(where, f"field 'values' misses attribute {missing[0]!r} (a creature has "
+                              f"a value for every attribute)")
+    values = tuple(check.integer(given, a, f"{where} field {field!r}", 0, MAX_VALUE)
+                   if a in given else 0 for a in attributes)
+    return Card(number, name, kind, families, check.flag(data, "mythic", where), neutral, values)
+
+
+def parse_cardset(data, source: str) -> CardSet:
+    check = Checker("card set", source)
+    data = check.table(data, "top level", {"name", "note", "reconstruction", "attributes", "card"})
+    name = check.string(data, "name", "top level")
+    attributes = check.words(data, "attributes", "top level", *ATTRIBUTES)
+    listed = data.get("card")
+    if not isinstance(listed, list) or not listed:
+        check.fail("card", "expected a list of cards ([[card]] tables)")
+    cards: dict[int, Card] = {}
+    for position, entry in enumerate(listed):
+        card = parse_card(check, entry, position, attributes)
+        if card.number in cards:
+            check.fail(f"card {card.number}", "field 'number' is used by more than one card")
+        cards[card.number] = card
+    return CardSet(name, check.string(data, "note", "top level", default=""),
+                   check.flag(data, "reconstruction", "top level"), source, attributes,
+                   dict(sorted(cards.items())))
+
+
+def parse_deck(data, source: str, cardset: CardSet, minimum: int) -> Deck:
+    """A deck (§2): at least ``minimum`` cards, each number once, a creature among them,
+    every number in the card set."""
+    check = Checker("deck", source)
+    data = check.table(data, "top level", {"name", "style", "cards"})
+    numbers = data.get("cards")
+    if not isinstance(numbers, list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+        check.fail("field 'cards'", "expected a list of card numbers")
+    for number in numbers:
+        if number not in cardset.cards:
+            check.fail(f"card {number}", f"field 'cards': card {number} is not in the card set "
+                                         f"{cardset.source}")
+        if numbers.count(number) > 1:
+            check.fail(f"card {number}", "field 'cards': a deck holds at most one copy of "
+                                         "each card number")
+    if len(numbers) < minimum:
+        check.fail("field 'cards'", f"{len(numbers)} cards; a deck holds at least {minimum}")
+    if len(numbers) > MAX_DECK:
+        check.fail("field 'cards'", f"{len(numbers)} cards; the engine holds at most "
+                                    f"{MAX_DECK} per deck")
+    if not any(cardset.cards[n].is_creature for n in numbers):
+        check.fail("field 'cards'", "a deck holds at least one creature")
+    return Deck(check.string(data, "name", "top level", default=Path(source).stem),
+                check.string(data, "style", "top level", default=""), source, tuple(numbers))
+
+
+@lru_cache(maxsize=8)
+def load_cardset(path: str | None = None) -> CardSet:
+    """The card set at ``path``; the default (invented) one if None."""
+    file = DEFAULT_CARDSET if path is None else Path(path)
+    return parse_cardset(read_data(file, "card set"), file.name)
+
+
+def sample_decks() -> tuple[str, ...]:
+    return tuple(sorted(p.stem for p in DECK_FOLDER.glob("*.toml")))
+
+
+def load_deck(name_or_path: str, cardset: CardSet, minimum: int) -> Deck:
+    """A sample deck by name, or a deck file by path."""
+    file = DECK_FOLDER / f"{name_or_path}.toml"
+    if name_or_path not in sample_decks():
+        file = Path(name_or_path)
+    return parse_deck(read_data(file, "deck"), file.name, cardset, minimum)

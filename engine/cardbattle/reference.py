@@ -1,0 +1,290 @@
+"""Plain-Python card battle, written from the rules page (sections cited inline).
+
+Clarity over speed: ``apply`` does what a move or chance outcome says, ``advance`` then runs
+every automatic step (reveal, compare, payout, clean-up, reshuffles) until the next decision,
+chance event or the end. The rule facts are the pure functions of :mod:`.rules`. The state is
+a :class:`~.position.Position`; ``undo`` restores a snapshot.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from ..game import CHANCE, TERMINAL
+from .cards import CardSet
+from .moves import (KEEP, M_BOOST, M_CALL, M_DRAW, M_MULLIGAN, M_PASS, M_PLAY, M_TOSS,
+                    MULLIGAN, PASS, encode, kind_of, payload_of)
+from .options import Options
+from .position import (BOOST, CALL, CHANCE_PHASES, CHOOSE, DEAL, DRAW_RESULT, KEPT, MULLIGAN as
+                       MULLIGAN_PHASE, NO_CARD, OVER, PLY_LIMIT, REDEAL, REFILL, SEEK, TAKEN,
+                       TIEBREAK, TOSS, UNDECIDED, Position)
+from .rules import (boost_bonus, can_draw_for_tie, contenders, game_winner, has_creature,
+                    in_play, next_booster, payout, playable_boosts, returns, short_of_hand,
+                    tie_value, top_players, wants_refill)
+from .state import CardBattleState
+
+# -- one move or outcome ---------------------------------------------------------------------
+
+
+def apply(pos: Position, cards: CardSet, options: Options, move: int) -> None:
+    kind, payload = kind_of(move), payload_of(move)
+    seat = pos.seats[pos.actor]
+    if kind == M_MULLIGAN:                       # §3.2: the hand goes back, 5 new cards come
+        seat.mulligan = TAKEN
+        seat.deck = sorted(seat.deck + seat.hand)
+        seat.hand = []
+        pos.phase = REDEAL
+    elif move == KEEP:
+        seat.mulligan = KEPT
+        pos.actor += 1
+    elif kind == M_TOSS:                         # §3.3: the toss names the first caller
+        pos.caller = payload
+        pos.phase = CALL
+    elif kind == M_CALL:                         # §4.1
+        pos.attribute = payload
+        pos.phase = SEEK
+    elif kind == M_PLAY:                         # §4.2: a creature from hand, face down
+        seat.hand.remove(payload)
+        seat.table = sorted(seat.table + [payload])
+        seat.chosen = payload
+    elif kind == M_BOOST:                        # §4.4: one boost card per round
+        target = in_play(seat)
+        seat.value += boost_bonus(cards.card(payload), cards.card(target), pos.attribute)
+        seat.hand.remove(payload)
+        seat.table = sorted(seat.table + [payload])
+        seat.boosted = True
+    elif kind == M_PASS:                         # §4.4: passing is final for the round
+        seat.passed = True
+    elif kind == M_DRAW:
+        draw(pos, cards, options, payload)
+
+
+def draw(pos: Position, cards: CardSet, options: Options, number: int) -> None:
+    """Card ``number`` leaves the actor's deck: into the hand (setup, refill, §4.2's draw for
+    a creature) or, in a tie-break, onto the table (§4.6)."""
+    seat = pos.seats[pos.actor]
+    seat.deck.remove(number)
+    card = cards.card(number)
+    if pos.phase != TIEBREAK:
+        seat.hand = sorted(seat.hand + [number])
+        if pos.phase == REFILL and options.refill == "one":
+            seat.refill_left -= 1
+        return
+    if options.tie_creature_only and not card.is_creature:     # §4.6 tie-card=creature
+        seat.discard = sorted(seat.discard + [number])
+        return
+    seat.table = sorted(seat.table + [number])
+    seat.tie_card = number
+    seat.value = tie_value(card, pos.attribute)
+
+
+# -- the automatic steps ---------------------------------------------------------------------
+
+def advance(pos: Position, cards: CardSet, options: Options) -> None:
+    """Run the automatic steps until a decision, a chance event or the end."""
+    while True:
+        if pos.result != UNDECIDED:
+            pos.phase = OVER
+            return
+        if pos.ply >= PLY_LIMIT:
+            pos.result = DRAW_RESULT
+            continue
+        phase = pos.phase
+        if phase in (DEAL, REFILL):              # §3.1 and §4.8, in seat order
+            drawer = next((p for p, s in enumerate(pos.seats)
+                           if (short_of_hand(s, options.hand) if phase == DEAL
+                               else wants_refill(s, options))), -1)
+            if drawer >= 0:
+                if start_draw(pos, options, drawer):
+                    return
+                continue
+            if phase == DEAL:
+                pos.phase, pos.actor = MULLIGAN_PHASE, 0
+            else:
+                pos.phase, pos.actor = CALL, pos.caller          # §4.1: the caller calls
+            continue
+        if phase == MULLIGAN_PHASE:
+            if pos.actor >= pos.players:
+                pos.phase, pos.actor = TOSS, 0
+            return
+        if phase == REDEAL:
+            seat = pos.seats[pos.actor]
+            if short_of_hand(seat, options.hand):
+                if start_draw(pos, options, pos.actor):
+                    return
+                continue
+            pos.phase = MULLIGAN_PHASE
+            pos.actor += 1
+            continue
+        if phase in (TOSS, CALL):
+            if phase == CALL:
+                pos.actor = pos.caller
+            return
+        if phase == SEEK:                        # §4.2: no creature in hand
+            needy = [p for p in contenders(pos) if not has_creature(pos.seats[p], cards)]
+            if not needy:
+                pos.phase = CHOOSE
+                continue
+            if options.draw_for_creature:
+                if start_draw(pos, options, needy[0]):
+                    return
+                continue
+            pos.seats[needy[0]].contending = False     # no-creature=forfeit
+            continue
+        if phase == CHOOSE:
+            chooser = next((p for p in contenders(pos) if pos.seats[p].chosen == NO_CARD), -1)
+            if chooser >= 0:
+                pos.actor = chooser
+                return
+            for p in contenders(pos):            # §4.3: reveal
+                pos.seats[p].value = cards.card(pos.seats[p].chosen).values[pos.attribute]
+            pos.phase = BOOST
+            continue
+        if phase == BOOST:
+            booster = -1
+            if not pos.tiebreak or options.tie_boosts:
+                booster = next_booster(pos, cards, options)
+            if booster >= 0:
+                pos.actor = booster
+                return
+            compare(pos, cards, options)
+            continue
+        if phase == TIEBREAK:
+            drawer = next((p for p in contenders(pos)
+                           if pos.seats[p].tie_card == NO_CARD), -1)
+            if drawer >= 0:
+                if start_draw(pos, options, drawer):
+                    return
+                continue
+            pos.phase = BOOST                    # §4.6 tie-boosts decides there
+            continue
+        return                                   # OVER
+
+
+def start_draw(pos: Position, options: Options, player: int) -> bool:
+    """Make ``player`` draw next: True for a chance node; a reshuffle first if the deck is
+    empty (§4.9), or with deck-out=lose the game ends (False)."""
+    seat = pos.seats[player]
+    pos.actor = player
+    if seat.deck:
+        return True
+    if options.reshuffle:
+        seat.deck, seat.discard = seat.discard, []
+        return True
+    pos.result = 1 - player                      # the other player (two players, §7)
+    return False
+
+
+def compare(pos: Position, cards: CardSet, options: Options) -> None:
+    """§4.5-4.6: one highest value wins; a tie at the top goes to a tie-break among the tied
+    players who can draw (one left wins, none left: a void round)."""
+    top = top_players(pos)
+    if len(top) > 1:
+        for p, seat in enumerate(pos.seats):
+            seat.contending = p in top and can_draw_for_tie(seat, cards, options)
+            seat.tie_card = NO_CARD
+        top = contenders(pos)
+        if len(top) > 1:
+            pos.tiebreak = True
+            pos.phase = TIEBREAK
+            return
+    if top:
+        win_round(pos, top[0], options)
+    clean_up(pos, options)
+
+
+def win_round(pos: Position, winner: int, options: Options) -> None:
+    """§4.7: a crystal (§6 crystals option) and the next call."""
+    payout(pos, winner, options)
+    pos.caller = winner
+    best = game_winner(pos, options)
+    if best >= 0:
+        pos.result = best
+
+
+def clean_up(pos: Position, options: Options) -> None:
+    """§4.8: the table to the discard piles, then the refill; §6 max-rounds."""
+    for seat in pos.seats:
+        seat.discard = sorted(seat.discard + seat.table)
+        seat.table = []
+        seat.chosen = seat.tie_card = NO_CARD
+        seat.value = 0
+        seat.boosted = seat.passed = False
+        seat.contending = not seat.out
+        seat.refill_left = 1 if options.refill == "one" else 0
+    pos.tiebreak = False
+    pos.attribute = -1
+    pos.round += 1
+    if pos.result == UNDECIDED and pos.round >= options.max_rounds:
+        pos.result = DRAW_RESULT
+    pos.phase = REFILL
+
+
+# -- the State -------------------------------------------------------------------------------
+
+class ReferenceState(CardBattleState):
+    def __init__(self, game, position: Position):
+        self.game = game
+        self.pos = position
+        self._history: list[Position] = []
+
+    @property
+    def cards(self) -> CardSet:
+        return self.game.cardset
+
+    def to_position(self) -> Position:
+        return self.pos
+
+    def current_player(self) -> int:
+        if self.pos.phase == OVER:
+            return TERMINAL
+        if self.pos.phase in CHANCE_PHASES:
+            return CHANCE
+        return self.pos.actor
+
+    def legal_moves(self) -> list[int]:
+        pos = self.pos
+        if pos.phase == MULLIGAN_PHASE:
+            return [KEEP, MULLIGAN]
+        if pos.phase == CALL:
+            return [encode(M_CALL, a) for a in range(len(self.cards.attributes))]
+        if pos.phase == CHOOSE:
+            return [encode(M_PLAY, n) for n in pos.seats[pos.actor].hand
+                    if self.cards.card(n).is_creature]
+        if pos.phase == BOOST:
+            return [encode(M_BOOST, n) for n in playable_boosts(pos, self.cards, pos.actor)] \
+                + [PASS]
+        return [move for move, _ in self.exact_chance_outcomes()]
+
+    def exact_chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        """A draw is uniform over the cards left in the deck; the toss is fair (§3, §4)."""
+        pos = self.pos
+        if pos.phase == TOSS:
+            return [(encode(M_TOSS, p), Fraction(1, pos.players)) for p in range(pos.players)]
+        if pos.phase not in CHANCE_PHASES:
+            return []
+        deck = pos.seats[pos.actor].deck
+        return [(encode(M_DRAW, n), Fraction(1, len(deck))) for n in deck]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if not self.is_chance_node():
+            return super().chance_outcomes()
+        return [(m, float(p)) for m, p in self.exact_chance_outcomes()]
+
+    def play(self, move: int) -> None:
+        self._history.append(self.pos.copy())
+        apply(self.pos, self.cards, self.game.options, move)
+        self.pos.ply += 1
+        advance(self.pos, self.cards, self.game.options)
+
+    def undo(self) -> None:
+        self.pos = self._history.pop()
+
+    def clone(self) -> "ReferenceState":
+        twin = ReferenceState(self.game, self.pos.copy())
+        twin._history = [p.copy() for p in self._history]
+        return twin
+
+    def returns(self):
+        if self.pos.phase != OVER:
+            return tuple(0.0 for _ in self.pos.seats)
+        return returns(self.pos, self.pos.result)

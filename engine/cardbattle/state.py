@@ -1,0 +1,70 @@
+"""What both card battle implementations share: notation, observations, rendering and the
+greedy policy. Subclasses supply the rules (``legal_moves``, ``play``, ``undo``, ...) and
+``to_position()``; everything here is defined in terms of those."""
+from __future__ import annotations
+
+from ..game import IllegalMoveError, State
+from .moves import (M_BOOST, M_DRAW, M_PLAY, format_move, kind_of, parse_move_syntax,
+                    payload_of)
+from .notation import PLAYERS, format_observation, format_position
+from .observation import greedy_choice, observe
+from .position import TIEBREAK
+from .render import render
+from .zobrist import position_key
+
+SHOWN_ALTERNATIVES = 12
+CARD_KINDS = (M_PLAY, M_BOOST)      # moves whose card the diagram outlines
+
+
+class CardBattleState(State):
+    def position(self) -> str:
+        return format_position(self.to_position(), self.game.cardset.attributes)
+
+    def hash_key(self) -> int:
+        return position_key(self.to_position()) ^ self.game.cardset.digest
+
+    def move_to_str(self, move: int) -> str:
+        return format_move(move, self.game.cardset.attributes, PLAYERS)
+
+    def parse_move(self, text: str) -> int:
+        move = parse_move_syntax(text, self.game.cardset.attributes, PLAYERS)
+        legal = self.legal_moves()
+        if move in legal:
+            return move
+        names = [self.move_to_str(m) for m in legal[:SHOWN_ALTERNATIVES]]
+        more = f" and {len(legal) - len(names)} more" if len(legal) > len(names) else ""
+        raise IllegalMoveError(f"illegal move {text.strip()!r}: the position waits for "
+                               f"{self.to_move_name()}; legal here: "
+                               f"{', '.join(names) or 'nothing (the game is over)'}{more}")
+
+    def observation(self, player: int) -> dict:
+        return observe(self.to_position(), self.game.cardset, player)
+
+    def observation_string(self, player: int) -> str:
+        return format_observation(self.to_position(), self.game.cardset.attributes, player)
+
+    def move_to_str_seen_by(self, move: int, player: int) -> str:
+        """§5: another player's draws into hand and secret choice show as ``?``; tie-break
+        draws are revealed, the toss and every other move are public."""
+        pos = self.to_position()
+        secret = (kind_of(move) == M_PLAY
+                  or (kind_of(move) == M_DRAW and pos.phase != TIEBREAK))
+        if secret and pos.actor != player:
+            return self.move_to_str(move).partition(":")[0] + ":?"
+        return self.move_to_str(move)
+
+    def greedy_move(self) -> int:
+        return greedy_choice(self.observation(self.current_player()), self.game.cardset,
+                             self.legal_moves())
+
+    def svg(self, mark: int | None = None) -> str:
+        """The view of the player to move (P1 at a chance node or the end); a card move is
+        marked by outlining its card."""
+        from .svg import svg
+        viewer = max(self.current_player(), 0)
+        card = payload_of(mark) if mark is not None and kind_of(mark) in CARD_KINDS else None
+        return svg(self.observation(viewer), self.game.cardset,
+                   self.observation_string(viewer), card)
+
+    def render(self, color: bool = False) -> str:
+        return render(self.to_position(), self.game.cardset)

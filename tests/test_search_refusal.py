@@ -1,0 +1,47 @@
+"""Searchers refuse games they cannot handle (hidden information, simultaneous moves) instead
+of playing them as perfect-information games; random and the game's own greedy still play."""
+from __future__ import annotations
+
+import pytest
+
+from crystalpick.engine import GAMES, GameError, get_game
+from crystalpick.search import Limits, analyse
+from crystalpick.search.match.players import Player
+from crystalpick.search.match.runner import MatchSettings, play_game
+from crystalpick.search.match.termination import EngineStartError
+from crystalpick.search.specs import parse_spec
+
+IMPERFECT = sorted(name for name, cls in GAMES.items()
+                   if not cls.capabilities.perfect_information)
+
+
+@pytest.mark.parametrize("name", IMPERFECT)
+@pytest.mark.parametrize("engine", ["alphabeta", "mcts"])
+def test_searchers_refuse_imperfect_information(name, engine):
+    state = get_game(name, seed=1).new_initial_state()
+    with pytest.raises(GameError, match=f"{engine} cannot play {name}: .*perfect-information"):
+        analyse(state, engine, Limits(depth=1, simulations=10))
+    with pytest.raises(EngineStartError, match="perfect-information"):
+        Player(parse_spec(engine), 1, get_game(name))
+
+
+@pytest.mark.parametrize("name", IMPERFECT)
+def test_random_and_greedy_play_a_match_game(name):
+    settings = MatchSettings(game=name, engines=["greedy", "random"], seed=5)
+    outcome = play_game(settings, 0, False)
+    assert outcome.plies > 0 and outcome.score in (0.0, 0.5, 1.0)
+    assert outcome.termination.name == "NORMAL"
+
+
+def test_greedy_is_still_alphabeta_for_perfect_information_games():
+    assert Player(parse_spec("greedy"), 1, get_game("mattock")).engine is not None
+
+
+@pytest.mark.parametrize("name", IMPERFECT)
+def test_the_solved_position_generator_refuses_too(name, capsys):
+    from crystalpick.search.solved import exact_value, main
+    with pytest.raises(SystemExit) as exit_info:
+        main([name])
+    assert exit_info.value.code == 2 and "cannot play" in capsys.readouterr().err
+    with pytest.raises(GameError, match="cannot play"):
+        exact_value(get_game(name, seed=1).new_initial_state(), 1000)
