@@ -31,7 +31,7 @@ from crystalpick.engine import GameError
 from crystalpick.engine.game import TERMINAL
 
 from .analysis import analyse
-from .engines import make_engine
+from .engines import make_engine, refuse_imperfect_information
 from .limits import Limits
 from .match.records import GameRecord
 from .match.runner import derive_seed
@@ -64,13 +64,16 @@ class AnnotateSettings:
     limits: Limits
     seed: int = 0
 
-    def check(self) -> None:
-        """Fail early, in the parent, on an engine that cannot annotate."""
+    def check(self, game=None) -> None:
+        """Fail early, in the parent, on an engine that cannot annotate (``game``'s records,
+        when given: the searchers refuse hidden-information games before any search)."""
         spec = annotating_spec(self.engine)
         try:
             make_engine(spec.name, **spec.options)
         except ValueError as err:
             raise GameError(f"engine {self.engine!r}: {err}") from None
+        if game is not None:
+            refuse_imperfect_information(spec.name, game)
 
 
 def annotating_spec(text: str) -> EngineSpec:
@@ -153,8 +156,7 @@ def comparable(before: Evaluation, after: Evaluation | Verdict) -> tuple[Verdict
 
 def check_annotator(settings: AnnotateSettings, header: tuple) -> None:
     """Where the tasks run: the record's game builds and the engine starts."""
-    _game(header)
-    settings.check()
+    settings.check(_game(header))
 
 
 @dataclass
@@ -264,9 +266,10 @@ class Annotation:
     run kept)."""
 
     def __init__(self, records: list[GameRecord], settings: AnnotateSettings):
-        settings.check()
         self.settings = settings
         self.plans = [Plan.of(record, number) for number, record in enumerate(records, 1)]
+        for record in records:
+            settings.check(_game(game_header(record)))
         self.evaluations: dict[tuple[int, int], Evaluation] = {}
         # names this run's tasks on a cluster: the same settings and records, the same tasks
         self.token = f"{derive_seed(settings, [(r.tags, r.plies) for r in records]):x}"

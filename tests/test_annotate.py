@@ -15,6 +15,8 @@ from crystalpick.search.solved import exact_value, load_solved, view_of
 from crystalpick.search.score import WIN
 
 ENGINE = ["--engine", "alphabeta", "--nodes", "3000"]
+SEARCHABLE = sorted(name for name, cls in GAMES.items() if cls.capabilities.perfect_information)
+IMPERFECT = sorted(set(GAMES) - set(SEARCHABLE))
 
 
 def run(*args):
@@ -48,7 +50,7 @@ def movers(record) -> list[int | None]:
     return out
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", SEARCHABLE)
 def test_every_decision_of_match_records_is_judged_and_chance_is_not(game, match_records,
                                                                      tmp_path):
     out = tmp_path / "annotated.rec"
@@ -113,7 +115,7 @@ def throws_the_win(state, move: str) -> bool:
     return (value if view_of(child) == mover else -value).result != WIN
 
 
-@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest.mark.parametrize("game", SEARCHABLE)
 def test_a_proven_win_thrown_away_is_a_blunder_and_a_winning_move_is_not(game, tmp_path):
     """Positions from seeded random games (positions/*.solved) where the mover has a forced
     win: a move that throws it away is a blunder from 'win in N' down; a winning move is
@@ -223,6 +225,23 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(args, fragment, match_r
     assert fragment in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not out.exists()
+
+
+@pytest.mark.parametrize("game", IMPERFECT)
+@pytest.mark.parametrize("engine", ["alphabeta", "mcts"])
+def test_hidden_information_records_are_refused_before_any_search(game, engine, match_records,
+                                                                  tmp_path, monkeypatch):
+    """A perfect-information searcher would read the other hands: refused in the parent,
+    one line, exit 2, no task started and nothing written."""
+    def no_tasks(*args, **kwargs):
+        raise AssertionError("a task was submitted")
+    monkeypatch.setattr(executors.LocalPool, "submit", no_tasks)
+    out = tmp_path / "out.rec"
+    result = run("annotate", game, match_records[game], "--engine", engine, "--nodes", 100,
+                 "-o", out)
+    assert result.exit_code == 2, result.output
+    assert f"{engine} cannot play {game}" in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1 and not out.exists()
 
 
 def test_lichess_thresholds_on_win_probability():
