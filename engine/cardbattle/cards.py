@@ -7,13 +7,12 @@ later. The default card set and the sample decks ship in this package.
 """
 from __future__ import annotations
 
-import json
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from ..datafile import FieldChecker, read_data
 from ..game import GameError
 from ..zobrist import digest64
 
@@ -81,57 +80,11 @@ class Deck:
 
 # -- reading and checking --------------------------------------------------------------------
 
-def read_data(path: Path, what: str) -> dict:
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise CardDataError(f"cannot read {what} {str(path)!r}: {err.strerror}") from None
-    try:
-        if path.suffix.lower() == ".json":
-            return json.loads(raw)
-        return tomllib.loads(raw.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError) as err:
-        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
-        raise CardDataError(f"{what} {path.name}: not valid {kind}: {err}") from None
-
-
-class Checker:
-    """Typed field reads; every error names the file, the place (card) and the field."""
-
-    def __init__(self, what: str, source: str):
-        self.prefix = f"{what} {source}"
-
-    def fail(self, where: str, message: str):
-        raise CardDataError(f"{self.prefix}: {where}: {message}")
-
-    def table(self, data, where: str, known: set[str]) -> dict:
-        if not isinstance(data, dict):
-            self.fail(where, f"expected a table, got {type(data).__name__}")
-        unknown = sorted(set(data) - known)
-        if unknown:
-            self.fail(where, f"unknown field {unknown[0]!r}; expected {', '.join(sorted(known))}")
-        return data
-
-    def integer(self, data: dict, field: str, where: str, low: int, high: int) -> int:
-        if field not in data:
-            self.fail(where, f"field {field!r} is missing")
-        value = data[field]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            self.fail(where, f"field {field!r} must be an integer {low}-{high}, got {value!r}")
-        return value
-
-    def string(self, data: dict, field: str, where: str, default: str | None = None,
-               choices: tuple[str, ...] | None = None) -> str:
-        if field not in data:
-            if default is not None:
-                return default
-            self.fail(where, f"field {field!r} is missing")
-        value = data[field]
-        if not isinstance(value, str) or not value.strip():
-            self.fail(where, f"field {field!r} must be a non-empty string, got {value!r}")
-        if choices is not None and value not in choices:
-            self.fail(where, f"field {field!r} is {value!r}; expected one of {', '.join(choices)}")
-        return value
+class Checker(FieldChecker):
+    """The card game's field kinds on top of the common ones; string fields must not be
+    blank."""
+    error = CardDataError
+    blank_strings = False
 
     def flag(self, data: dict, field: str, where: str) -> bool:
         value = data.get(field, False)
@@ -187,7 +140,7 @@ def parse_card(check: Checker, data, position: int, attributes: tuple[str, ...])
 
 
 def parse_cardset(data, source: str) -> CardSet:
-    check = Checker("card set", source)
+    check = Checker(f"card set {source}")
     data = check.table(data, "top level", {"name", "note", "reconstruction", "attributes", "card"})
     name = check.string(data, "name", "top level")
     attributes = check.words(data, "attributes", "top level", *ATTRIBUTES)
@@ -208,7 +161,7 @@ def parse_cardset(data, source: str) -> CardSet:
 def parse_deck(data, source: str, cardset: CardSet, minimum: int) -> Deck:
     """A deck (§2): at least ``minimum`` cards, each number once, a creature among them,
     every number in the card set."""
-    check = Checker("deck", source)
+    check = Checker(f"deck {source}")
     data = check.table(data, "top level", {"name", "style", "cards"})
     numbers = data.get("cards")
     if not isinstance(numbers, list) or not all(
@@ -236,7 +189,7 @@ def parse_deck(data, source: str, cardset: CardSet, minimum: int) -> Deck:
 def load_cardset(path: str | None = None) -> CardSet:
     """The card set at ``path``; the default (invented) one if None."""
     file = DEFAULT_CARDSET if path is None else Path(path)
-    return parse_cardset(read_data(file, "card set"), file.name)
+    return parse_cardset(read_data(file, "card set", CardDataError), file.name)
 
 
 def sample_decks() -> tuple[str, ...]:
@@ -248,4 +201,4 @@ def load_deck(name_or_path: str, cardset: CardSet, minimum: int) -> Deck:
     file = DECK_FOLDER / f"{name_or_path}.toml"
     if name_or_path not in sample_decks():
         file = Path(name_or_path)
-    return parse_deck(read_data(file, "deck"), file.name, cardset, minimum)
+    return parse_deck(read_data(file, "deck", CardDataError), file.name, cardset, minimum)

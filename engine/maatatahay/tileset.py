@@ -6,13 +6,12 @@ load so that a bad file fails with the field and the tile named, not with a wron
 """
 from __future__ import annotations
 
-import json
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from ..datafile import FieldChecker, read_data
 from ..game import GameError
 from ..zobrist import digest64
 from .board import CELLS, DIRECTIONS, INDEX, NAMES, step
@@ -97,62 +96,9 @@ class Tileset:
 
 # -- loading ---------------------------------------------------------------------------------
 
-def _read(path: Path) -> dict:
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise TilesetError(f"cannot read tileset {str(path)!r}: {err.strerror}") from None
-    try:
-        if path.suffix.lower() == ".json":
-            return json.loads(raw)
-        return tomllib.loads(raw.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError) as err:
-        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
-        raise TilesetError(f"tileset {path.name}: not valid {kind}: {err}") from None
-
-
-class _Checker:
-    """Reads fields with type and range checks; every error names the file and the place."""
-
-    def __init__(self, source: str):
-        self.source = source
-
-    def fail(self, where: str, message: str):
-        raise TilesetError(f"tileset {self.source}: {where}: {message}")
-
-    def table(self, data, where: str, known: set[str]) -> dict:
-        if not isinstance(data, dict):
-            self.fail(where, f"expected a table, got {type(data).__name__}")
-        unknown = sorted(set(data) - known)
-        if unknown:
-            self.fail(where, f"unknown field {unknown[0]!r}; expected {', '.join(sorted(known))}")
-        return data
-
-    def integer(self, data: dict, field: str, where: str, low: int, high: int,
-                default: int | None = None) -> int:
-        if field not in data:
-            if default is not None:
-                return default
-            self.fail(where, f"field {field!r} is missing")
-        value = data[field]
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            self.fail(where, f"field {field!r} must be an integer {low}-{high}, got {value!r}")
-        return value
-
-    def string(self, data: dict, field: str, where: str, pattern=None, choices=None,
-               default: str | None = None) -> str:
-        if field not in data:
-            if default is not None:
-                return default
-            self.fail(where, f"field {field!r} is missing")
-        value = data[field]
-        if not isinstance(value, str):
-            self.fail(where, f"field {field!r} must be a string, got {value!r}")
-        if choices is not None and value not in choices:
-            self.fail(where, f"field {field!r} is {value!r}; expected one of {', '.join(choices)}")
-        if pattern is not None and not pattern.match(value):
-            self.fail(where, f"field {field!r} is {value!r}; expected {pattern.pattern}")
-        return value
+class _Checker(FieldChecker):
+    """The tileset's field kinds (cells) on top of the common ones."""
+    error = TilesetError
 
     def cell(self, value, where: str, field: str) -> int:
         if not isinstance(value, str) or value not in INDEX:
@@ -208,7 +154,7 @@ def _layouts(check: _Checker, data) -> dict:
 
 def parse_tileset(data, source: str) -> Tileset:
     """Validate already-decoded tileset data (``source`` names it in errors)."""
-    check = _Checker(source)
+    check = _Checker(f"tileset {source}")
     data = check.table(data, "top level", {"tileset", "abilities", "tiles", "frame", "layouts"})
     head = check.table(data.get("tileset", {}), "[tileset]", {"name", "note", "reconstruction"})
     name = check.string(head, "name", "[tileset]")
@@ -244,4 +190,4 @@ def parse_tileset(data, source: str) -> Tileset:
 def load_tileset(path: str | None = None) -> Tileset:
     """The tileset at ``path`` (TOML, or JSON by extension); the default one if None."""
     file = DEFAULT_PATH if path is None else Path(path)
-    return parse_tileset(_read(file), file.name)
+    return parse_tileset(read_data(file, "tileset", TilesetError), file.name)

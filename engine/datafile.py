@@ -1,0 +1,77 @@
+"""Component data files (a tileset, a card set, a deck): read once as TOML or JSON, then
+checked field by field, so that every error names the file, the item and the field.
+
+Each game subclasses :class:`FieldChecker` with its own error class and the field kinds only
+it has; the reading and the common field kinds live here once.
+"""
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+from .game import GameError
+
+
+def read_data(path: Path, what: str, error: type[GameError]) -> dict:
+    """The file's data (``.json`` as JSON, anything else as TOML); ``what`` names the kind of
+    file in the error ("tileset", "card set")."""
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise error(f"cannot read {what} {str(path)!r}: {err.strerror}") from None
+    try:
+        if path.suffix.lower() == ".json":
+            return json.loads(raw)
+        return tomllib.loads(raw.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError) as err:
+        kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
+        raise error(f"{what} {path.name}: not valid {kind}: {err}") from None
+
+
+class FieldChecker:
+    """Typed field reads with range checks. ``prefix`` names the file ("tileset x.toml");
+    ``where`` in each call names the item ("tile 'B3'", "card 12")."""
+    error: type[GameError] = GameError
+    blank_strings = True            # False: a string field must hold more than white space
+
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+
+    def fail(self, where: str, message: str):
+        raise self.error(f"{self.prefix}: {where}: {message}")
+
+    def table(self, data, where: str, known: set[str]) -> dict:
+        if not isinstance(data, dict):
+            self.fail(where, f"expected a table, got {type(data).__name__}")
+        unknown = sorted(set(data) - known)
+        if unknown:
+            self.fail(where, f"unknown field {unknown[0]!r}; expected {', '.join(sorted(known))}")
+        return data
+
+    def integer(self, data: dict, field: str, where: str, low: int, high: int,
+                default: int | None = None) -> int:
+        if field not in data:
+            if default is not None:
+                return default
+            self.fail(where, f"field {field!r} is missing")
+        value = data[field]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            self.fail(where, f"field {field!r} must be an integer {low}-{high}, got {value!r}")
+        return value
+
+    def string(self, data: dict, field: str, where: str, pattern=None, choices=None,
+               default: str | None = None) -> str:
+        if field not in data:
+            if default is not None:
+                return default
+            self.fail(where, f"field {field!r} is missing")
+        value = data[field]
+        if not isinstance(value, str) or not (self.blank_strings or value.strip()):
+            kind = "a string" if self.blank_strings else "a non-empty string"
+            self.fail(where, f"field {field!r} must be {kind}, got {value!r}")
+        if choices is not None and value not in choices:
+            self.fail(where, f"field {field!r} is {value!r}; expected one of {', '.join(choices)}")
+        if pattern is not None and not pattern.match(value):
+            self.fail(where, f"field {field!r} is {value!r}; expected {pattern.pattern}")
+        return value
