@@ -354,6 +354,29 @@ class State(ABC):
         return self.game.player_names[player]
 
 
+class CopyMakeState(State):
+    """A reference State: the position is a plain object (``pos``, with ``copy()``) and undo
+    restores the copy kept before each move, so no unmake logic can be wrong. Its ``play``
+    calls :meth:`remember` before changing ``pos``. List it before the game's shared State
+    class."""
+
+    def __init__(self, game, position):
+        self.game = game
+        self.pos = position
+        self._history: list = []
+
+    def remember(self) -> None:
+        self._history.append(self.pos.copy())
+
+    def undo(self) -> None:
+        self.pos = self._history.pop()
+
+    def clone(self):
+        twin = type(self)(self.game, self.pos.copy())
+        twin._history = [p.copy() for p in self._history]
+        return twin
+
+
 class KernelState(State):
     """A fast State: the rules live in ``kernel``, a Cython ``GameKernel`` whose Python side
     (engine/kernel.pyx) this forwards to. List it before the game's shared State class."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..game import CHANCE, TERMINAL
+from ..game import CHANCE, TERMINAL, CopyMakeState
 from .cards import CardSet
 from .moves import (KEEP, M_BOOST, M_CALL, M_DRAW, M_MULLIGAN, M_PASS, M_PLAY, M_TOSS,
                     MULLIGAN, PASS, encode, kind_of, payload_of)
@@ -221,12 +221,7 @@ def clean_up(pos: Position, options: Options) -> None:
 
 # -- the State -------------------------------------------------------------------------------
 
-class ReferenceState(CardBattleState):
-    def __init__(self, game, position: Position):
-        self.game = game
-        self.pos = position
-        self._history: list[Position] = []
-
+class ReferenceState(CopyMakeState, CardBattleState):
     @property
     def cards(self) -> CardSet:
         return self.game.cardset
@@ -271,18 +266,10 @@ class ReferenceState(CardBattleState):
         return [(m, float(p)) for m, p in self.exact_chance_outcomes()]
 
     def play(self, move: int) -> None:
-        self._history.append(self.pos.copy())
+        self.remember()
         apply(self.pos, self.cards, self.game.options, move)
         self.pos.ply += 1
         advance(self.pos, self.cards, self.game.options)
-
-    def undo(self) -> None:
-        self.pos = self._history.pop()
-
-    def clone(self) -> "ReferenceState":
-        twin = ReferenceState(self.game, self.pos.copy())
-        twin._history = [p.copy() for p in self._history]
-        return twin
 
     def returns(self):
         if self.pos.phase != OVER:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..game import CHANCE, TERMINAL
+from ..game import CHANCE, TERMINAL, CopyMakeState
 from .board import CELLS, NEIGHBOUR, ORTHOGONAL, opposite
 from .constants import (CHANCE_PHASES, CRYSTALS, DRAW, FIGHT, LAYOUT, LOAD, ORDER, OVER, PAIR,
                         PAIRS_ON_OFFER, PLACE, REFILL, RETURN, REVEAL, TOSS)
@@ -23,12 +23,7 @@ from .state import MaatatahayState
 from .zobrist import position_key
 
 
-class ReferenceState(MaatatahayState):
-    def __init__(self, game, position: Position):
-        self.game = game
-        self.pos = position
-        self._history: list[Position] = []
-
+class ReferenceState(CopyMakeState, MaatatahayState):
     # -- the interface ------------------------------------------------------------------------
     def current_player(self) -> int:
         phase = self.pos.phase
@@ -83,17 +78,9 @@ class ReferenceState(MaatatahayState):
         return []
 
     def play(self, move: int) -> None:
-        self._history.append(self.pos.copy())
+        self.remember()
         self._apply(move)
         self._settle()
-
-    def undo(self) -> None:
-        self.pos = self._history.pop()
-
-    def clone(self) -> "ReferenceState":
-        twin = ReferenceState(self.game, self.pos.copy())
-        twin._history = [p.copy() for p in self._history]
-        return twin
 
     def result(self) -> int | None:
         return winner(self.pos)

@@ -6,17 +6,16 @@ implementation can be checked against it. The state is a :class:`~.notation.Posi
 """
 from __future__ import annotations
 
+from ..game import CopyMakeState
 from .notation import EMPTY, ROCK, TILE, Position, decode_move, encode_move
 from .state import MattockState
 from .zobrist import position_key
 
 
-class ReferenceState(MattockState):
+class ReferenceState(CopyMakeState, MattockState):
     def __init__(self, game, position: Position):
-        self.game = game
-        self.pos = position
+        super().__init__(game, position)
         self.board = position.board
-        self._history: list[Position] = []
         self._mine_cells: list[int] | None = None
 
     # -- section 3: connectivity ------------------------------------------------------------
@@ -114,7 +113,7 @@ class ReferenceState(MattockState):
         return removed
 
     def play(self, move: int) -> None:
-        self._history.append(self.pos.copy())
+        self.remember()
         player = self.pos.to_move
         mine, source, target = decode_move(move)
         self._mine(mine)
@@ -127,13 +126,8 @@ class ReferenceState(MattockState):
         self._mine_cells = None
 
     def undo(self) -> None:
-        self.pos = self._history.pop()
+        super().undo()
         self._mine_cells = None
-
-    def clone(self) -> "ReferenceState":
-        twin = ReferenceState(self.game, self.pos.copy())
-        twin._history = [p.copy() for p in self._history]
-        return twin
 
     # -- section 5: end of game -------------------------------------------------------------
     @property
