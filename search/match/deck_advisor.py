@@ -316,7 +316,9 @@ class Advisor:
                        "not_played": rate(usage[card].not_played, per_pair=False),
                        "swapped_out": change(self.swap_out_change(card),
                                              paired_count(self.baseline, self.swap_out[card])
-                                             if card in self.swap_out else 0)}
+                                             if card in self.swap_out else 0),
+                       "swapped_out_win_rate": rate(self.swap_out[card].results())
+                       if card in self.swap_out else None}
                       for card in self.original],
             "improve": {"requested": settings.improve, "outs": settings.outs,
                         "steps": [self.step_document(s) for s in self.steps]},
@@ -407,7 +409,8 @@ def format_report(document: dict) -> str:
     lines.append(f"  {'overall':<{width}}  {rate_text(document['win_rate']['overall'])}")
     lines += ["", f"cards of {deck}: win rate in the games where it was played and where it "
                   f"was not (games); change in win rate, in points, when it is swapped out "
-                  f"for a random card of the set (paired, 95%)"]
+                  f"for a random card of the set (paired, 95%; every change is against "
+                  f"the one measurement above, so its luck moves them all alike)"]
     names = {c["card"]: f"{c['card']} {c['name']}" for c in document["cards"]}
     width = max(len(n) for n in names.values())
     lines.append(f"  {'card':<{width}}  {'played':>14}  {'not played':>14}  swapped out")
