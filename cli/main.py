@@ -749,7 +749,8 @@ DECK_ENGINE = "greedy"
               help="Cards considered for swapping out at each improve step.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
               help="Games played at once, each in its own process.")
-@click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE")
+@click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
+              help="Set a rule option other than the decks (see 'crystalpick games').")
 @click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
               default=None, help="The card set (component data file).")
 @click.option("--seed", type=int, default=None, help="Seed of the run (printed; default: random).")
@@ -785,13 +786,13 @@ def deck(game, deck, opponents, engine_spec, game_count, improve, outs, concurre
         return tqdm(total=total, desc=description, unit="game", file=sys.stderr, disable=None,
                     leave=False)
 
-    click.echo(f"deck advisor: {deck} against {', '.join(opponents)}, {engine_spec}, "
-               f"seed {seed}", err=True)
     interrupted = False
     with LocalPool(concurrency) as executor:
         advisor = Advisor(settings, executor, bar)
         try:
             advisor.check_engines()
+            click.echo(f"deck advisor: {deck} against {', '.join(opponents)}, {engine_spec}, "
+                       f"seed {seed}", err=True)
             advisor.run()
         except EngineStartError as err:
             raise InputError(f"engine {err}") from None

@@ -28,6 +28,7 @@ advisor"):
 """
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
 
@@ -143,11 +144,12 @@ class Advisor:
         play = self.settings.play
         self.rules_game = get_game(play.game, play.rules_for(
             (self.settings.deck, self.settings.opponents[0])), tileset=play.tileset)
-        self.opponents = [self.value(o) for o in self.settings.opponents]
-        self.names = dict(zip(self.opponents, self.settings.opponents))
-        self.original = cards_of(self.settings.play, self.settings.deck,
-                                 self.settings.opponents[0])
+        self.original = self.rules_game.deck_cards(0)
         self.current = self.original
+        given = self.settings.opponents
+        self.opponent_cards = [cards_of(play, o, self.settings.deck) for o in given]
+        self.opponents = [self.deck_value(cards) for cards in self.opponent_cards]
+        self.names = dict(zip(self.opponents, given))
 
     # -- the game's view of a deck ----------------------------------------------------------
 
@@ -160,15 +162,11 @@ class Advisor:
     def deck_value(self, cards) -> str:
         return self.rules_game.deck_value(cards)
 
-    def value(self, deck: str) -> str:
-        """A deck as given (name, file) written out as its cards: the same text anywhere."""
-        return self.deck_value(cards_of(self.settings.play, deck, self.settings.deck))
-
     def swapped(self, cards, out: int, into: int) -> tuple[int, ...]:
         return tuple(sorted(set(cards) - {out} | {into}))
 
     def name(self, card: int) -> str:
-        return self.game_with(self.original).component_name(card)
+        return self.rules_game.component_name(card)
 
     # -- running games -----------------------------------------------------------------------
 
@@ -227,8 +225,6 @@ class Advisor:
 
     def replaced_at_random(self, card: int, replacements) -> Measurement:
         """The deck with ``card`` replaced by a replacement drawn afresh for each pair."""
-        import random
-
         def deck_for(opponent: str, pair: int) -> str:
             rng = random.Random(derive_seed(self.settings.seed, "replacement", card, opponent,
                                             pair))
@@ -301,17 +297,16 @@ class Advisor:
         """Everything measured, as the JSON document of docs/cardbattle.md."""
         settings = self.settings
         seconds = time.monotonic() - self.started
-        game = self.game_with(self.original)
         usage = card_usage(self.baseline.games.values() if self.baseline else (), self.original)
         document = {
             "game": settings.play.game, "engine": settings.play.engine,
             "rules": settings.play.rules, "tileset": settings.play.tileset or "default",
             "seed": settings.seed, "games_per_opponent": settings.games,
             "deck": {"name": settings.deck, "cards": list(self.original)},
-            "opponents": [{"name": self.names[o], "cards": list(cards_of(
-                settings.play, self.names[o], settings.deck))} for o in self.opponents],
+            "opponents": [{"name": self.names[o], "cards": list(cards)}
+                          for o, cards in zip(self.opponents, self.opponent_cards)],
             "win_rate": self.win_rates(self.baseline),
-            "cards": [{"card": card, "name": game.component_name(card),
+            "cards": [{"card": card, "name": self.name(card),
                        "played": rate(usage[card].played, per_pair=False),
                        "not_played": rate(usage[card].not_played, per_pair=False),
                        "swapped_out": change(self.swap_out_change(card),
