@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
-from crystalpick.engine import get_game
+from crystalpick.engine import GAMES, GameError, get_game
 from crystalpick.engine.cardbattle.moves import M_BOOST, M_CALL, M_PLAY, PASS, encode
 from crystalpick.search.match import executors
 from crystalpick.search.match.decks import (DeckGame, DeckTask, Measurement, PlaySettings,
@@ -137,6 +142,25 @@ def test_replacements_keep_the_deck_legal(tmp_path):
     assert game.deck_replacements(0, 12) == tuple(range(2, 12))
 
 
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_with_decks_writes_them_out_and_replaces_cards_legally(name):
+    game = get_game(name)
+    if not game.deck_options:
+        with pytest.raises(GameError, match="has no decks"):
+            game.deck_cards(0)
+        return
+    for seat, option in enumerate(game.deck_options):
+        cards = game.deck_cards(seat)
+        written = get_game(name, {option: game.deck_value(cards)})
+        assert written.deck_cards(seat) == cards
+        card = cards[0]
+        for replacement in game.deck_replacements(seat, card)[:20]:
+            assert replacement not in cards
+            swapped = set(cards) - {card} | {replacement}
+            assert get_game(name, {option: game.deck_value(swapped)}).deck_cards(seat) == \
+                tuple(sorted(swapped))
+
+
 def test_the_played_component_is_the_card_a_choice_or_boost_puts_down():
     state = small_game().new_initial_state()
     assert state.played_component(encode(M_PLAY, 7)) == 7
@@ -192,6 +216,8 @@ def test_improve_swaps_the_bad_card_out_and_confirms_it(improved):
     assert confirmation["after"]["overall"]["score"] > confirmation["before"]["overall"]["score"]
     assert DUD not in improved["final_deck"]["cards"]
     assert {"out": DUD, "in": first["in"]["card"]} in improved["final_deck"]["changes"]
+    taken = [s for s in improved["improve"]["steps"] if s["confirmed"]]
+    assert improved["final_deck"]["win_rate"] == taken[-1]["confirmation"]["after"]
     assert len(improved["improve"]["steps"]) <= 2
 
 
@@ -278,3 +304,29 @@ def test_ctrl_c_at_once_still_prints_the_text_report(monkeypatch):
     result = small_run("--games", 8, "--seed", 2)
     assert result.exit_code == 130
     assert "no complete pair" in result.stdout and "seed: 2" in result.stdout
+
+
+@pytest.mark.parametrize("concurrency", ["1", "2"])
+def test_ctrl_c_from_the_terminal_stops_the_workers_and_reports(concurrency):
+    """Ctrl-C as a terminal sends it: to the whole process group, workers included."""
+    command = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", "deck",
+               "cardbattle", "--deck", "titas", "--against", "arsenal", "--games", "2000",
+               "--seed", "1", "--concurrency", concurrency, "--json"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    try:
+        assert process.stderr.readline().startswith("deck advisor: titas against arsenal")
+        time.sleep(1.0)
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=30)     # far below the run's own length
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 130 and "interrupted after" in err
+    document = json.loads(out)
+    assert document["interrupted"] and document["games_played"] < 2000
+    deadline = time.monotonic() + 5
+    with pytest.raises(ProcessLookupError):         # no worker outlives the command
+        while time.monotonic() < deadline:
+            os.killpg(process.pid, 0)
+            time.sleep(0.1)

@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from crystalpick.engine import GAMES, GameError, get_game
 
 from ..specs import parse_spec
-from .decks import (DeckGame, Measurement, PlaySettings, card_usage, paired_count,
-                    paired_difference, play_deck_game)
+from .decks import (Measurement, PlaySettings, card_usage, paired_count, paired_difference,
+                    play_deck_game)
 from .runner import MatchSettings, check_engines, derive_seed
 from .stats import Interval, Results
 
@@ -217,10 +217,8 @@ class Advisor:
             if replacements:
                 self.swap_out[card] = self.replaced_at_random(card, replacements)
         self.play([(m, settings.pairs) for m in self.swap_out.values()], "swapped out")
-        current = self.baseline
         for number in range(1, settings.improve + 1):
-            current = self.improve_step(number, current)
-            if current is None:
+            if not self.improve_step(number):
                 break
 
     def replaced_at_random(self, card: int, replacements) -> Measurement:
@@ -243,9 +241,8 @@ class Advisor:
         return [card for _, card in sorted(ranked, key=lambda t: (-t[0], t[1]))][
             : self.settings.outs]
 
-    def improve_step(self, number: int, current: Measurement) -> Measurement | None:
-        """Screen the swaps of this step, confirm the best; the swapped deck's confirmation
-        measurement if it is taken, else None."""
+    def improve_step(self, number: int) -> bool:
+        """Screen the swaps of this step and confirm the best: whether it was taken."""
         settings = self.settings
         game = self.game_with(self.current)
         candidates = [(out, into) for out in self.outs()
@@ -255,7 +252,7 @@ class Advisor:
         self.steps.append(step)
         if not candidates:
             step.verdict = "no card of the set can replace the deck's cards"
-            return None
+            return False
         before = self.fixed(f"screen-{number}", step.screen_seed, self.current)
         screened = {swap: self.fixed(f"screen-{number}-{swap[0]}-{swap[1]}", step.screen_seed,
                                      self.swapped(self.current, *swap))
@@ -275,7 +272,7 @@ class Advisor:
         step.screened_pairs = paired_count(before, screened[ranked[0]])
         if step.screened.mean <= 0:
             step.verdict = "no swap raised the win rate in screening"
-            return None
+            return False
         step.confirm_seed = derive_seed(settings.seed, "confirm", number) % SEED_RANGE
         candidate = self.swapped(self.current, step.out, step.into)
         step.before = self.fixed(f"confirm-{number}-before", step.confirm_seed, self.current)
@@ -286,10 +283,10 @@ class Advisor:
         step.confirmed = change is not None and change.low > 0
         if not step.confirmed:
             step.verdict = "not confirmed: the fresh match's paired change includes 0"
-            return None
+            return False
         step.verdict = "confirmed"
         self.current = candidate
-        return step.after
+        return True
 
     # -- the report --------------------------------------------------------------------------
 
@@ -298,6 +295,7 @@ class Advisor:
         settings = self.settings
         seconds = time.monotonic() - self.started
         usage = card_usage(self.baseline.games.values() if self.baseline else (), self.original)
+        taken = [step for step in self.steps if step.confirmed]
         document = {
             "game": settings.play.game, "engine": settings.play.engine,
             "rules": settings.play.rules, "tileset": settings.play.tileset or "default",
@@ -318,8 +316,9 @@ class Advisor:
             "improve": {"requested": settings.improve, "outs": settings.outs,
                         "steps": [self.step_document(s) for s in self.steps]},
             "final_deck": {"cards": list(self.current),
-                           "changes": [{"out": s.out, "in": s.into} for s in self.steps
-                                       if s.confirmed]},
+                           "changes": [{"out": s.out, "in": s.into} for s in taken],
+                           "win_rate": self.win_rates(taken[-1].after if taken
+                                                      else self.baseline)},
             "games_played": self.games_played, "seconds": round(seconds, 3),
             "games_per_second": round(self.games_played / seconds, 2) if seconds else None,
             "interrupted": interrupted,
