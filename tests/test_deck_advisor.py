@@ -35,7 +35,9 @@ def run(*args):
 
 
 def small_run(*args):
-    return run(*SMALL, "--deck", DATA / "dud.toml", "--against", DATA / "rival.toml", *args)
+    """On the small card set, greedy in both seats (whatever the default engine is)."""
+    return run(*SMALL, "--deck", DATA / "dud.toml", "--against", DATA / "rival.toml",
+               "--engine", "greedy", *args)
 
 
 # -- the interval ------------------------------------------------------------------------------
@@ -311,7 +313,7 @@ def test_ctrl_c_from_the_terminal_stops_the_workers_and_reports(concurrency):
     """Ctrl-C as a terminal sends it: to the whole process group, workers included."""
     command = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", "deck",
                "cardbattle", "--deck", "titas", "--against", "arsenal", "--games", "2000",
-               "--seed", "1", "--concurrency", concurrency, "--json"]
+               "--seed", "1", "--concurrency", concurrency, "--engine", "greedy", "--json"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, start_new_session=True)
     try:
