@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import math
 import random
 
 from crystalpick.engine import sample_chance
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.engine.cardbattle.cards import sample_decks
+from crystalpick.search.match.stats import mean_interval
 
 
 def play(rules: dict, first: str, second: str, seed: int) -> float:
@@ -60,7 +60,7 @@ def main() -> None:
         row = [f"{100 * scores[deck][o]:.1f}%" if o != deck else "-" for o in decks]
         overall = sum(scores[deck].values()) / (len(decks) - 1)
         n = 2 * args.pairs * (len(decks) - 1)
-        half = 196 * math.sqrt(overall * (1 - overall) / n)
+        half = 100 * mean_interval(n, overall, overall * (1 - overall)).error  # binomial: draws are rare
         print(f"| {deck} | " + " | ".join(row) + f" | {100 * overall:.1f}% ± {half:.1f} |")
     print(f"\nP1 (the first seat) scored {100 * sum(seat_one) / len(seat_one):.1f}% of "
           f"{len(seat_one)} games.")

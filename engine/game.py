@@ -140,6 +140,25 @@ class Game(ABC):
                             f"{cls.name}, got {len(decks)}")
         return dict(zip(cls.deck_options, decks))
 
+    # -- decks, for the deck advisor (search/match/decks.py); games without decks refuse ----
+
+    def deck_cards(self, player: int) -> tuple[int, ...]:
+        """The components (card numbers) of ``player``'s deck, in increasing order."""
+        raise RuleError(f"{self.name} has no decks")
+
+    def deck_value(self, cards: Iterable[int]) -> str:
+        """The deck option value that stands for a deck of exactly ``cards`` (no file)."""
+        raise RuleError(f"{self.name} has no decks")
+
+    def deck_replacements(self, player: int, card: int) -> tuple[int, ...]:
+        """The components that may take ``card``'s place in ``player``'s deck, each leaving
+        a legal deck: where the game's deck-building rules live."""
+        raise RuleError(f"{self.name} has no decks")
+
+    def component_name(self, card: int) -> str:
+        """A component's name, for reports."""
+        return str(card)
+
     def rule_choices(self, option: RuleOption) -> tuple[str, ...]:
         """The values ``option`` may take in this game (a game whose choices depend on its
         data, like Maatatahay's layouts from the tileset, overrides this)."""
@@ -320,6 +339,11 @@ class State(ABC):
         """``move`` (about to be played here) as ``player`` sees it: its notation, with what
         that player may not see hidden (perfect information: all of it)."""
         return self.move_to_str(move)
+
+    def played_component(self, move: int) -> int | None:
+        """The deck component (a card number) that the mover puts into play with ``move``,
+        or None (games without decks: always None)."""
+        return None
 
     def greedy_move(self) -> int:
         """The mover's best immediate choice judged from its observation alone: a game that

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..game import (CHANCE, Capabilities, Game, NotationError, RuleError, RuleOption,
                     sample_chance)
-from .cards import load_cardset, load_deck, sample_decks
+from .cards import INLINE_DECK, inline_deck, load_cardset, load_deck, sample_decks
 from .notation import PLAYERS, format_position, parse_position
 from .options import RULE_OPTIONS, Options
 from .position import DEAL, PLY_LIMIT, Position, Seat
@@ -35,8 +35,9 @@ class CardBattle(Game):
     max_game_length = PLY_LIMIT
     rule_options = RULE_OPTIONS + tuple(
         RuleOption(name, (DEFAULT_DECK,) + tuple(d for d in sample_decks() if d != DEFAULT_DECK),
-                   DEFAULT_DECK, f"§2: {player}'s deck: a sample deck or a deck file "
-                                 f"(.toml or .json; --deck FILE)")
+                   DEFAULT_DECK, f"§2: {player}'s deck: a sample deck, a deck file "
+                                 f"(.toml or .json; --deck FILE) or card numbers joined by "
+                                 f"'.' (--deck 3.25.27...)")
         for name, player in zip(("deck1", "deck2"), PLAYERS))
 
     def __init__(self, rules=None, *, impl: str | None = None, seed: int | None = None,
@@ -53,12 +54,32 @@ class CardBattle(Game):
         """A deck option also takes a deck file (checked when it is loaded)."""
         if name not in self.deck_options:
             return super()._check_rule(name, value)
-        if Path(value).suffix.lower() in DECK_FILE_SUFFIXES:
+        if Path(value).suffix.lower() in DECK_FILE_SUFFIXES or INLINE_DECK.match(value):
             return value
         if value not in sample_decks():
             raise RuleError(f"deck {value!r} ({name}) is neither a sample deck "
-                            f"({', '.join(sample_decks())}) nor a .toml or .json deck file")
+                            f"({', '.join(sample_decks())}), a .toml or .json deck file, nor "
+                            f"card numbers joined by '.'")
         return value
+
+    # -- decks as the deck advisor sees them (engine/game.py) ---------------------------------
+
+    def deck_cards(self, player: int) -> tuple[int, ...]:
+        return tuple(sorted(self.decks[player].cards))
+
+    def deck_value(self, cards) -> str:
+        return inline_deck(cards)
+
+    def deck_replacements(self, player: int, card: int) -> tuple[int, ...]:
+        """§2: any card of the set not already in the deck, provided the deck keeps a
+        creature (the deck's size, and so ``deck-minimum``, does not change)."""
+        deck = set(self.decks[player].cards)
+        others_hold_a_creature = any(self.cardset.card(n).is_creature for n in deck - {card})
+        return tuple(n for n, c in self.cardset.cards.items()
+                     if n not in deck and (others_hold_a_creature or c.is_creature))
+
+    def component_name(self, card: int) -> str:
+        return self.cardset.card(card).name
 
     def component_digest(self) -> str:
         decks = ",".join(".".join(map(str, deck.cards)) for deck in self.decks)

@@ -25,6 +25,7 @@ ATTRIBUTES = (2, 8)            # how many attributes a card set names (§1)
 MAX_DECK = 60                  # engineering limit of the kernel's card tables, not a rule
 MAX_VALUE = 99
 NAME = re.compile(r"^[^\s:,.|=?]+$")     # an attribute: one word, no notation punctuation
+INLINE_DECK = re.compile(r"^\d+(\.\d+)*$")  # a deck written out: card numbers joined by '.'
 
 
 class CardDataError(GameError):
@@ -196,8 +197,20 @@ def sample_decks() -> tuple[str, ...]:
     return tuple(sorted(p.stem for p in DECK_FOLDER.glob("*.toml")))
 
 
+def inline_deck(cards) -> str:
+    """A deck written out as its card numbers joined by '.' in increasing order (the piles'
+    spelling in the position notation): a deck option value that needs no file, so a
+    deck built by a program (the deck advisor's swaps) travels to any worker as text."""
+    return ".".join(map(str, sorted(cards)))
+
+
 def load_deck(name_or_path: str, cardset: CardSet, minimum: int) -> Deck:
-    """A sample deck by name, or a deck file by path."""
+    """A sample deck by name, a deck written out (:func:`inline_deck`), or a deck file by
+    path."""
+    if INLINE_DECK.match(name_or_path):
+        numbers = [int(n) for n in name_or_path.split(".")]
+        return parse_deck({"name": name_or_path, "cards": numbers}, name_or_path, cardset,
+                          minimum)
     file = DECK_FOLDER / f"{name_or_path}.toml"
     if name_or_path not in sample_decks():
         file = Path(name_or_path)

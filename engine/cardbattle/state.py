@@ -13,7 +13,7 @@ from .render import render
 from .zobrist import position_key
 
 SHOWN_ALTERNATIVES = 12
-CARD_KINDS = (M_PLAY, M_BOOST)      # moves whose card the diagram outlines
+CARD_KINDS = (M_PLAY, M_BOOST)      # moves that put a card of the mover's on the table
 
 
 class CardBattleState(State):
@@ -52,6 +52,10 @@ class CardBattleState(State):
         if secret and pos.actor != player:
             return self.move_to_str(move).partition(":")[0] + ":?"
         return self.move_to_str(move)
+
+    def played_component(self, move: int) -> int | None:
+        """The card a choice (``play:N``) or a boost (``boost:N``) puts on the table."""
+        return payload_of(move) if kind_of(move) in CARD_KINDS else None
 
     def greedy_move(self) -> int:
         return greedy_choice(self.observation(self.current_player()), self.game.cardset,

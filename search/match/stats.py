@@ -49,6 +49,19 @@ class Interval:
         return (self.high - self.low) / 2
 
 
+def mean_interval(n: int, mean: float, variance: float) -> Interval:
+    """The 95% normal interval on the mean of ``n`` units whose (population) variance is
+    ``variance``: the one interval formula of matches and the deck advisor."""
+    half = Z95 * math.sqrt(variance / n)
+    return Interval(mean - half, mean, mean + half)
+
+
+def sample_interval(values) -> Interval:
+    """:func:`mean_interval` of equally weighted observations (e.g. paired differences)."""
+    values = list(values)
+    return mean_interval(*_moments(values, [1] * len(values)))
+
+
 def _moments(values, counts) -> tuple[int, float, float]:
     """Units, mean and variance of scores ``values`` observed ``counts`` times each."""
     values = np.asarray(values, dtype=float)
@@ -80,6 +93,12 @@ class Results:
         self.add_game(second)
         self.pairs[round((first + second) * 2)] += 1
 
+    def __add__(self, other: "Results") -> "Results":
+        """Both sets of games together (``sum(results, Results())``)."""
+        return Results(self.wins + other.wins, self.draws + other.draws,
+                       self.losses + other.losses, [a + b for a, b in zip(self.pairs,
+                                                                           other.pairs)])
+
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses
@@ -101,11 +120,17 @@ class Results:
     def use_pentanomial(self) -> bool:
         return sum(self.pairs) > 0
 
-    def elo(self, pentanomial: bool | None = None) -> Interval:
+    def score_interval(self, pentanomial: bool | None = None) -> Interval:
+        """The mean score with its 95% interval (within [0, 1]), per pair when pairs are
+        complete (pentanomial), else per game."""
         pentanomial = self.use_pentanomial() if pentanomial is None else pentanomial
-        n, mean, variance = self._unit(pentanomial)
-        half = Z95 * math.sqrt(variance / n)
-        return Interval(logistic_elo(mean - half), logistic_elo(mean), logistic_elo(mean + half))
+        score = mean_interval(*self._unit(pentanomial))
+        return Interval(max(score.low, 0.0), score.mean, min(score.high, 1.0))
+
+    def elo(self, pentanomial: bool | None = None) -> Interval:
+        score = self.score_interval(pentanomial)
+        return Interval(logistic_elo(score.low), logistic_elo(score.mean),
+                        logistic_elo(score.high))
 
     def normalized_elo(self, pentanomial: bool | None = None) -> Interval:
         """Elo scaled by the result's own spread (nElo): comparable across draw rates."""
@@ -114,9 +139,9 @@ class Results:
         if variance == 0:      # every unit scored the same: no spread to normalise by
             return Interval(math.nan, math.nan, math.nan)
         per_game_sd = math.sqrt(variance * (2 if pentanomial else 1))
-        half = Z95 * math.sqrt(variance / n)
+        score = mean_interval(n, mean, variance)
         to_nelo = lambda s: (s - 0.5) / per_game_sd * NELO_SCALE  # noqa: E731
-        return Interval(to_nelo(mean - half), to_nelo(mean), to_nelo(mean + half))
+        return Interval(to_nelo(score.low), to_nelo(score.mean), to_nelo(score.high))
 
     def los(self) -> float:
         """Likelihood of superiority: P(first engine is stronger), from wins and losses."""
