@@ -24,8 +24,8 @@ Selection rules (``selection``):
   deterministic, so exploitable at simultaneous choices.
 
 The recommended mixed strategy at the root is the rule's average strategy (for ``uct`` the
-visit shares). Rewards are the mover's result in [0, 1]. One expansion per simulation, then a
-playout to the end: the game's own playout moves (``PlayoutPolicy.playout_move``) or, with
+visit shares). Rewards are the mover's result in [0, 1]. One expansion per simulation (the new
+information set chooses nothing yet), then a playout to the end from it: the game's own playout moves (``PlayoutPolicy.playout_move``) or, with
 ``playout="random"``, uniform ones. Deterministic for a given seed; time and the stop flag are checked
 between simulations.
 """
@@ -340,16 +340,17 @@ cdef class ISMCTS:
             index = self.find(node_key(self.kernel.observation_key(
                 player if player == self.root_player else PUBLIC_VIEW), player))
             if index == EMPTY:
+                # a new information set joins the tree; the playout starts from it, so no
+                # uniform first choice at a node nobody has learnt anything about
                 if not expanded:
-                    index = self.create(node_key(self.kernel.observation_key(
+                    self.create(node_key(self.kernel.observation_key(
                         player if player == self.root_player else PUBLIC_VIEW), player),
                         player)
                     expanded = True
-                if index == EMPTY:
-                    result = self.playout()
-                    if result != result:
-                        return self.unwind(base, False)
-                    break
+                result = self.playout()
+                if result != result:
+                    return self.unwind(base, False)
+                break
             if not self.choose(index, n, depth):
                 return self.unwind(base, False)
             move = self.arms[self.steps[depth].arm].move
