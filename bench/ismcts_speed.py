@@ -2,9 +2,9 @@
 second of one search on one core, per CPU second (what an idle core would do) and per wall
 second, on decisions of seeded greedy games for every pair of sample decks; and, in the same
 run, the kernel's native random playouts from the same positions, as the ratio's reference
-(a simulation is a determinization, a walk down the tree and a heuristic playout).
+(a simulation is a determinization, a walk down the tree and a playout).
 
-    python bench/ismcts_speed.py [--sims 20000] [--positions 4] [--seed 1]
+    python bench/ismcts_speed.py [--sims 20000] [--positions 4] [--seed 1] [--playout random]
 """
 from __future__ import annotations
 
@@ -37,6 +37,7 @@ def main() -> None:
     parser.add_argument("--sims", type=int, default=20000)
     parser.add_argument("--positions", type=int, default=4, help="per deck pairing")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--playout", choices=("random", "heuristic"), default="random")
     args = parser.parse_args()
     sims = cpu = wall = 0.0
     playouts = playout_cpu = 0.0
@@ -44,7 +45,7 @@ def main() -> None:
         for state in decisions(first, second, args.positions, args.seed):
             kernel = state.game.parse_position(state.position()).search_kernel()
             tree = ISMCTS(kernel, state.game.playout_policy(), state.current_player(),
-                          seed=args.seed)
+                          seed=args.seed, playout=args.playout, warmup=0)
             started, clock = time.process_time(), time.perf_counter()
             sims += tree.run(args.sims)
             cpu += time.process_time() - started
