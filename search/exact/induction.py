@@ -31,6 +31,7 @@ class InductionResult:
     value: float            # the first player's equilibrium win probability
     positions: int
     matrix_games: int
+    mixed_games: int        # matrix games whose equilibrium found mixes (no saddle point)
     seconds: float
 
 
@@ -73,6 +74,7 @@ def solve_by_induction(tree: GameTree) -> InductionResult:
     starts = tree.edge_start.tolist()
     child = tree.edge_child.tolist()
     prob = tree.edge_prob.tolist()
+    mixed = 0
     seconds_of = set(n for n in range(tree.nodes)
                      if tree.infoset[n] >= 0 and tree.infoset[n] in pairs.values())
     for node in range(tree.nodes):           # post-order: children first
@@ -85,13 +87,13 @@ def solve_by_induction(tree: GameTree) -> InductionResult:
         elif node in pairs:
             # rows: the first chooser's moves, maximising its own win probability
             table = [[values[g] for g in child[starts[k]:starts[k + 1]]] for k in kids]
-            if player[node] == 0:
-                values[node] = solve_matrix_game(table).value
-            else:
-                values[node] = 1.0 - solve_matrix_game([[1.0 - v for v in row]
-                                                        for row in table]).value
+            if player[node] != 0:
+                table = [[1.0 - v for v in row] for row in table]
+            result = solve_matrix_game(table)
+            values[node] = result.value if player[node] == 0 else 1.0 - result.value
+            mixed += result.row.max() < 1.0 - 1e-9 or result.column.max() < 1.0 - 1e-9
         elif node not in seconds_of:
             pick = max if player[node] == 0 else min
             values[node] = pick(values[k] for k in kids)
-    return InductionResult(values[tree.root], tree.nodes, len(pairs),
+    return InductionResult(values[tree.root], tree.nodes, len(pairs), mixed,
                            time.perf_counter() - start)
