@@ -3,11 +3,14 @@ induction and CFR+ against hand-computed values, best responses of known policie
 exploitability formula."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.engine.cardbattle.smallgames import FOLDER, small_game, small_games
+from crystalpick.search.engines import ENGINES, SIMS
 from crystalpick.search.exact.cfr import CFRPlus, solve_cfr
 from crystalpick.search.exact.induction import NotExact, solve_by_induction
 from crystalpick.search.exact.matrix import solve_matrix_game
@@ -16,6 +19,7 @@ from crystalpick.search.exact.policy import (GreedyPolicy, RandomPolicy, make_po
 from crystalpick.search.exact.response import (best_response, exploitability,
                                                exploitability_from, tabular)
 from crystalpick.search.exact.tree import build_tree
+from crystalpick.search.options import EngineSchema, Option
 
 from pennies_game import Pennies
 
@@ -187,3 +191,54 @@ def test_every_small_configuration_loads():
     for config in small_games().values():
         state = config.game().setup_state()
         assert state.is_chance_node()
+
+
+# -- engines as policies ------------------------------------------------------------------
+
+
+class StubEngine:
+    """Answers every position with a fixed mixed strategy (``mixed``) or a fixed move."""
+
+    name = "stub"
+    schema = EngineSchema("stub", "a fixed answer", limits=(SIMS,),
+                          options=(Option("mixed", "bool", True, "answer a mixed strategy"),
+                                   Option("seed", "int", None, "seed", unset="random")))
+
+    def __init__(self, **options):
+        self.options = self.schema.settings(options)
+
+
+def stub_analyse(state, engine, limits, progress=None, *, point_of_view=None, **_):
+    if engine.options["mixed"]:
+        lines = [SimpleNamespace(move=1, probability=0.75), SimpleNamespace(move=0,
+                                                                            probability=0.25)]
+        return SimpleNamespace(lines=lines, best_move=1)
+    return SimpleNamespace(lines=[SimpleNamespace(move=1)], best_move=1)
+
+
+@pytest.fixture
+def stub_engine(monkeypatch):
+    import crystalpick.search.analysis as analysis
+    import crystalpick.search.specs as specs
+    monkeypatch.setitem(ENGINES, "stub", StubEngine)
+    monkeypatch.setitem(specs.SCHEMAS, "stub", StubEngine.schema)
+    monkeypatch.setattr(analysis, "analyse", stub_analyse)
+
+
+@pytest.mark.parametrize("spec, expected", [
+    # P(0) = 1/4 in every state: BR_1 = 2/3 * 3/4 + 1/3 * 3/8 = 5/8, BR_2 = 3/4
+    ("stub:sims=10", (5 / 8 + 3 / 4 - 1) / 2),
+    # always 1: BR_1 = 2/3 * 1 + 1/3 * 1/2 = 5/6 (a draw on tails), BR_2 = 1
+    ("stub:sims=10,mixed=false", (5 / 6 + 1 - 1) / 2)])
+def test_an_engine_is_a_mixed_or_a_pure_policy(stub_engine, spec, expected):
+    game = Pennies(hidden_coin=True)
+    tree = build_tree(game.new_initial_state())
+    policy = make_policy(spec, seed=5)
+    assert policy.options["seed"] == 5             # an engine that takes a seed gets one
+    strategy = policy_strategy(tree, game, policy)
+    assert exploitability(tree, (strategy, strategy)).exploitability == pytest.approx(expected)
+
+
+def test_an_unknown_engine_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown engine 'nosuch'"):
+        make_policy("nosuch:sims=10")
