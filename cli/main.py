@@ -307,10 +307,13 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
 
 @cli.command()
 @game_arguments
-@click.option("--engine", "engine_spec", default="alphabeta", show_default=True,
-              metavar="ENGINE[:KEY=VALUE,...]",
+@click.option("--engine", "engine_spec", default=None, metavar="ENGINE[:KEY=VALUE,...]",
               help="The engine and its options, e.g. mcts:c=1.2,workers=2 or "
-                   "alphabeta:tt_megabytes=256 (see 'crystalpick engines').")
+                   "alphabeta:tt_megabytes=256 (see 'crystalpick engines'). Default: "
+                   "alphabeta, or ismcts for a game with hidden information.")
+@click.option("--seat", type=click.Choice(["first", "second"]), default=None,
+              help="Whose view to analyse from (default: the player to move; a VIEW "
+                   "position is its viewer's). ismcts reads only that player's observation.")
 @click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Seconds to search.")
 @click.option("--depth", type=click.IntRange(min=1), default=None, help="Alpha-beta depth.")
@@ -322,32 +325,44 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
 @svg_option
 @json_option
 @user_errors
-def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit, depth, nodes,
-            sims, multipv, stream, svg_path, as_json):
+def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time_limit, depth,
+            nodes, sims, multipv, stream, svg_path, as_json):
     """Search a position: best move, principal variation and evaluation.
 
     Limits may be given in the engine spec (mcts:sims=500) or as --time/--depth/--nodes/
     --sims; a flag overrides the same limit in the spec. Without any limit the search runs
-    for 1 second. MCTS takes --seed as its seed unless the spec sets one. Scores and win
-    rates are from the point of view printed above the table (the side to move). Ctrl-C
-    stops the search and prints the best result found so far.
+    for 1 second. MCTS and ISMCTS take --seed as their seed unless the spec sets one. Scores
+    and win rates are from the point of view printed above the table (the side to move, or
+    --seat). For a game with hidden information POSITION may be a player's view as 'show'
+    prints it (cardbattle view=P2 ...), and ismcts recommends a mixed strategy: a
+    probability per option. Ctrl-C stops the search and prints the best result found so far.
     """
     from tqdm import tqdm
 
     from crystalpick.search import Limits, StopFlag, analyse as run_analysis, make_engine
-    from crystalpick.search.engines import refuse_imperfect_information
+    from crystalpick.search.engines import default_engine, refuse_for
     from crystalpick.search.specs import parse_spec
 
-    from .output import analysis_document, lines_table
+    from .output import analysis_document, lines_table, mixed_table
 
+    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    engine_spec = engine_spec or default_engine(game_obj)
     try:
         spec = parse_spec(engine_spec)
     except ValueError as err:
         raise InputError(str(err)) from None
-    if spec.name not in ("alphabeta", "mcts"):
-        raise InputError(f"--engine {engine_spec!r}: analyse runs alphabeta, mcts or greedy")
-    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
-    refuse_imperfect_information(spec.name, game_obj)
+    if spec.name not in ("alphabeta", "mcts", "ismcts"):
+        raise InputError(f"--engine {engine_spec!r}: analyse runs alphabeta, mcts, ismcts or "
+                         f"greedy")
+    refuse_for(spec.name, game_obj)
+    viewer = state.observer
+    if seat is not None:
+        chosen = ("first", "second").index(seat)
+        if viewer is not None and chosen != viewer:
+            raise InputError(f"--seat {seat}: the position is "
+                             f"{game_obj.player_names[viewer]}'s view")
+        viewer = chosen
+    hidden = game_obj.capabilities.hidden_information
     if state.is_terminal():
         raise InputError("the game is over in this position: nothing to analyse")
     if state.is_chance_node():
@@ -355,22 +370,29 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
                          "chosen: play one with --moves (see 'crystalpick moves' for the "
                          "outcomes and their probabilities)")
     options = dict(spec.options)
-    if spec.name == "mcts":
+    if spec.name in ("mcts", "ismcts"):
         options.setdefault("seed", seed)
     limits = search_limits(spec, {"depth": depth, "nodes": nodes, "sims": sims,
                                   "time": time_limit}, Limits(time=1.0))
+    if viewer is None:
+        viewer = max(state.current_player(), 0)
+    # what the viewer knows, never the hidden cards, in anything printed
+    shown_position = state.observation_string(viewer) if hidden else state.position()
     try:
         engine = make_engine(spec.name, **options)
     except ValueError as err:
         raise InputError(f"engine options: {err}") from None
-    inputs = {"game": game_obj.name, "position": state.position(), "moves": moves.split(),
+    inputs = {"game": game_obj.name, "position": shown_position, "moves": moves.split(),
               "rules": game_obj.rules, "engine": spec.name, "options": spec.options,
               "limits": {k: v for k, v in vars(limits).items() if v not in (None, 0.0)},
               "multipv": multipv, "seed": getattr(engine, "seed", seed)}
     if game_obj.uses_tileset:
         inputs["tileset"] = game_obj.tileset_path or "default"
+    if hidden:
+        inputs["seat"] = game_obj.player_names[viewer]
     if not as_json:
-        click.echo(state.render(color=use_colour()))
+        click.echo(f"{game_obj.player_names[viewer]}'s view: {shown_position}" if hidden
+                   else state.render(color=use_colour()))
         click.echo("")
     bar = tqdm(total=limits.time, desc="search", file=sys.stderr, disable=None,
                bar_format="{l_bar}{bar}| {elapsed}/{total}s {postfix}" if limits.time else None)
@@ -386,7 +408,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
     stop = StopFlag()
     try:
         result, interrupted = until_interrupted(
-            lambda: run_analysis(state, engine, limits, progress, multipv=multipv, stop=stop),
+            lambda: run_analysis(state, engine, limits, progress, multipv=multipv, stop=stop,
+                                 point_of_view=viewer),
             stop)
     finally:
         bar.close()
@@ -397,7 +420,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
     if as_json:
         click.echo(json.dumps(document) if stream else json.dumps(document, indent=2))
         return
-    click.echo(lines_table(result, state.to_move_name()))
+    click.echo(mixed_table(result, state.to_move_name()) if result.mixed
+               else lines_table(result, state.to_move_name()))
     if interrupted:
         click.echo("(interrupted: best result so far)")
     if result.seed is not None:
@@ -446,8 +470,9 @@ def until_interrupted(search, stop):
 
 @cli.command()
 @game_arguments
-@click.option("--engine", "engine_spec", default="alphabeta:time=1", show_default=True,
-              metavar="SPEC", help="The engine, as for 'match' (e.g. mcts:time=2,c=1.2).")
+@click.option("--engine", "engine_spec", default=None, metavar="SPEC",
+              help="The engine, as for 'match' (e.g. mcts:time=2,c=1.2). Default: "
+                   "alphabeta:time=1, or ismcts:time=1 for a game with hidden information.")
 @click.option("--human", type=click.Choice(["first", "second", "both", "none"]),
               default="first", show_default=True, help="Which side(s) you play.")
 @user_errors
@@ -458,17 +483,19 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
     """
     import random as _random
 
+    from crystalpick.search.engines import default_engine
     from crystalpick.search.match.termination import EngineFailure, EngineStartError
     from crystalpick.search.specs import parse_spec
 
     from .play import TerminalGame
 
+    seed = seed if seed is not None else _random.SystemRandom().randrange(2**31)
+    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    engine_spec = engine_spec or f"{default_engine(game_obj)}:time=1"
     try:
         parse_spec(engine_spec)
     except ValueError as err:
         raise InputError(str(err)) from None
-    seed = seed if seed is not None else _random.SystemRandom().randrange(2**31)
-    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     humans = {"first": {0}, "second": {1}, "both": {0, 1}, "none": set()}[human]
     try:
         terminal = TerminalGame(game_obj, state, engine_spec, humans, seed, use_colour())
@@ -773,9 +800,10 @@ def replay(record_file, ply, index, list_annotations):
 @cli.command()
 @click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
 @click.argument("records_file", metavar="RECORDS", type=click.Path(exists=True, dir_okay=False))
-@click.option("--engine", "engine_spec", default="alphabeta", show_default=True,
-              metavar="SPEC", help="The engine that evaluates: alphabeta, mcts or greedy, "
-                                   "with options (see 'crystalpick engines').")
+@click.option("--engine", "engine_spec", default=None, metavar="SPEC",
+              help="The engine that evaluates: alphabeta, mcts, ismcts or greedy, with "
+                   "options (see 'crystalpick engines'). Default: alphabeta, or ismcts for a "
+                   "game with hidden information (each move judged from its mover's view).")
 @click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
               help="Seconds per position (0.2 when no limit is given).")
 @click.option("--depth", type=click.IntRange(min=1), default=None, help="Alpha-beta depth.")
@@ -821,6 +849,8 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
         if record.tags["Game"].lower() != game.lower():
             raise InputError(f"record {number} of {records_file} is a {record.tags['Game']} "
                              f"game, not {game}")
+    from crystalpick.search.engines import default_engine
+    engine_spec = engine_spec or default_engine(GAMES[game.lower()])
     spec = annotating_spec(engine_spec)
     limits = search_limits(spec, {"depth": depth, "nodes": nodes, "sims": sims,
                                   "time": time_limit}, Limits(time=0.2))

@@ -7,7 +7,7 @@ is its JSON Schema.
 """
 from __future__ import annotations
 
-SCHEMA = "crystalpick.analysis/2"
+SCHEMA = "crystalpick.analysis/3"
 
 
 def score_fields(score) -> dict:
@@ -22,6 +22,8 @@ def line_document(rank: int, line, depth: int | None) -> dict:
                 "pv": line.pv_str}
     if line.visits is not None:
         document["visits"] = line.visits
+    if line.probability is not None:
+        document["probability"] = round(line.probability, 4)
     if depth is not None:
         document["depth"] = depth
     return document
@@ -39,8 +41,38 @@ def analysis_document(analysis, inputs: dict, final: bool) -> dict:
     if analysis.tree_nodes is not None:
         result.update(tree_nodes=analysis.tree_nodes, tree_kept=analysis.tree_kept,
                       bytes_per_node=analysis.bytes_per_node)
+    if analysis.mixed:
+        play = analysis.play_move
+        result.update(mixed=True, play_move=None if play is None else next(
+            line.move_str for line in analysis.lines if line.move == play),
+            seed=analysis.seed, selection=analysis.info.get("selection"))
     return {"schema": SCHEMA, "final": final, "input": inputs,
             "point_of_view": analysis.point_of_view_name, "result": result}
+
+
+def mixed_table(analysis, to_move: str) -> str:
+    """An information-set search's recommendation: a mixed strategy, each option with its
+    probability, win rate and visits, the overall win probability, and the move drawn."""
+    pov = analysis.point_of_view_name
+    whose = f"{pov}, to move" if pov == to_move else pov
+    header = ["#", "option", "play %", "win %", "visits"]
+    rows = [[str(rank), line.move_str, f"{100 * line.probability:.1f}",
+             f"{100 * line.win_probability:.1f}", str(line.visits)]
+            for rank, line in enumerate(analysis.lines, 1)]
+    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
+    out = [f"a mixed strategy for {whose}, from {pov}'s own view (the hidden cards are "
+           f"sampled): play each option with the probability shown"]
+    for row in [header] + rows:
+        out.append("  ".join(cell.ljust(w) if i == 1 else cell.rjust(w)
+                             for i, (cell, w) in enumerate(zip(row, widths))))
+    out.append(f"win probability for {pov}: {100 * analysis.win_probability:.1f}%")
+    if analysis.play_move is not None:
+        drawn = next(line.move_str for line in analysis.lines if line.move == analysis.play_move)
+        out.append(f"drawn from the mixed strategy with seed {analysis.seed}: {drawn}")
+    out.append(f"{analysis.simulations:,} simulations ({analysis.info.get('selection')}), "
+               f"{analysis.nodes:,} nodes in {analysis.elapsed:.2f} s "
+               f"({analysis.nps:,.0f} nodes/s)")
+    return "\n".join(out)
 
 
 def lines_table(analysis, to_move: str) -> str:

@@ -49,6 +49,14 @@ cdef class PlayoutPolicy(KernelReader):
     cdef int sample_move(self, GameKernel kernel, u64* rng) noexcept nogil:
         return NO_SAMPLER
 
+    cdef int playout_move(self, GameKernel kernel, u64* rng) noexcept nogil:
+        return self.sample_move(kernel, rng)
+
+    def playout(self, state, unsigned long long seed):
+        """Python entry for tests: ``playout_move`` with a generator seeded by ``seed``."""
+        cdef u64 rng = seed
+        return self.playout_move(self._kernel_of(state), &rng)
+
     def sample(self, state, unsigned long long seed):
         """Python entry for tests: ``sample_move`` with a generator seeded by ``seed``."""
         cdef u64 rng = seed

@@ -239,6 +239,9 @@ class State(ABC):
     """
 
     game: Game
+    # A state parsed from one player's view (a game with hidden information): that player;
+    # what they cannot see is a placeholder, so only their analysis of it means anything.
+    observer: int | None = None
 
     @abstractmethod
     def current_player(self) -> int:
@@ -320,6 +323,17 @@ class State(ABC):
         """``move`` (about to be played here) as ``player`` sees it: its notation, with what
         that player may not see hidden (perfect information: all of it)."""
         return self.move_to_str(move)
+
+    def determinization(self, player: int, seed: int) -> "State":
+        """A full state drawn from ``seed`` among those consistent with ``player``'s
+        observation: what that player cannot see (the others' hands, deck contents, a secret
+        choice) filled in at random, uniformly over what the observation allows. Where others
+        made secret choices of a simultaneous step that ``player`` waits on, the state is
+        the one before those choices, so that a searcher makes them with its own model of
+        those players (the kernel's ``determinize``, engine/kernel.pxd, is the same in C).
+        A game without hidden information has nothing to draw and refuses."""
+        raise GameError(f"{self.game.name} has no hidden information: every player sees the "
+                        f"whole state, so there is nothing to sample")
 
     def greedy_move(self) -> int:
         """The mover's best immediate choice judged from its observation alone: a game that

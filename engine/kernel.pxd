@@ -12,6 +12,10 @@ ctypedef unsigned long long u64
 cpdef enum:
     MAX_PLIES = 256
 
+# The observer of observation_key() that stands for what every player sees.
+cpdef enum:
+    PUBLIC_VIEW = -1
+
 
 cdef inline void ply_overflow() noexcept nogil:
     """A make past MAX_PLIES: only a rules bug (a game longer than its max_game_length) gets
@@ -41,3 +45,13 @@ cdef class GameKernel:
     # Leaves of the move tree ``depth`` plies deep (chance outcomes count as plies); the
     # default walks the methods above, a game may bulk-count natively.
     cdef long long perft_nodes(self, int depth) noexcept nogil
+    # Hidden information, for information-set searchers. determinize: replace what ``player``
+    # cannot see by a random assignment consistent with that player's observation, drawn with
+    # ``rng``, and push the old state on the history like a move (unmake restores it); where
+    # other players made secret choices of a simultaneous step that ``player`` waits on, the
+    # new state is the one before those choices (the searcher lets its model of those
+    # players make them). Returns 0, or -1 for a game without hidden information (default).
+    cdef int determinize(self, int player, u64* rng) noexcept nogil
+    # A 64-bit key of what ``player`` observes here (PUBLIC_VIEW: what every player sees);
+    # equal observations give equal keys. Default: hash_key() (perfect information).
+    cdef u64 observation_key(self, int player) noexcept nogil

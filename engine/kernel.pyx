@@ -59,6 +59,12 @@ cdef class GameKernel:
         free(moves)
         return total
 
+    cdef int determinize(self, int player, u64* rng) noexcept nogil:
+        return -1
+
+    cdef u64 observation_key(self, int player) noexcept nogil:
+        return self.hash_key()
+
     # -- Python boundary -----------------------------------------------------------------------
 
     def current_player(self):
@@ -119,6 +125,21 @@ cdef class GameKernel:
         if nodes < 0:
             raise MemoryError()
         return nodes
+
+    def determinized(self, int player, u64 seed):
+        """A clone with what ``player`` cannot see drawn at random from ``seed`` (see
+        kernel.pxd ``determinize``); ValueError for a game without hidden information."""
+        cdef GameKernel twin = self.clone()
+        cdef u64 rng = seed
+        if twin.plies() >= MAX_PLIES:
+            raise OverflowError(f"game longer than the kernels' capacity of {MAX_PLIES} plies")
+        if twin.determinize(player, &rng) < 0:
+            raise ValueError(f"{type(self).__name__}: nothing is hidden from any player")
+        return twin
+
+    def observation_key_of(self, int player):
+        """observation_key(player) for Python (tests compare it with observations)."""
+        return self.observation_key(player)
 
     def clone(self):
         """An independent copy of the position and its history (the game's own)."""

@@ -1,7 +1,9 @@
 """The analysis API: ``analyse(state, engine, limits)`` -> :class:`Analysis`.
 
 This is what the CLI calls. Every score and probability in an :class:`Analysis` is from the
-player named by ``point_of_view`` (default: the side to move, player 0 at a chance node).
+player named by ``point_of_view`` (default: the side to move, player 0 at a chance node, or
+the viewer of a state parsed from one player's view). For ISMCTS that player is also the
+observer: the search reads only what they observe.
 
     from crystalpick.engine import get_game
     from crystalpick.search import analyse, Limits
@@ -9,7 +11,7 @@ player named by ``point_of_view`` (default: the side to move, player 0 at a chan
     result = analyse(state, "alphabeta", Limits(time=1.0))
     print(result.best_move_str, result.score.text(), result.win_probability)
 
-``engine`` is ``"alphabeta"``, ``"mcts"`` or an engine object from :mod:`search.engines`
+``engine`` is ``"alphabeta"``, ``"mcts"``, ``"ismcts"`` or an engine object from :mod:`search.engines`
 (keep the object between moves of a game to reuse its transposition table or tree).
 
 ``stop`` is a :class:`search.stop.StopFlag`: set it from another thread (or a signal
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 from crystalpick.engine.game import CHANCE, TERMINAL, GameError, State
 
-from .engines import Engine, make_engine, refuse_imperfect_information
+from .engines import Engine, make_engine, refuse_for
 from .limits import Limits
 from .result import Analysis, Progress
 from .stop import StopFlag
@@ -47,10 +49,15 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
     mover = state.current_player()
     if mover == TERMINAL:
         raise GameError("the game is over: nothing to analyse")
+    observer = state.observer       # a state parsed from one player's view
     if point_of_view is None:
-        point_of_view = 0 if mover == CHANCE else mover
+        point_of_view = observer if observer is not None else 0 if mover == CHANCE else mover
     if point_of_view not in (0, 1):
         raise ValueError(f"point_of_view must be 0 or 1, got {point_of_view}")
-    refuse_imperfect_information(engine.name, state.game)
+    if observer is not None and point_of_view != observer:
+        names = state.game.player_names
+        raise GameError(f"this is {names[observer]}'s view: it can be analysed from "
+                        f"{names[observer]}'s point of view only, not {names[point_of_view]}'s")
+    refuse_for(engine.name, state.game)
     state.search_kernel()       # a GameError for an implementation that cannot be searched
     return engine.analyse(state, limits, progress, point_of_view, max(1, multipv), stop)

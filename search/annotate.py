@@ -21,6 +21,12 @@ nothing by definition (the two searches' disagreement about it is horizon noise,
 player's error). :data:`MARKS` turns the loss into lichess's judgements. Chance outcomes are
 drawn, not chosen: they are evaluated only as the *after* of the decision before them and
 are never marked.
+
+In a game with hidden information (the card battle) both evaluations are searched by ISMCTS
+from the mover's own view: the search reads only the mover's observation, so position
+``k + 1`` is searched again for each player whose decision it judges (after a secret choice
+it is the other player's turn, and it is still judged by what the mover knew). The
+*before* is the value of the recommended mixed strategy and its likeliest option the best.
 """
 from __future__ import annotations
 
@@ -31,7 +37,7 @@ from crystalpick.engine import GameError
 from crystalpick.engine.game import TERMINAL
 
 from .analysis import analyse
-from .engines import make_engine, refuse_imperfect_information
+from .engines import make_engine, refuse_for
 from .limits import Limits
 from .match.records import GameRecord
 from .match.runner import derive_seed
@@ -43,7 +49,7 @@ from .specs import EngineSpec, parse_spec
 MARKS = ((0.15, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 MARK_NAMES = tuple(name for _, name in reversed(MARKS))
 COUNTS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
-SCORING_ENGINES = ("alphabeta", "mcts")    # the searchers that report a score
+SCORING_ENGINES = ("alphabeta", "mcts", "ismcts")    # the searchers that report a score
 # The comment keys annotate writes (and replaces when a record is annotated again).
 KEYS = ("eval_before", "eval_after", "eval_pov", "wp_loss", "mark", "best", "best_line")
 ANNOTATOR_TAG = "Annotator"
@@ -73,7 +79,7 @@ class AnnotateSettings:
         except ValueError as err:
             raise GameError(f"engine {self.engine!r}: {err}") from None
         if game is not None:
-            refuse_imperfect_information(spec.name, game)
+            refuse_for(spec.name, game)
 
 
 def annotating_spec(text: str) -> EngineSpec:
@@ -83,7 +89,7 @@ def annotating_spec(text: str) -> EngineSpec:
     except ValueError as err:
         raise GameError(str(err)) from None
     if spec.name not in SCORING_ENGINES:
-        raise GameError(f"engine {text!r}: annotate searches with alphabeta, mcts or greedy "
+        raise GameError(f"engine {text!r}: annotate searches with alphabeta, mcts, ismcts or greedy "
                         f"(an engine that reports a score)")
     return spec
 
@@ -102,12 +108,14 @@ class Verdict:
 
 @dataclass
 class Evaluation:
-    """The search of position ``index`` (plies played) of record ``record``: its result, and
-    for alpha-beta every completed iteration's, by depth."""
+    """The search of position ``index`` (plies played) of record ``record`` (from player
+    ``viewer``'s view in a hidden-information game, else None): its result, and for
+    alpha-beta every completed iteration's, by depth."""
     record: int
     index: int
     final: Verdict
     depths: dict[int, Verdict] = field(default_factory=dict)
+    viewer: int | None = None
 
 
 @functools.lru_cache(maxsize=16)
@@ -121,22 +129,26 @@ def game_header(record: GameRecord) -> tuple:
 
 
 def evaluate_position(settings: AnnotateSettings, header: tuple, position: str, record: int,
-                      index: int) -> Evaluation:
+                      index: int, viewer: int | None = None) -> Evaluation:
     """One task: search ``position`` with a fresh engine (so the result does not depend on
-    which worker ran which position before)."""
+    which worker ran which position before), from ``viewer``'s view if given."""
     state = _game(header).parse_position(position)
     spec = parse_spec(settings.engine)
     options = dict(spec.options)
     if spec.name == "mcts":
         options.setdefault("seed", derive_seed(settings.seed, "annotate", record, index))
+    if spec.name == "ismcts":
+        options.setdefault("seed", derive_seed(settings.seed, "annotate", record, index,
+                                               viewer))
     depths = {}
 
     def iteration(analysis) -> None:
         if analysis.depth is not None and analysis.lines:
             depths[analysis.depth] = Verdict.of(analysis)
 
-    result = analyse(state, make_engine(spec.name, **options), settings.limits, iteration)
-    return Evaluation(record, index, Verdict.of(result), depths)
+    result = analyse(state, make_engine(spec.name, **options), settings.limits, iteration,
+                     point_of_view=viewer)
+    return Evaluation(record, index, Verdict.of(result), depths, viewer)
 
 
 def comparable(before: Evaluation, after: Evaluation | Verdict) -> tuple[Verdict, Verdict]:
@@ -176,6 +188,7 @@ class Plan:
     positions: list[str]
     decisions: list[Decision]
     exact: dict[int, Verdict] = field(default_factory=dict)     # index -> the game's result
+    hidden: bool = False        # hidden information: each decision judged from its mover's view
 
     @classmethod
     def of(cls, record: GameRecord, number: int) -> "Plan":
@@ -197,15 +210,22 @@ class Plan:
                                           state.move_to_str(move)))
             state.play(move)
             positions.append(state.position())
-        plan = cls(record, state.game.player_names, positions, decisions)
+        plan = cls(record, state.game.player_names, positions, decisions,
+                   hidden=state.game.capabilities.hidden_information)
         if state.current_player() == TERMINAL:
             plan.exact[len(positions) - 1] = Verdict(final_score(state.returns()))
         return plan
 
-    def needed(self) -> list[int]:
-        """The positions to search: before and after every decision, not the game's end."""
-        wanted = {i for d in self.decisions for i in (d.index, d.index + 1)}
-        return sorted(wanted - set(self.exact))
+    def view(self, decision: Decision) -> int | None:
+        """Whose view the decision's two positions are searched from (None: anyone's)."""
+        return decision.mover if self.hidden else None
+
+    def needed(self) -> list[tuple[int, int | None]]:
+        """The searches: (position, viewer) before and after every decision, not the game's
+        end."""
+        wanted = {(i, self.view(d)) for d in self.decisions for i in (d.index, d.index + 1)
+                  if i not in self.exact}
+        return sorted(wanted, key=lambda task: (task[0], -1 if task[1] is None else task[1]))
 
 
 def final_score(returns) -> PovScore:
@@ -274,23 +294,25 @@ class Annotation:
         # names this run's tasks on a cluster: the same settings and records, the same tasks
         self.token = f"{derive_seed(settings, [(r.tags, r.plies) for r in records]):x}"
 
-    def tasks(self) -> list[tuple[int, int]]:
-        return [(number, index) for number, plan in enumerate(self.plans)
-                for index in plan.needed()]
+    def tasks(self) -> list[tuple[int, int, int | None]]:
+        return [(number, index, viewer) for number, plan in enumerate(self.plans)
+                for index, viewer in plan.needed()]
 
     def run(self, executor, on_result=None) -> None:
         """Evaluate every position on ``executor``; ``on_result`` sees each as it comes."""
         if not self.plans:
             return
         executor.check(check_annotator, self.settings, game_header(self.plans[0].record))
-        for number, index in self.tasks():
+        for number, index, viewer in self.tasks():
             plan = self.plans[number]
-            executor.submit(f"crystalpick-annotate-{self.token}-{number}-{index}",
+            view = "" if viewer is None else f"-{plan.names[viewer]}"
+            executor.submit(f"crystalpick-annotate-{self.token}-{number}-{index}{view}",
                             evaluate_position, self.settings, game_header(plan.record),
-                            plan.positions[index], number, index)
+                            plan.positions[index], number, index, viewer)
         try:
             for evaluation in executor.completed():
-                self.evaluations[evaluation.record, evaluation.index] = evaluation
+                self.evaluations[evaluation.record, evaluation.index,
+                                 evaluation.viewer] = evaluation
                 if on_result:
                     on_result(evaluation)
         finally:
@@ -301,9 +323,11 @@ class Annotation:
         plan = self.plans[number]
         judged = []
         for decision in plan.decisions:
-            before = self.evaluations.get((number, decision.index))
+            view = plan.view(decision)
+            before = self.evaluations.get((number, decision.index, view))
             after_index = decision.index + 1
-            after = plan.exact.get(after_index) or self.evaluations.get((number, after_index))
+            after = plan.exact.get(after_index) or self.evaluations.get(
+                (number, after_index, view))
             if before is not None and after is not None:
                 judged.append(judge(decision, before, after))
         return judged

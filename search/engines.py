@@ -15,11 +15,12 @@ from abc import ABC, abstractmethod
 from crystalpick.engine.game import CHANCE, GameError
 
 from .alphabeta import AlphaBeta
+from .ismcts import ISMCTS, PLAYOUTS, SELECTIONS
 from .limits import Limits
 from .mcts import MCTS
 from .options import EngineSchema, Option
 from .result import Analysis, Line, Progress
-from .score import PovScore, Proven, from_alphabeta, from_mcts
+from .score import Mean, PovScore, Proven, from_alphabeta, from_mcts
 from .stop import StopFlag
 
 MAX_DEPTH = 120              # alpha-beta iterations (the searcher's stack holds MAX_PLIES)
@@ -69,7 +70,31 @@ def refuse_imperfect_information(engine: str, game) -> None:
                                           ("simultaneous moves", capabilities.simultaneous))
                if present]
     raise GameError(f"{engine} cannot play {game.name}: it searches perfect-information games "
-                    f"only and {game.name} has {' and '.join(missing)}; use random or greedy")
+                    f"only and {game.name} has {' and '.join(missing)}; use ismcts (the "
+                    f"information-set searcher), greedy or random")
+
+
+def refuse_perfect_information(engine: str, game) -> None:
+    """ISMCTS samples what the searching player cannot see; a game where every player sees
+    everything has nothing to sample, and mcts searches it better."""
+    if game.capabilities.hidden_information:
+        return
+    raise GameError(f"{engine} cannot play {game.name}: it searches hidden-information games "
+                    f"and {game.name} hides nothing; use mcts or alphabeta")
+
+
+def refuse_for(engine: str, game) -> None:
+    """The searcher ``engine`` refuses ``game`` if it cannot play it as it is."""
+    if engine == ISMCTSEngine.name:
+        refuse_perfect_information(engine, game)
+    else:
+        refuse_imperfect_information(engine, game)
+
+
+def default_engine(game) -> str:
+    """The engine a command uses when none is named: ISMCTS for a game with hidden
+    information (the only searcher that plays it), alpha-beta otherwise."""
+    return ISMCTSEngine.name if game.capabilities.hidden_information else AlphaBetaEngine.name
 
 
 def root_view(state) -> int:
@@ -317,4 +342,106 @@ class MCTSEngine(Engine):
             info={"simulations_per_second":
                   stats["simulations"] / elapsed if elapsed > 0 else 0.0})
 
-ENGINES = {engine.name: engine for engine in (AlphaBetaEngine, MCTSEngine)}
+class ISMCTSEngine(Engine):
+    """Information Set MCTS (search/ismcts.pyx) from one player's view: the observer is the
+    point of view (by default the player to move), and nothing they cannot see is read."""
+    name = "ismcts"
+    schema = EngineSchema(
+        "ismcts", "Information Set MCTS for hidden-information games: a mixed strategy from "
+                  "the player's own view.",
+        limits=(SIMS, NODES, TIME),
+        options=(
+            Option("selection", "choice", "rm", "Selection rule: regret matching, EXP3 or "
+                   "plain UCT (exploitable at simultaneous choices).", choices=SELECTIONS),
+            Option("gamma", "float", 0.1, "Exploration share of rm and exp3.",
+                   minimum=0, maximum=1, above_minimum=True),
+            Option("c", "float", 0.7, "Exploration constant of uct (rewards in [0, 1]).",
+                   minimum=0),
+            Option("playout", "choice", "heuristic", "Playouts by the game's own policy or "
+                   "uniformly random.", choices=PLAYOUTS),
+            Option("max_nodes", "int", 1_000_000, "Information sets kept, at most.",
+                   minimum=1024, maximum=2**30),
+            Option("seed", "int", None, "Seed of the determinizations, the search and the "
+                   "move drawn from the mixed strategy.", minimum=0, maximum=2**63 - 1,
+                   unset="random"),
+        ))
+
+    def __init__(self, **options):
+        self.options = self.schema.settings(options)
+        self.seed = self.options.pop("seed")
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(2**63)
+        self.searches = 0
+
+    def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
+        require_limit(self.name, limits, ("simulations", "nodes", "time", "clock"))
+        refuse_perfect_information(self.name, state.game)
+        start = time.monotonic()
+        # each search of this engine draws from its own seed: the n-th move of a game alike
+        rng = random.Random(f"{self.seed}:{self.searches}")
+        self.searches += 1
+        selection = self.options["selection"]
+        exploration = self.options["c"] if selection == "uct" else self.options["gamma"]
+        # a fresh kernel: no history of the real game below the search
+        kernel = state.game.parse_position(state.position()).search_kernel()
+        tree = ISMCTS(kernel, state.game.playout_policy(), point_of_view, selection,
+                      exploration, rng.getrandbits(63), self.options["max_nodes"],
+                      self.options["playout"])
+        tree.set_stop(stop)
+        tree.reset_counters()
+        soft, hard = limits.budget()
+        deadline = start + hard if hard is not None else 0.0
+        while True:
+            chunk = MCTS_CHUNK
+            if limits.simulations is not None:
+                chunk = min(chunk, limits.simulations - tree.simulations)
+            if chunk <= 0 or tree.run(chunk, deadline, limits.nodes or 0) < chunk:
+                break
+            if progress:
+                progress(self.result(state, tree, point_of_view, start, None))
+            if soft is not None and time.monotonic() - start > soft:
+                break
+        return self.result(state, tree, point_of_view, start, rng)
+
+    def result(self, state, tree, observer, start, rng) -> Analysis:
+        """Every option of the observer's decision with its share of the average strategy
+        (uct: of the visits), its win rate and visits; the overall win probability is the
+        strategy's expected win rate (the simulations' mean when the observer is not to
+        move). ``rng`` draws the move to play from the strategy (None: a progress report)."""
+        arms = tree.root_arms()
+        selection = self.options["selection"]
+        weights = [(visits if selection == "uct" else strategy) for _, visits, _, strategy, _
+                   in arms]
+        total = sum(weights)
+        shares = [w / total if total > 0 else 1.0 / len(arms) for w in weights]
+        lines = []
+        for (move, visits, value, _, _), share in zip(arms, shares):
+            rate = value / visits if visits else 0.5
+            lines.append(Line(move=move, move_str=state.move_to_str(move), pv=[move],
+                              pv_str=[state.move_to_str(move)], visits=visits,
+                              probability=share,
+                              score=PovScore(Mean(2 * rate - 1), observer)))
+        lines.sort(key=lambda line: (-line.probability, -line.visits))
+        simulations = tree.simulations
+        if lines and any(line.visits for line in lines):
+            expected = sum(line.probability * line.win_probability for line in lines)
+        else:
+            expected = tree.result_sum / simulations if simulations else 0.5
+        play = None
+        if rng is not None and lines:
+            play = rng.choices([line.move for line in lines],
+                               [line.probability for line in lines])[0]
+        elapsed = time.monotonic() - start
+        return Analysis(
+            engine=self.name, point_of_view=observer,
+            point_of_view_name=state.game.player_names[observer], lines=lines,
+            score=PovScore(Mean(2 * expected - 1), observer), nodes=tree.made,
+            elapsed=elapsed, nps=tree.made / elapsed if elapsed > 0 else 0.0,
+            seldepth=tree.max_tree_depth, simulations=simulations, seed=self.seed,
+            tree_nodes=tree.node_count, bytes_per_node=ISMCTS.bytes_per_node(),
+            play_move=play,
+            info={"simulations_per_second": simulations / elapsed if elapsed > 0 else 0.0,
+                  "selection": selection, "observer": state.game.player_names[observer]})
+
+
+ENGINES = {engine.name: engine for engine in (AlphaBetaEngine, MCTSEngine, ISMCTSEngine)}

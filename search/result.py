@@ -15,7 +15,8 @@ class Line:
     pv: list[int]
     pv_str: list[str]
     score: PovScore         # from the analysis's point of view (search/score.py)
-    visits: int | None = None        # MCTS
+    visits: int | None = None        # MCTS, ISMCTS
+    probability: float | None = None  # ISMCTS: the move's share of the mixed strategy
 
     @property
     def win_probability(self) -> float:
@@ -41,6 +42,18 @@ class Analysis:
     tree_nodes: int | None = None
     bytes_per_node: int | None = None
     info: dict = field(default_factory=dict)
+    # ISMCTS: the move to play, drawn from the mixed strategy (lines[].probability) with the
+    # engine's seed; the lines are then every option, the likeliest first
+    play_move: int | None = None
+
+    @property
+    def mixed(self) -> bool:
+        """The recommendation is a mixed strategy (a probability per option)."""
+        return bool(self.lines) and self.lines[0].probability is not None
+
+    @property
+    def move_to_play(self) -> int | None:
+        return self.play_move if self.play_move is not None else self.best_move
 
     @property
     def win_probability(self) -> float:

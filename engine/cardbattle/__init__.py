@@ -16,7 +16,7 @@ from pathlib import Path
 from ..game import (CHANCE, Capabilities, Game, NotationError, RuleError, RuleOption,
                     sample_chance)
 from .cards import load_cardset, load_deck, sample_decks
-from .notation import PLAYERS, format_position, parse_position
+from .notation import PLAYERS, format_position, is_view, parse_position, parse_view
 from .options import RULE_OPTIONS, Options
 from .position import DEAL, PLY_LIMIT, Position, Seat
 from .reference import advance
@@ -60,6 +60,11 @@ class CardBattle(Game):
                             f"({', '.join(sample_decks())}) nor a .toml or .json deck file")
         return value
 
+    def playout_policy(self):
+        """Randomised greedy playouts from the mover's own hand (playout.pyx)."""
+        from .playout import CardBattlePlayout
+        return CardBattlePlayout()
+
     def component_digest(self) -> str:
         decks = ",".join(".".join(map(str, deck.cards)) for deck in self.decks)
         return f"{self.cardset.digest:016x}:{decks}"
@@ -92,7 +97,14 @@ class CardBattle(Game):
         return self._state(state.to_position())
 
     def parse_position(self, text: str):
-        pos = parse_position(text, self.cardset)
+        """The referee's position, or an observer's view (``cardbattle view=P2 ...``, as
+        ``observation_string`` prints it): then the state's ``observer`` is that player and
+        the cards they cannot see are placeholders (notation.parse_view)."""
+        observer = None
+        if is_view(text):
+            pos, observer = parse_view(text, self.cardset)
+        else:
+            pos = parse_position(text, self.cardset)
         settled = pos.copy()
         advance(settled, self.cardset, self.options)
         attributes = self.cardset.attributes
@@ -103,6 +115,11 @@ class CardBattle(Game):
         if not state.is_terminal() and not state.legal_moves():
             raise NotationError(f"position: {state.to_move_name()} has nothing to do in "
                                 f"phase {pos.phase}")
+        if observer is not None:
+            if state.observation_string(observer) != " ".join(text.split()):
+                raise NotationError("view: not as the game prints it (compare with 'crystalpick "
+                                    "show' of the position): " + state.observation_string(observer))
+            state.observer = observer
         return state
 
     def describe(self) -> dict:

@@ -461,6 +461,92 @@ cdef long long random_playouts(KState* s, long long games, u64 seed,
     return plies
 
 
+# -- determinization: a full state drawn from one player's observation (sampling.py) -------
+
+cdef void rewind_secret_choices(KState* s, int player) noexcept nogil:
+    """§4.2: the others' creatures chosen in secret go back to their hands, as before their
+    choice (the searcher makes it again); ply and actor follow."""
+    cdef int p, taken = 0
+    if s.c.phase != CHOOSE:
+        return
+    for p in range(SEATS):
+        if p != player and s.c.chosen[p] >= 0:
+            s.c.hand[p] |= bit(s.c.chosen[p])
+            s.c.table[p] &= ~bit(s.c.chosen[p])
+            s.c.chosen[p] = -1
+            taken += 1
+    if taken:
+        s.c.ply -= taken
+        s.c.actor = first_contender(s, 1, 0)
+
+
+cdef u64 sample_cards(u64 pool, int count, u64* rng) noexcept nogil:
+    """``count`` of the cards of ``pool``, uniformly: a partial Fisher-Yates shuffle of the
+    pool's indices in increasing order (sampling.sample_cards draws the same)."""
+    cdef int cards[MAX_CARDS]
+    cdef int n = 0, i, j, t
+    cdef u64 chosen = 0
+    while pool:
+        cards[n] = lowest(pool)
+        pool &= pool - 1
+        n += 1
+    for i in range(count):
+        j = i + random_below(rng, n - i)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+        chosen |= bit(cards[i])
+    return chosen
+
+
+cdef void determinize_state(KState* s, int player, u64* rng) noexcept nogil:
+    """§5: another player's hand is any ``hand count`` of their unseen cards (hand and deck,
+    which is a set: no order to draw), redrawn until it holds a creature when they still
+    have to choose one (the seek step saw to that)."""
+    cdef int p, count
+    cdef u64 pool, hand
+    cdef bint needs_creature
+    rewind_secret_choices(s, player)
+    for p in range(SEATS):
+        if p == player:
+            continue
+        pool = s.c.hand[p] | s.c.deck[p]
+        count = popcount(s.c.hand[p])
+        needs_creature = (s.c.phase == CHOOSE and s.c.contending[p] and s.c.chosen[p] < 0)
+        while True:
+            hand = sample_cards(pool, count, rng)
+            if not needs_creature or hand & s.d.creatures[p]:
+                break
+        s.c.hand[p] = hand
+        s.c.deck[p] = pool & ~hand
+
+
+cdef u64 observed_key(KState* s, int player) noexcept nogil:
+    """What ``player`` (-1: every player) observes, as observe() shows it: the own hand and
+    deck, of another seat the counts, and a secret choice as hidden."""
+    cdef u64 key = 0, table
+    cdef int p, flags, chosen
+    cdef bint secret
+    for p in range(SEATS):
+        if p == player:
+            key ^= mix_pile(s, 1, p, s.c.hand[p]) ^ mix_pile(s, 2, p, s.c.deck[p])
+        else:
+            key ^= mix(16, p, popcount(s.c.hand[p])) ^ mix(17, p, popcount(s.c.deck[p]))
+        secret = s.c.phase == CHOOSE and p != player and s.c.chosen[p] >= 0
+        table = s.c.table[p] & ~bit(s.c.chosen[p]) if secret else s.c.table[p]
+        chosen = -2 if secret else s.c.chosen[p]
+        key ^= mix_pile(s, 3, p, s.c.discard[p]) ^ mix_pile(s, 4, p, table)
+        flags = (s.c.contending[p] | s.c.boosted[p] << 1 | s.c.passed[p] << 2
+                 | s.c.out[p] << 3 | s.c.mulligan[p] << 4)
+        key ^= mix(5, p, 4095 if chosen == -2 else card_number(s, p, chosen))
+        key ^= mix(6, p, card_number(s, p, s.c.tie[p]))
+        key ^= mix(7, p, s.c.value[p]) ^ mix(8, p, flags) ^ mix(9, p, s.c.won[p])
+        key ^= mix(10, p, s.c.tokens[p]) ^ mix(11, p, s.c.left[p])
+    key ^= mix(12, s.c.phase, s.c.actor) ^ mix(13, s.c.caller, s.c.attribute + 1)
+    key ^= mix(14, s.c.round, s.c.ply) ^ mix(15, s.c.tiebreak, s.c.result + 2)
+    return key ^ mix(18, player + 1, 0) ^ s.d.start_key
+
+
 # -- the position key (zobrist.py) -----------------------------------------------------------
 
 cdef inline u64 mix(u64 kind, u64 a, u64 b) noexcept nogil:
@@ -606,6 +692,17 @@ cdef class Kernel(GameKernel):
 
     cdef int plies(self) noexcept nogil:
         return self.s.ply
+
+    cdef int determinize(self, int player, u64* rng) noexcept nogil:
+        if self.s.ply >= MAX_PLIES:
+            ply_overflow()
+        self.s.history[self.s.ply] = self.s.c
+        self.s.ply += 1
+        determinize_state(&self.s, player, rng)
+        return 0
+
+    cdef u64 observation_key(self, int player) noexcept nogil:
+        return observed_key(&self.s, player)
 
     # -- Python side (the generic methods are GameKernel's) --
     def clone(self):

@@ -20,3 +20,6 @@ class FastState(KernelState, CardBattleState):
 
     def hash_key(self) -> int:
         return self.kernel.key
+
+    def determinization(self, player: int, seed: int):
+        return self.game._state(self.kernel.determinized(player, seed).to_position())

@@ -212,3 +212,69 @@ def parse_position(text: str, cards: CardSet) -> Position:
                     tiebreak=f["tiebreak"] == "1",
                     round=number(f["round"], "position head", "round"),
                     ply=number(f["ply"], "position head", "ply"), result=result)
+
+
+# -- an observer's view as a position (analysis of what one player knows) -------------------
+
+VIEW_SEAT_KEYS = ("won", "tokens", "hand", "deck", "unseen") + SEAT_KEYS[4:]
+
+
+def unknown_count(value: str, where: str, key: str) -> int:
+    if not value.startswith("?") or not value[1:].isdigit():
+        raise NotationError(f"{where}: {key}={value!r}; expected ?N (N unknown cards)")
+    return int(value[1:])
+
+
+def filled_seat(text: str, index: int, cards: CardSet) -> str:
+    """Another seat of a view as referee notation: the unseen cards placed in a fixed way
+    (creatures first into the hand, a secret choice the first unseen creature). Only the
+    viewer's analysis is meaningful on it, and that never reads the placement."""
+    where = f"seat {PLAYERS[index]}"
+    name, _, rest = text.strip().partition(" ")
+    f = fields(rest, VIEW_SEAT_KEYS, where)
+    hand, deck = unknown_count(f["hand"], where, "hand"), unknown_count(f["deck"], where, "deck")
+    unseen = parse_pile(f["unseen"], where, "unseen", cards)
+    table_text = f["table"]
+    secret = table_text == "?" or table_text.endswith("+?")
+    if secret != (f["chosen"] == "?"):
+        raise NotationError(f"{where}: table={table_text!r} and chosen={f['chosen']!r} must "
+                            f"both show a secret choice (?) or neither")
+    table = parse_pile(table_text[:-2] if table_text.endswith("+?") else
+                       "-" if secret else table_text, where, "table", cards)
+    creatures = [n for n in unseen if cards.card(n).is_creature]
+    chosen = f["chosen"]
+    if secret:
+        if not creatures:
+            raise NotationError(f"{where}: a secret choice but no unseen creature")
+        chosen = str(creatures[0])
+        table = sorted(table + [creatures[0]])
+        unseen.remove(creatures[0])
+    if len(unseen) != hand + deck:
+        raise NotationError(f"{where}: unseen={f['unseen']!r} holds {len(unseen)} cards; the "
+                            f"hand ({hand}) and deck ({deck}) need {hand + deck}")
+    ordered = [n for n in unseen if cards.card(n).is_creature] + \
+        [n for n in unseen if not cards.card(n).is_creature]
+    words = {"won": f["won"], "tokens": f["tokens"], "hand": pile(ordered[:hand]),
+             "deck": pile(ordered[hand:]), "discard": f["discard"], "table": pile(table),
+             "chosen": chosen, **{k: f[k] for k in SEAT_KEYS[7:]}}
+    return f"{name} {join(words)}"
+
+
+def parse_view(text: str, cards: CardSet) -> tuple[Position, int]:
+    """``cardbattle view=P2 ...`` as printed by ``observation_string``: a position whose
+    unseen cards are placed in a fixed way, and the viewer."""
+    parts = text.strip().split("|")
+    word, _, rest = parts[0].strip().partition(" ")
+    view, _, rest = rest.partition(" ")
+    viewer = player(view.partition("=")[2], "position head", "view")
+    if len(parts) != 1 + len(PLAYERS):
+        raise NotationError(f"view: expected a head and {len(PLAYERS)} seats separated by "
+                            f"'|', got {len(parts)} parts")
+    seats = [part if i == viewer else filled_seat(part, i, cards)
+             for i, part in enumerate(parts[1:])]
+    return parse_position(" | ".join([f"{word} {rest}"] + seats), cards), viewer
+
+
+def is_view(text: str) -> bool:
+    words = text.split()
+    return len(words) > 1 and words[1].startswith("view=")

@@ -10,6 +10,7 @@ from .notation import PLAYERS, format_observation, format_position
 from .observation import greedy_choice, observe
 from .position import TIEBREAK
 from .render import render
+from .sampling import determinize
 from .zobrist import position_key
 
 SHOWN_ALTERNATIVES = 12
@@ -42,6 +43,11 @@ class CardBattleState(State):
 
     def observation_string(self, player: int) -> str:
         return format_observation(self.to_position(), self.game.cardset.attributes, player)
+
+    def determinization(self, player: int, seed: int):
+        """sampling.determinize; the fast state draws the same in its kernel."""
+        return self.game._state(determinize(self.to_position(), self.game.cardset, player,
+                                            seed))
 
     def move_to_str_seen_by(self, move: int, player: int) -> str:
         """§5: another player's draws into hand and secret choice show as ``?``; tie-break

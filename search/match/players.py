@@ -9,7 +9,7 @@ import random
 
 from crystalpick.engine import GameError
 
-from ..engines import make_engine, refuse_imperfect_information
+from ..engines import make_engine, refuse_for
 from ..specs import GREEDY
 from ..limits import Limits
 from ..specs import EngineSpec
@@ -34,11 +34,11 @@ class Player:
             self.external = ExternalEngine(spec.options["command"], game)
         elif spec.name != "random" and not self.own_greedy:
             try:
-                refuse_imperfect_information(spec.name, game)
+                refuse_for(spec.name, game)
             except GameError as err:
                 raise EngineStartError(f"{spec.text!r} did not start: {err}") from None
             options = dict(spec.options)
-            if spec.name == "mcts":
+            if spec.name in ("mcts", "ismcts"):
                 options.setdefault("seed", seed)
             try:
                 self.engine = make_engine(spec.name, **options)
@@ -81,7 +81,9 @@ class Player:
             comment["depth"] = result.depth
         if result.simulations is not None:
             comment["visits"] = result.simulations
-        return result.best_move, comment
+        if result.mixed:
+            comment["mixed"] = f"{result.lines[0].probability:.2f} {result.best_move_str}"
+        return result.move_to_play, comment
 
     def choose_external(self, state, limits: Limits, record: GameRecord) -> tuple[int, dict]:
         """The engine manages its own time: it may use its whole clock (or the move time)."""

@@ -1,0 +1,500 @@
+# cython: language_level=3
+"""Information Set MCTS over any GameKernel with hidden information.
+
+Each simulation starts from a *determinization*: the kernel's ``determinize`` replaces what the
+root player cannot see by a random assignment consistent with their observation (and takes
+back the others' secret choices the root player waits on, so they are made inside the
+search). The tree is a hash table of information sets keyed by the kernel's
+``observation_key``: a node of the root player is keyed by the root player's observation, a
+node of another player by the public observation (what everyone sees), so the other player's
+policy cannot depend on the root player's hand or secret choice, and the second chooser of a
+simultaneous step cannot see the first's choice: the two choices meet as a simultaneous game
+(decoupled selection). Moves available at an information set may vary between
+determinizations (another player's hand); each node keeps an arm per move ever seen and
+selects among the arms available now.
+
+Selection rules (``selection``):
+
+- ``rm``: regret matching with exploration (Lisy, Kovarik, Lanctot, Bosansky 2013, "Convergence
+  of Monte Carlo Tree Search in Simultaneous Move Games"): sigma ~ positive regrets, mixed
+  with ``gamma`` uniform; the regret of each available arm b grows by u/sigma(a) [b = a] - u.
+- ``exp3``: sigma ~ exp(eta X) with eta = gamma / arms and X the importance-weighted reward
+  sums, mixed with ``gamma`` uniform.
+- ``uct``: UCB1 with availability counts (Cowling, Powley, Whitehouse 2012), the baseline;
+  deterministic, so exploitable at simultaneous choices.
+
+The recommended mixed strategy at the root is the rule's average strategy (for ``uct`` the
+visit shares). Rewards are the mover's result in [0, 1]. One expansion per simulation, then a
+playout to the end: the game's own playout moves (``PlayoutPolicy.playout_move``) or, with
+``playout="random"``, uniform ones. Deterministic for a given seed; time and the stop flag are checked
+between simulations.
+"""
+from libc.math cimport exp, log, sqrt
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memset
+
+from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES, PUBLIC_VIEW
+from crystalpick.engine.evaluation cimport PlayoutPolicy
+from crystalpick.engine.rng cimport random_below, random_unit
+from crystalpick.search.clock cimport now
+from crystalpick.search.stop cimport StopFlag
+
+cdef enum:
+    UCT = 0
+    RM = 1
+    EXP3 = 2
+    CHECK_EVERY = 16
+    EMPTY = -1
+
+SELECTIONS = ("rm", "exp3", "uct")
+PLAYOUTS = ("heuristic", "random")
+_CODES = {"uct": UCT, "rm": RM, "exp3": EXP3}
+
+cdef struct Node:           # one information set of one player
+    u64 key
+    int mover
+    int first_arm
+    int arm_count
+    int arm_capacity
+    long long visits
+
+cdef struct Arm:
+    int move
+    int visits
+    long long available     # simulations in which it could be chosen
+    double value            # sum of the mover's rewards in [0, 1]
+    double weight           # rm: cumulative regret; exp3: importance-weighted reward sum
+    double strategy         # sum of the (exploration-free) strategy played: the average
+
+cdef struct Step:           # one decision of the current simulation
+    int node
+    int arm
+    int first_option        # into the options buffer: the arms available here
+    int option_count
+    double probability      # of the chosen arm (with exploration)
+
+
+cdef inline u64 node_key(u64 observation, int mover) noexcept nogil:
+    cdef u64 z = observation ^ ((<u64>(mover + 2)) * 0x9E3779B97F4A7C15ULL)
+    z = (z ^ (z >> 31)) * 0xBF58476D1CE4E5B9ULL
+    return z ^ (z >> 29)
+
+
+cdef class ISMCTS:
+    """A search from ``root_player``'s view of the kernel's position (never its hidden
+    parts: every simulation redraws them)."""
+    cdef GameKernel kernel
+    cdef PlayoutPolicy policy
+    cdef readonly int root_player
+    cdef bint informed                  # playouts by the game's playout_move
+    cdef int selection
+    cdef public double exploration      # uct: c; rm, exp3: gamma
+    cdef u64 rng
+    cdef Node* nodes
+    cdef readonly int node_count
+    cdef int node_capacity, max_nodes
+    cdef int* table
+    cdef int table_size
+    cdef Arm* arms
+    cdef int arm_count, arm_capacity
+    cdef int* moves
+    cdef long long moves_size
+    cdef double* probabilities
+    cdef long long probabilities_size
+    cdef int* options
+    cdef int options_size
+    cdef double* sigma
+    cdef int sigma_size
+    cdef Step steps[MAX_PLIES]
+    cdef u64 root_key
+    cdef readonly long long made
+    cdef readonly long long simulations
+    cdef readonly int max_tree_depth
+    cdef readonly double result_sum     # root player's results in [0, 1], summed
+    cdef StopFlag stop
+
+    def __cinit__(self):
+        self.stop = StopFlag()
+        self.nodes = NULL
+        self.table = NULL
+        self.arms = NULL
+        self.moves = NULL
+        self.probabilities = NULL
+        self.options = NULL
+        self.sigma = NULL
+
+    def __init__(self, GameKernel kernel, PlayoutPolicy policy, int root_player,
+                 str selection="rm", double exploration=0.1, unsigned long long seed=0,
+                 int max_nodes=1_000_000, str playout="heuristic"):
+        if selection not in _CODES:
+            raise ValueError(f"unknown selection {selection!r}; expected one of "
+                             f"{', '.join(SELECTIONS)}")
+        if playout not in PLAYOUTS:
+            raise ValueError(f"unknown playout {playout!r}; expected one of "
+                             f"{', '.join(PLAYOUTS)}")
+        self.informed = playout == "heuristic"
+        if root_player not in (0, 1):
+            raise ValueError(f"root player must be 0 or 1, got {root_player}")
+        policy.check(kernel)
+        cdef u64 probe = seed
+        twin = kernel.clone()
+        if (<GameKernel>twin).determinize(root_player, &probe) < 0:
+            raise ValueError(f"{type(kernel).__name__}: the game has no hidden information "
+                             f"to sample (ismcts searches hidden-information games)")
+        self.kernel = kernel
+        self.policy = policy
+        self.root_player = root_player
+        self.selection = _CODES[selection]
+        self.exploration = exploration
+        self.rng = seed
+        self.max_nodes = max_nodes
+        self.node_capacity = 1024
+        self.table_size = 4096
+        self.arm_capacity = 8192
+        self.moves_size = self.probabilities_size = 256
+        self.options_size = 4096
+        self.sigma_size = 256
+        self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
+        self.table = <int*>malloc(self.table_size * sizeof(int))
+        self.arms = <Arm*>malloc(self.arm_capacity * sizeof(Arm))
+        self.moves = <int*>malloc(self.moves_size * sizeof(int))
+        self.probabilities = <double*>malloc(self.probabilities_size * sizeof(double))
+        self.options = <int*>malloc(self.options_size * sizeof(int))
+        self.sigma = <double*>malloc(self.sigma_size * sizeof(double))
+        if not (self.nodes and self.table and self.arms and self.moves and self.probabilities
+                and self.options and self.sigma):
+            raise MemoryError()
+        for i in range(self.table_size):
+            self.table[i] = EMPTY
+        self.node_count = self.arm_count = 0
+        self.root_key = node_key(kernel.observation_key(root_player), root_player)
+
+    def __dealloc__(self):
+        free(self.nodes)
+        free(self.table)
+        free(self.arms)
+        free(self.moves)
+        free(self.probabilities)
+        free(self.options)
+        free(self.sigma)
+
+    @staticmethod
+    def bytes_per_node():
+        """A node, its share of the table and one arm (a node has a few)."""
+        return sizeof(Node) + 2 * sizeof(int) + sizeof(Arm)
+
+    def set_stop(self, StopFlag flag=None):
+        self.stop = StopFlag() if flag is None else flag
+
+    # -- the table of information sets --------------------------------------------------------
+
+    cdef int find(self, u64 key) noexcept nogil:
+        cdef int slot = <int>(key & <u64>(self.table_size - 1))
+        while self.table[slot] != EMPTY:
+            if self.nodes[self.table[slot]].key == key:
+                return self.table[slot]
+            slot = (slot + 1) & (self.table_size - 1)
+        return EMPTY
+
+    cdef bint grow_table(self) noexcept nogil:
+        cdef int size = 2 * self.table_size, i, slot
+        cdef int* grown = <int*>malloc(size * sizeof(int))
+        if grown == NULL:
+            return False
+        for i in range(size):
+            grown[i] = EMPTY
+        for i in range(self.node_count):
+            slot = <int>(self.nodes[i].key & <u64>(size - 1))
+            while grown[slot] != EMPTY:
+                slot = (slot + 1) & (size - 1)
+            grown[slot] = i
+        free(self.table)
+        self.table = grown
+        self.table_size = size
+        return True
+
+    cdef int create(self, u64 key, int mover) noexcept nogil:
+        """A new node (EMPTY when the tree is full or memory runs out)."""
+        cdef Node* grown
+        cdef int slot, index
+        if self.node_count >= self.max_nodes:
+            return EMPTY
+        if 2 * (self.node_count + 1) > self.table_size and not self.grow_table():
+            return EMPTY
+        if self.node_count == self.node_capacity:
+            grown = <Node*>realloc(self.nodes, 2 * self.node_capacity * sizeof(Node))
+            if grown == NULL:
+                return EMPTY
+            self.nodes = grown
+            self.node_capacity *= 2
+        index = self.node_count
+        self.node_count += 1
+        self.nodes[index].key = key
+        self.nodes[index].mover = mover
+        self.nodes[index].first_arm = 0
+        self.nodes[index].arm_count = 0
+        self.nodes[index].arm_capacity = 0
+        self.nodes[index].visits = 0
+        slot = <int>(key & <u64>(self.table_size - 1))
+        while self.table[slot] != EMPTY:
+            slot = (slot + 1) & (self.table_size - 1)
+        self.table[slot] = index
+        return index
+
+    cdef int arm_of(self, int index, int move) noexcept nogil:
+        """The arm of ``move`` at node ``index``, added if new (-1: out of memory)."""
+        cdef Node* node = &self.nodes[index]
+        cdef int i, capacity, first
+        cdef Arm* grown
+        for i in range(node.arm_count):
+            if self.arms[node.first_arm + i].move == move:
+                return node.first_arm + i
+        if node.arm_count == node.arm_capacity:          # move the block to the end, larger
+            capacity = 2 * node.arm_capacity if node.arm_capacity else 4
+            while self.arm_count + capacity > self.arm_capacity:
+                grown = <Arm*>realloc(self.arms, 2 * self.arm_capacity * sizeof(Arm))
+                if grown == NULL:
+                    return -1
+                self.arms = grown
+                self.arm_capacity *= 2
+            first = self.arm_count
+            for i in range(node.arm_count):
+                self.arms[first + i] = self.arms[node.first_arm + i]
+            node.first_arm = first
+            node.arm_capacity = capacity
+            self.arm_count += capacity
+        i = node.first_arm + node.arm_count
+        node.arm_count += 1
+        memset(&self.arms[i], 0, sizeof(Arm))
+        self.arms[i].move = move
+        return i
+
+    # -- running -----------------------------------------------------------------------------
+
+    def run(self, long long simulations, double deadline=0.0, long long node_limit=0):
+        """Run up to ``simulations`` more simulations, stopping early at the monotonic
+        ``deadline``, at ``node_limit`` positions entered or when the stop flag is set;
+        return how many ran (the first always runs)."""
+        cdef long long done = 0
+        with nogil:
+            while done < simulations:
+                if node_limit > 0 and self.made >= node_limit and done:
+                    break
+                if done % CHECK_EVERY == 0 and done and (
+                        self.stop.word[0] or (deadline > 0 and now() > deadline)):
+                    break
+                if not self.simulate():
+                    break
+                done += 1
+        self.simulations += done
+        return done
+
+    cdef long long load_moves(self) noexcept nogil:
+        cdef long long n = self.kernel.moves(self.moves, self.moves_size)
+        cdef int* grown
+        cdef double* grown_p
+        if n > self.moves_size:
+            grown = <int*>realloc(self.moves, n * sizeof(int))
+            grown_p = <double*>realloc(self.probabilities, n * sizeof(double))
+            if grown != NULL:
+                self.moves = grown
+            if grown_p != NULL:
+                self.probabilities = grown_p
+            if grown == NULL or grown_p == NULL:
+                return -1
+            self.moves_size = self.probabilities_size = n
+            self.kernel.moves(self.moves, n)
+        return n
+
+    cdef int chance_outcome(self, long long n) noexcept nogil:
+        cdef double draw = random_unit(&self.rng)
+        cdef long long i
+        self.kernel.outcome_probabilities(self.probabilities, n)
+        for i in range(n):
+            draw -= self.probabilities[i]
+            if draw < 0:
+                return self.moves[i]
+        return self.moves[n - 1]
+
+    cdef bint simulate(self) noexcept nogil:
+        """One simulation from a fresh determinization; False if out of memory."""
+        cdef int base = self.kernel.plies(), depth = 0, player, index, move, arm, i
+        cdef long long n
+        cdef bint expanded = False
+        cdef double result = 0.0, u
+        cdef Step* step
+        cdef Arm* a
+        self.kernel.determinize(self.root_player, &self.rng)
+        while self.kernel.plies() < MAX_PLIES - 1:
+            player = self.kernel.player()
+            if player == -2:
+                result = self.kernel.terminal_value()
+                break
+            n = self.load_moves()
+            if n <= 0:
+                return self.unwind(base, False)
+            if player == -1:
+                self.kernel.make(self.chance_outcome(n))
+                self.made += 1
+                continue
+            index = self.find(node_key(self.kernel.observation_key(
+                player if player == self.root_player else PUBLIC_VIEW), player))
+            if index == EMPTY:
+                if not expanded:
+                    index = self.create(node_key(self.kernel.observation_key(
+                        player if player == self.root_player else PUBLIC_VIEW), player),
+                        player)
+                    expanded = True
+                if index == EMPTY:
+                    result = self.playout()
+                    if result != result:
+                        return self.unwind(base, False)
+                    break
+            if not self.choose(index, n, depth):
+                return self.unwind(base, False)
+            move = self.arms[self.steps[depth].arm].move
+            depth += 1
+            self.kernel.make(move)
+            self.made += 1
+        if depth > self.max_tree_depth:
+            self.max_tree_depth = depth
+        self.result_sum += (1.0 + (result if self.root_player == 0 else -result)) / 2
+        for i in range(depth - 1, -1, -1):
+            step = &self.steps[i]
+            player = self.nodes[step.node].mover
+            u = (1.0 + (result if player == 0 else -result)) / 2
+            self.nodes[step.node].visits += 1
+            a = &self.arms[step.arm]
+            a.visits += 1
+            a.value += u
+            if self.selection == RM:
+                for arm in range(step.option_count):
+                    self.arms[self.options[step.first_option + arm]].weight -= u
+                a.weight += u / step.probability
+            elif self.selection == EXP3:
+                a.weight += u / step.probability
+        return self.unwind(base, True)
+
+    cdef bint unwind(self, int base, bint ok) noexcept nogil:
+        while self.kernel.plies() > base:
+            self.kernel.unmake()
+        return ok
+
+    cdef bint choose(self, int index, long long n, int depth) noexcept nogil:
+        """Select among the arms of ``index`` available now (the moves loaded); fill step
+        ``depth``; False if out of memory."""
+        cdef int i, arm, first, chosen = 0
+        cdef int* grown
+        cdef double* grown_s
+        cdef double total = 0.0, best = -1e300, score, gamma = self.exploration, top, draw
+        cdef Arm* a
+        cdef Step* step = &self.steps[depth]
+        first = 0 if depth == 0 else \
+            self.steps[depth - 1].first_option + self.steps[depth - 1].option_count
+        if first + n > self.options_size:
+            grown = <int*>realloc(self.options, 2 * (first + n) * sizeof(int))
+            if grown == NULL:
+                return False
+            self.options = grown
+            self.options_size = <int>(2 * (first + n))
+        if n > self.sigma_size:
+            grown_s = <double*>realloc(self.sigma, n * sizeof(double))
+            if grown_s == NULL:
+                return False
+            self.sigma = grown_s
+            self.sigma_size = <int>n
+        for i in range(n):
+            arm = self.arm_of(index, self.moves[i])
+            if arm < 0:
+                return False
+            self.options[first + i] = arm
+            self.arms[arm].available += 1
+        step.node = index
+        step.first_option = first
+        step.option_count = <int>n
+        if self.selection == UCT:
+            for i in range(n):
+                a = &self.arms[self.options[first + i]]
+                if a.visits == 0:
+                    chosen = i
+                    break
+                score = a.value / a.visits + gamma * sqrt(log(<double>a.available) / a.visits)
+                if score > best:
+                    best = score
+                    chosen = i
+            step.arm = self.options[first + chosen]
+            step.probability = 1.0
+            return True
+        if self.selection == RM:
+            for i in range(n):
+                a = &self.arms[self.options[first + i]]
+                self.sigma[i] = a.weight if a.weight > 0 else 0.0
+                total += self.sigma[i]
+        else:
+            top = -1e300
+            for i in range(n):
+                if self.arms[self.options[first + i]].weight > top:
+                    top = self.arms[self.options[first + i]].weight
+            for i in range(n):
+                self.sigma[i] = exp(gamma / n * (self.arms[self.options[first + i]].weight
+                                                 - top))
+                total += self.sigma[i]
+        for i in range(n):
+            self.sigma[i] = self.sigma[i] / total if total > 0 else 1.0 / n
+            self.arms[self.options[first + i]].strategy += self.sigma[i]
+        draw = random_unit(&self.rng)
+        chosen = <int>n - 1
+        for i in range(n):
+            score = (1.0 - gamma) * self.sigma[i] + gamma / n
+            draw -= score
+            if draw < 0:
+                chosen = i
+                break
+        step.arm = self.options[first + chosen]
+        step.probability = (1.0 - gamma) * self.sigma[chosen] + gamma / n
+        return True
+
+    cdef double playout(self) noexcept nogil:
+        """Random moves to the end (unmade by the caller); player 0's result, NaN if out of
+        memory."""
+        cdef int player, move
+        cdef long long n
+        while self.kernel.plies() < MAX_PLIES - 1:
+            move = (self.policy.playout_move(self.kernel, &self.rng) if self.informed
+                    else self.policy.sample_move(self.kernel, &self.rng))
+            if move >= 0:
+                self.kernel.make(move)
+                self.made += 1
+                continue
+            player = -2 if move == -2 else self.kernel.player()
+            if player == -2:
+                return self.kernel.terminal_value()
+            n = self.load_moves()
+            if n <= 0:
+                return 0.0 / 0.0
+            self.kernel.make(self.chance_outcome(n) if player == -1
+                             else self.moves[random_below(&self.rng, n)])
+            self.made += 1
+        return 0.0
+
+    # -- what the search found -------------------------------------------------------------
+
+    def root_arms(self):
+        """``(move, visits, value sum, average-strategy sum, available)`` per arm of the root
+        player's node for this position, in the order first seen (empty if the root player
+        is not to move or the node was never reached)."""
+        cdef int index = self.find(self.root_key), i
+        cdef Arm* a
+        if index == EMPTY:
+            return []
+        out = []
+        for i in range(self.nodes[index].arm_count):
+            a = &self.arms[self.nodes[index].first_arm + i]
+            out.append((a.move, a.visits, a.value, a.strategy, a.available))
+        return out
+
+    def reset_counters(self):
+        self.simulations = 0
+        self.made = 0
+        self.max_tree_depth = 0
+        self.result_sum = 0.0

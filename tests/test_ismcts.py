@@ -1,0 +1,225 @@
+"""Information Set MCTS on the card battle game: determinizations consistent with the
+observer's view (fast and reference alike), analysis that never reads hidden cards, a mixed
+strategy that converges to a closed-form equilibrium, legal play in matches, refusals."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from crystalpick.engine import GameError, get_game, sample_chance
+from crystalpick.engine.cardbattle.moves import kind_of, M_PLAY
+from crystalpick.engine.cardbattle.position import CHOOSE
+from crystalpick.search import Limits, analyse, make_engine
+from crystalpick.search.match.players import Player
+from crystalpick.search.match.runner import MatchSettings, play_game
+from crystalpick.search.match.termination import EngineStartError
+from crystalpick.search.specs import parse_spec
+
+DECKS = {"deck1": "titas", "deck2": "arsenal"}
+
+
+def random_states(count: int, seed: int, impl: str = "fast"):
+    """Decision states of random games (random moves, chance by its probabilities)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        game = get_game("cardbattle", DECKS, impl=impl, seed=rng.randrange(2**31))
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(1, 120)):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.play(sample_chance(state, rng.random()))
+            else:
+                state.play(rng.choice(state.legal_moves()))
+        if not state.is_terminal() and not state.is_chance_node():
+            out.append(state)
+    return out
+
+
+def seat(observation, player):
+    return next(s for s in observation["seats"] if s["player"] == player)
+
+
+def rewound(state, player) -> bool:
+    """The other player chose in secret and ``player`` waits on it."""
+    pos = state.to_position()
+    return pos.phase == CHOOSE and any(s.chosen for p, s in enumerate(pos.seats) if p != player)
+
+
+@pytest.mark.parametrize("impl", ["fast", "reference"])
+def test_determinizations_only_give_the_opponent_cards_they_can_hold(impl):
+    for number, state in enumerate(random_states(150, 11, impl)):
+        for player in (0, 1):
+            seen = state.observation(player)
+            sample = state.determinization(player, number * 7 + player)
+            other = 1 - player
+            truth, drawn = state.to_position().seats, sample.to_position().seats
+            unseen = seat(seen, ("P1", "P2")[other])["unseen"]
+            assert set(drawn[other].hand) | set(drawn[other].deck) <= set(unseen)
+            assert drawn[player] == truth[player]
+            assert drawn[other].discard == truth[other].discard
+            if not rewound(state, player):
+                assert sample.observation(player) == seen
+                continue
+            # the secret choice went back into the hand: any choice from there is the view
+            assert len(drawn[other].hand) == len(truth[other].hand) + 1
+            for move in sample.legal_moves():
+                assert kind_of(move) == M_PLAY
+                sample.play(move)
+                assert sample.observation(player) == seen
+                sample.undo()
+
+
+def test_the_kernel_and_the_reference_draw_the_same_determinization():
+    for number, state in enumerate(random_states(120, 12)):
+        reference = get_game("cardbattle", DECKS, impl="reference").parse_position(
+            state.position())
+        for player in (0, 1):
+            assert state.determinization(player, number).position() == \
+                reference.determinization(player, number).position()
+
+
+def test_the_observation_key_is_the_observation():
+    states = random_states(80, 13)
+    for number, state in enumerate(states):
+        kernel = state.search_kernel()
+        for player in (0, 1):
+            key = kernel.observation_key_of(player)
+            if not rewound(state, player):
+                sample = state.determinization(player, number)
+                assert sample.search_kernel().observation_key_of(player) == key
+            assert key != kernel.observation_key_of(1 - player)
+    keys = {}
+    for state in states:
+        for player in (0, 1):
+            text = state.observation_string(player)
+            key = state.search_kernel().observation_key_of(player)
+            assert keys.setdefault(key, text) == text
+
+
+def test_games_without_hidden_information_refuse_to_sample():
+    state = get_game("mattock").new_initial_state()
+    with pytest.raises(GameError, match="no hidden information"):
+        state.determinization(0, 1)
+    with pytest.raises(GameError, match="ismcts cannot play mattock: .* use mcts or alphabeta"):
+        analyse(state, "ismcts", Limits(simulations=10))
+    with pytest.raises(EngineStartError, match="hides nothing"):
+        Player(parse_spec("ismcts"), 1, get_game("mattock"))
+
+
+@pytest.mark.parametrize("engine", ["alphabeta", "mcts"])
+def test_perfect_information_searchers_still_refuse_and_name_ismcts(engine):
+    state = get_game("cardbattle", seed=1).new_initial_state()
+    with pytest.raises(GameError, match=f"{engine} cannot play cardbattle: .*use ismcts"):
+        analyse(state, engine, Limits(depth=1, simulations=10))
+
+
+def summary(result):
+    return [(line.move_str, line.probability, line.visits, line.score) for line in
+            result.lines], result.score, result.play_move
+
+
+def test_analysis_of_a_view_never_depends_on_the_hidden_cards():
+    checked = 0
+    for number, state in enumerate(random_states(12, 14)):
+        mover = state.current_player()
+        if rewound(state, mover):
+            continue
+        others = (state.determinization(mover, 1000 * number + k) for k in range(50))
+        other = next((o for o in others if o.position() != state.position()), None)
+        if other is None:          # nothing else is consistent with the view
+            continue
+        view = state.game.parse_position(state.observation_string(mover))
+        assert view.observer == mover
+        results = [summary(analyse(s, make_engine("ismcts", seed=number),
+                                   Limits(simulations=300)))
+                   for s in (state, other, view)]
+        assert results[0] == results[1] == results[2]
+        checked += 1
+    assert checked >= 8
+
+
+def test_a_view_is_analysed_from_its_viewer_only():
+    state = random_states(1, 15)[0]
+    mover = state.current_player()
+    view = state.game.parse_position(state.observation_string(mover))
+    with pytest.raises(GameError, match="view"):
+        analyse(view, "ismcts", Limits(simulations=10), point_of_view=1 - mover)
+
+
+# -- the mixed strategy of a one-round matching-pennies position --------------------------------
+# P1 has won 1 crystal of 2 and holds creatures 4 and 1; P2 holds 5 and 2 and must win both of
+# the last two rounds (no refill). P1 wins if it plays its 4 against the 2 or its 1 against
+# the 5 (it then wins the other round): matching pennies, whose only equilibrium is 1/2 each,
+# worth 1/2 to both. A searcher whose second chooser saw the first's choice would value it 0
+# for P1; one that mixes wrongly is exploited below 1/2.
+
+PENNIES = """name = "matching pennies"
+reconstruction = false
+attributes = ["a", "b"]
+""" + "".join(f"""
+[[card]]
+number = {number}
+name = "{name}"
+kind = "creature"
+families = ["X"]
+mythic = false
+values = {{ a = {value}, b = {value} }}
+""" for number, name, value in ((1, "Four", 4), (2, "One", 1), (3, "Five", 5), (4, "Two", 2)))
+PENNIES_POSITION = (
+    "cardbattle phase=choose actor=P1 caller=P1 attr=a round=1 ply=20 tiebreak=0 result=- | "
+    "P1 won=1 tokens=0 hand=1.2 deck=- discard=- table=- chosen=- tie=- value=0 left=0 "
+    "flags=ck | P2 won=0 tokens=0 hand=3.4 deck=- discard=- table=- chosen=- tie=- value=0 "
+    "left=0 flags=ck")
+
+
+@pytest.fixture(scope="module")
+def pennies(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("pennies")
+    (folder / "cards.toml").write_text(PENNIES)
+    (folder / "p1.toml").write_text("cards = [1, 2]\n")
+    (folder / "p2.toml").write_text("cards = [3, 4]\n")
+    return get_game("cardbattle", {"deck1": str(folder / "p1.toml"),
+                                   "deck2": str(folder / "p2.toml"), "deck-minimum": "2",
+                                   "target": "2", "refill": "none"},
+                    tileset=str(folder / "cards.toml"))
+
+
+@pytest.mark.parametrize("selection", ["rm", "exp3"])
+@pytest.mark.parametrize("moves", ["", "play:1"])       # P1 to choose; P2 after P1's secret
+def test_the_mixed_strategy_converges_to_the_equilibrium(pennies, selection, moves):
+    state = pennies.state(PENNIES_POSITION, moves)
+    result = analyse(state, make_engine("ismcts", selection=selection, seed=3),
+                     Limits(simulations=40000))
+    assert result.mixed and len(result.lines) == 2
+    for line in result.lines:
+        assert abs(line.probability - 0.5) < 0.03
+    assert abs(result.win_probability - 0.5) < 0.03
+
+
+def test_plain_uct_is_exploited_at_the_simultaneous_choice(pennies):
+    """The baseline's deterministic choices let the other side's node read them: its value
+    is off the equilibrium's 1/2, which is why it is not the default."""
+    state = pennies.state(PENNIES_POSITION)
+    result = analyse(state, make_engine("ismcts", selection="uct", seed=3),
+                     Limits(simulations=40000))
+    assert abs(result.win_probability - 0.5) > 0.05
+
+
+def test_the_move_played_is_drawn_from_the_mixed_strategy(pennies):
+    state = pennies.state(PENNIES_POSITION)
+    played = [analyse(state, make_engine("ismcts", seed=seed), Limits(simulations=2000))
+              .play_move for seed in range(60)]
+    assert set(played) == set(state.legal_moves())
+    assert 15 <= played.count(played[0]) <= 45
+    again = analyse(state, make_engine("ismcts", seed=0), Limits(simulations=2000))
+    assert again.play_move == played[0]
+
+
+def test_ismcts_plays_legal_moves_in_a_match():
+    settings = MatchSettings(game="cardbattle", engines=["ismcts:sims=300", "greedy"], seed=5)
+    for swapped in (False, True):
+        outcome = play_game(settings, 0, swapped)
+        assert outcome.termination.name == "NORMAL" and outcome.plies > 0
