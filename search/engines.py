@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from crystalpick.engine.game import CHANCE, GameError
 
 from .alphabeta import AlphaBeta
-from .ismcts import ISMCTS, PLAYOUTS, SELECTIONS
+from .ismcts import ISMCTS, OPPONENTS, PLAYOUTS, SELECTIONS
 from .limits import Limits
 from .mcts import MCTS
 from .options import EngineSchema, Option
@@ -357,8 +357,14 @@ class ISMCTSEngine(Engine):
                    minimum=0, maximum=1, above_minimum=True),
             Option("c", "float", 0.7, "Exploration constant of uct (rewards in [0, 1]).",
                    minimum=0),
-            Option("playout", "choice", "heuristic", "Playouts by the game's own policy or "
-                   "uniformly random.", choices=PLAYOUTS),
+            Option("playout", "choice", "random", "Playouts uniformly random or by the "
+                   "game's own policy (heuristic).", choices=PLAYOUTS),
+            Option("warmup", "int", 0, "Visits an information set plays the playout policy "
+                   "before its selection rule (heuristic playouts only).", minimum=0,
+                   maximum=10**6),
+            Option("opponent", "choice", "public", "The other player's information sets: "
+                   "keyed by the public observation or by their own (their sampled hand).",
+                   choices=OPPONENTS),
             Option("max_nodes", "int", 1_000_000, "Information sets kept, at most.",
                    minimum=1024, maximum=2**30),
             Option("seed", "int", None, "Seed of the determinizations, the search and the "
@@ -386,7 +392,8 @@ class ISMCTSEngine(Engine):
         kernel = state.game.parse_position(state.position()).search_kernel()
         tree = ISMCTS(kernel, state.game.playout_policy(), point_of_view, selection,
                       exploration, rng.getrandbits(63), self.options["max_nodes"],
-                      self.options["playout"])
+                      self.options["playout"], self.options["warmup"],
+                      self.options["opponent"])
         tree.set_stop(stop)
         tree.reset_counters()
         soft, hard = limits.budget()

@@ -5,13 +5,14 @@ Each simulation starts from a *determinization*: the kernel's ``determinize`` re
 root player cannot see by a random assignment consistent with their observation (and takes
 back the others' secret choices the root player waits on, so they are made inside the
 search). The tree is a hash table of information sets keyed by the kernel's
-``observation_key``: a node of the root player is keyed by the root player's observation, a
-node of another player by the public observation (what everyone sees), so the other player's
-policy cannot depend on the root player's hand or secret choice, and the second chooser of a
-simultaneous step cannot see the first's choice: the two choices meet as a simultaneous game
-(decoupled selection). Moves available at an information set may vary between
-determinizations (another player's hand); each node keeps an arm per move ever seen and
-selects among the arms available now.
+``observation_key``: the root player's nodes by their own observation, the others' by the
+public observation (``opponent="public"``, the default: one policy for every hand they might
+hold, learnt from every simulation) or by their own (``opponent="own"``: conditioned on
+their sampled hand, so rarely visited twice). Either way a player's policy cannot depend on another's hidden
+hand or secret choice, and the second chooser of a simultaneous step cannot see the first's
+choice: the two choices meet as a simultaneous game (decoupled selection). Moves available
+at a public node vary between determinizations (the other hand); each node keeps an arm per
+move ever seen and selects among the arms available now.
 
 Selection rules (``selection``):
 
@@ -23,9 +24,12 @@ Selection rules (``selection``):
 - ``uct``: UCB1 with availability counts (Cowling, Powley, Whitehouse 2012), the baseline;
   deterministic, so exploitable at simultaneous choices.
 
-The recommended mixed strategy at the root is the rule's average strategy (for ``uct`` the
-visit shares). Rewards are the mover's result in [0, 1]. One expansion per simulation, then a
-playout to the end: the game's own playout moves (``PlayoutPolicy.playout_move``) or, with
+A node's first ``warmup`` visits play the game's playout move instead (counted in the values,
+not in regrets, weights or the average strategy): before it has learnt anything a node
+plays like the playouts, not uniformly, so the values above it are not those of random
+play. The recommended mixed strategy at the root is the rule's average strategy (for ``uct``
+the visit shares). Rewards are the mover's result in [0, 1]. One expansion per simulation (the new
+information set chooses nothing yet), then a playout to the end from it: the game's own playout moves (``PlayoutPolicy.playout_move``) or, with
 ``playout="random"``, uniform ones. Deterministic for a given seed; time and the stop flag are checked
 between simulations.
 """
@@ -48,6 +52,7 @@ cdef enum:
 
 SELECTIONS = ("rm", "exp3", "uct")
 PLAYOUTS = ("heuristic", "random")
+OPPONENTS = ("public", "own")
 _CODES = {"uct": UCT, "rm": RM, "exp3": EXP3}
 
 cdef struct Node:           # one information set of one player
@@ -87,6 +92,8 @@ cdef class ISMCTS:
     cdef PlayoutPolicy policy
     cdef readonly int root_player
     cdef bint informed                  # playouts by the game's playout_move
+    cdef int warmup                     # visits a node plays the playout policy first
+    cdef bint public                    # the others' nodes keyed by the public view
     cdef int selection
     cdef public double exploration      # uct: c; rm, exp3: gamma
     cdef u64 rng
@@ -107,6 +114,7 @@ cdef class ISMCTS:
     cdef int sigma_size
     cdef Step steps[MAX_PLIES]
     cdef u64 root_key
+    cdef bint root_moves                # the root player decides here
     cdef readonly long long made
     cdef readonly long long simulations
     cdef readonly int max_tree_depth
@@ -125,7 +133,8 @@ cdef class ISMCTS:
 
     def __init__(self, GameKernel kernel, PlayoutPolicy policy, int root_player,
                  str selection="rm", double exploration=0.1, unsigned long long seed=0,
-                 int max_nodes=1_000_000, str playout="heuristic"):
+                 int max_nodes=1_000_000, str playout="random", int warmup=0,
+                 str opponent="public"):
         if selection not in _CODES:
             raise ValueError(f"unknown selection {selection!r}; expected one of "
                              f"{', '.join(SELECTIONS)}")
@@ -133,6 +142,11 @@ cdef class ISMCTS:
             raise ValueError(f"unknown playout {playout!r}; expected one of "
                              f"{', '.join(PLAYOUTS)}")
         self.informed = playout == "heuristic"
+        self.warmup = warmup if self.informed else 0
+        if opponent not in OPPONENTS:
+            raise ValueError(f"unknown opponent view {opponent!r}; expected one of "
+                             f"{', '.join(OPPONENTS)}")
+        self.public = opponent == "public"
         if root_player not in (0, 1):
             raise ValueError(f"root player must be 0 or 1, got {root_player}")
         policy.check(kernel)
@@ -168,6 +182,7 @@ cdef class ISMCTS:
             self.table[i] = EMPTY
         self.node_count = self.arm_count = 0
         self.root_key = node_key(kernel.observation_key(root_player), root_player)
+        self.root_moves = kernel.player() == root_player
 
     def __dealloc__(self):
         free(self.nodes)
@@ -320,7 +335,10 @@ cdef class ISMCTS:
         """One simulation from a fresh determinization; False if out of memory."""
         cdef int base = self.kernel.plies(), depth = 0, player, index, move, arm, i
         cdef long long n
-        cdef bint expanded = False
+        # before the root's own decision (another player's secret choice taken back) every
+        # information set joins the tree and chooses, so the simulation reaches the root
+        cdef bint expanded = False, before_root = self.root_moves
+        cdef u64 key
         cdef double result = 0.0, u
         cdef Step* step
         cdef Arm* a
@@ -337,19 +355,22 @@ cdef class ISMCTS:
                 self.kernel.make(self.chance_outcome(n))
                 self.made += 1
                 continue
-            index = self.find(node_key(self.kernel.observation_key(
-                player if player == self.root_player else PUBLIC_VIEW), player))
+            key = node_key(self.kernel.observation_key(self.viewer(player)), player)
+            if key == self.root_key:
+                before_root = False
+            index = self.find(key)
+            if index == EMPTY and before_root:
+                index = self.create(key, player)
             if index == EMPTY:
+                # a new information set joins the tree; the playout starts from it, so no
+                # uniform first choice at a node nobody has learnt anything about
                 if not expanded:
-                    index = self.create(node_key(self.kernel.observation_key(
-                        player if player == self.root_player else PUBLIC_VIEW), player),
-                        player)
+                    self.create(key, player)
                     expanded = True
-                if index == EMPTY:
-                    result = self.playout()
-                    if result != result:
-                        return self.unwind(base, False)
-                    break
+                result = self.playout()
+                if result != result:
+                    return self.unwind(base, False)
+                break
             if not self.choose(index, n, depth):
                 return self.unwind(base, False)
             move = self.arms[self.steps[depth].arm].move
@@ -367,6 +388,8 @@ cdef class ISMCTS:
             a = &self.arms[step.arm]
             a.visits += 1
             a.value += u
+            if step.probability == 0:         # a warm-up choice: no regret or weight
+                continue
             if self.selection == RM:
                 for arm in range(step.option_count):
                     self.arms[self.options[step.first_option + arm]].weight -= u
@@ -374,6 +397,10 @@ cdef class ISMCTS:
             elif self.selection == EXP3:
                 a.weight += u / step.probability
         return self.unwind(base, True)
+
+    cdef inline int viewer(self, int player) noexcept nogil:
+        """Whose observation keys ``player``'s information set."""
+        return player if player == self.root_player or not self.public else PUBLIC_VIEW
 
     cdef bint unwind(self, int base, bint ok) noexcept nogil:
         while self.kernel.plies() > base:
@@ -383,7 +410,7 @@ cdef class ISMCTS:
     cdef bint choose(self, int index, long long n, int depth) noexcept nogil:
         """Select among the arms of ``index`` available now (the moves loaded); fill step
         ``depth``; False if out of memory."""
-        cdef int i, arm, first, chosen = 0
+        cdef int i, arm, first, move, chosen = 0
         cdef int* grown
         cdef double* grown_s
         cdef double total = 0.0, best = -1e300, score, gamma = self.exploration, top, draw
@@ -412,6 +439,15 @@ cdef class ISMCTS:
         step.node = index
         step.first_option = first
         step.option_count = <int>n
+        if self.nodes[index].visits < self.warmup:
+            # too few visits to have learnt anything: play as the playouts do (if the policy
+            # has a move here), so values above are not those of uniform play
+            move = self.policy.playout_move(self.kernel, &self.rng)
+            for i in range(n):
+                if self.moves[i] == move:
+                    step.arm = self.options[first + i]
+                    step.probability = 0.0
+                    return True
         if self.selection == UCT:
             for i in range(n):
                 a = &self.arms[self.options[first + i]]
