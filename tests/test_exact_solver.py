@@ -3,6 +3,7 @@ induction and CFR+ against hand-computed values, best responses of known policie
 exploitability formula."""
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -242,3 +243,49 @@ def test_an_engine_is_a_mixed_or_a_pure_policy(stub_engine, spec, expected):
 def test_an_unknown_engine_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown engine 'nosuch'"):
         make_policy("nosuch:sims=10")
+
+
+# -- a card battle position that is matching pennies ------------------------------------------
+# P1 has won 1 crystal of 2 and holds creatures of 4 and 1; P2 holds 5 and 2 and must win both
+# last rounds (no refill). P1 wins if it plays its 4 against the 2 or its 1 against the 5 (it
+# then wins the other round): matching pennies, worth exactly 1/2, each card played 1/2.
+
+PENNIES_FOLDER = Path(__file__).parent / "data" / "pennies"
+PENNIES_POSITION = (
+    "cardbattle phase=choose actor=P1 caller=P1 attr=a round=1 ply=20 tiebreak=0 result=- | "
+    "P1 won=1 tokens=0 hand=1.2 deck=- discard=- table=- chosen=- tie=- value=0 left=0 "
+    "flags=ck | P2 won=0 tokens=0 hand=3.4 deck=- discard=- table=- chosen=- tie=- value=0 "
+    "left=0 flags=ck")
+
+
+def pennies_position():
+    game = CardBattle({"deck1": str(PENNIES_FOLDER / "p1.toml"),
+                       "deck2": str(PENNIES_FOLDER / "p2.toml"), "deck-minimum": "2",
+                       "target": "2", "refill": "none"},
+                      tileset=str(PENNIES_FOLDER / "cards.toml"))
+    return game, game.parse_position(PENNIES_POSITION)
+
+
+def test_a_matching_pennies_position_is_worth_one_half_by_induction_and_cfr():
+    game, state = pennies_position()
+    exact = solve_by_induction(build_tree(state, recall=False))
+    assert exact.value == pytest.approx(0.5)
+    assert exact.mixed_games == 1
+    tree = build_tree(state)
+    result = solve_cfr(tree, 1e-4)
+    assert result.measured.lower - 1e-4 <= 0.5 <= result.measured.upper + 1e-4
+    first = tree.infosets[tree.infoset[tree.root]]
+    share = result.average[first.first_slot:first.first_slot + 2]
+    assert share == pytest.approx([0.5, 0.5], abs=1e-2)
+
+
+def test_pure_play_at_the_pennies_position_is_exploited_by_one_half():
+    """Greedy plays the likeliest winner purely: a best response then always wins, in both
+    seats, where the equilibrium gives each 1/2, so it is exploited by exactly 1/2."""
+    game, state = pennies_position()
+    tree = build_tree(state)
+    greedy = policy_strategy(tree, game, GreedyPolicy())
+    result = exploitability(tree, (greedy, greedy))
+    assert result.first.value == pytest.approx(1.0)
+    assert result.second.value == pytest.approx(1.0)
+    assert result.exploitability == pytest.approx(0.5)

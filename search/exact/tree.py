@@ -41,7 +41,6 @@ class InfoSet:
     moves: list[int]
     position: str              # one position of the set (a state to ask a policy at)
     first_slot: int            # the set's moves are slots first_slot .. first_slot+len-1
-    own_actions: int           # id of the mover's own move sequence (for the recall report)
 
 
 @dataclass
@@ -62,7 +61,6 @@ class GameTree:
     slot_infoset: np.ndarray   # the information set of each (information set, move) slot
     root: int
     recall: bool
-    histories: int = 0         # root-to-node paths visited (before merging)
     seconds: float = 0.0
     observation_pasts: dict = field(default_factory=dict)
 
@@ -124,7 +122,6 @@ class _Builder:
         self.node_infoset: list[int] = []
         self.edges: list[list[tuple[int, int, float]]] = []
         self.observation_pasts: dict = {}
-        self.histories = 0
 
     @staticmethod
     def intern(table: dict, key) -> int:
@@ -142,7 +139,7 @@ class _Builder:
         if found is None:
             found = self.infoset_ids[key] = len(self.infosets)
             self.infosets.append(InfoSet(player, observation, moves, state.position(),
-                                         len(self.slots), actions))
+                                         len(self.slots)))
             self.slots.extend([found] * len(moves))
         elif self.infosets[found].moves != moves:
             raise GameError(f"two states with the same observation for player {player + 1} "
@@ -152,7 +149,6 @@ class _Builder:
     def visit(self, state, own0: tuple[int, int], own1: tuple[int, int]) -> int:
         """The node of ``state`` reached with the players' own pasts ``own0``/``own1``
         (each an interned (past, move sequence) pair)."""
-        self.histories += 1
         position = state.hash_key()
         key = (position, own0[0], own1[0]) if self.recall else position
         node = self.memo.get(key)
@@ -215,5 +211,5 @@ class _Builder:
             edge_parent=parent, edge_slot=slot,
             infosets=self.infosets,
             slot_infoset=np.array(self.slots, dtype=np.int64),
-            root=root, recall=self.recall, histories=self.histories,
+            root=root, recall=self.recall,
             observation_pasts=self.observation_pasts)
