@@ -1,0 +1,97 @@
+"""Policies for the exploitability measurement: "observation -> distribution over legal
+moves", built from random, greedy or any engine of search/engines.py.
+
+An engine that returns one move is a pure policy; one whose analysis gives every option a
+probability (``Line.probability``, the mixed strategy an information-set searcher exposes) is
+used as that mixed strategy. A policy is asked once per (player, observation) and the answer
+kept, so it is a function of the observation by construction, whatever the engine does
+between calls; each engine query starts a fresh engine (seeded when the engine takes a seed).
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from ..engines import ENGINES, make_engine
+from ..limits import Limits
+from ..specs import parse_spec
+from .response import Strategy
+from .tree import GameTree
+
+
+class Policy(ABC):
+    name: str
+
+    @abstractmethod
+    def probabilities(self, state) -> dict[int, float]:
+        """The mover's distribution over its legal moves in ``state`` (reading only what the
+        mover observes)."""
+
+
+class RandomPolicy(Policy):
+    name = "random"
+
+    def probabilities(self, state):
+        moves = state.legal_moves()
+        return {move: 1.0 / len(moves) for move in moves}
+
+
+class GreedyPolicy(Policy):
+    """The game's own observation-based greedy (``State.greedy_move``), as in matches."""
+
+    name = "greedy"
+
+    def probabilities(self, state):
+        return {state.greedy_move(): 1.0}
+
+
+class EnginePolicy(Policy):
+    def __init__(self, text: str, seed: int):
+        self.spec = parse_spec(text)
+        self.name = text
+        self.options = dict(self.spec.options)
+        if any(option.name == "seed" for option in ENGINES[self.spec.name].schema.options):
+            self.options.setdefault("seed", seed)
+        self.limits = Limits(**self.spec.limits) if self.spec.limits else Limits(time=1.0)
+
+    def probabilities(self, state):
+        from ..analysis import analyse
+        mover = state.current_player()
+        result = analyse(state, make_engine(self.spec.name, **self.options), self.limits,
+                         point_of_view=mover)
+        if result.lines and getattr(result.lines[0], "probability", None) is not None:
+            return {line.move: line.probability for line in result.lines}
+        return {result.best_move: 1.0}
+
+
+def make_policy(text: str, seed: int = 1) -> Policy:
+    """``random``, ``greedy`` or an engine spec such as ``ismcts:sims=1000``."""
+    name = text.strip()
+    if name == RandomPolicy.name:
+        return RandomPolicy()
+    if name == GreedyPolicy.name:
+        return GreedyPolicy()
+    return EnginePolicy(name, seed)
+
+
+def policy_strategy(tree: GameTree, game, policy: Policy, progress=None) -> Strategy:
+    """``policy`` as a strategy over ``tree``'s information sets, asked at one position of
+    each set (any one: the policy reads only the observation) and once per observation."""
+    answers: dict[tuple[int, str], dict[int, float]] = {}
+
+    def strategy(infoset: int) -> np.ndarray:
+        info = tree.infosets[infoset]
+        key = (info.player, info.observation)
+        if key not in answers:
+            answers[key] = policy.probabilities(game.parse_position(info.position))
+            if progress:
+                progress(len(answers))
+        given = answers[key]
+        unknown = set(given) - set(info.moves)
+        if unknown:
+            raise ValueError(f"{policy.name} chose a move that is not legal: {sorted(unknown)}")
+        probabilities = np.array([given.get(move, 0.0) for move in info.moves])
+        return probabilities / probabilities.sum()
+    strategy.answers = answers
+    return strategy

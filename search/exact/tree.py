@@ -1,0 +1,215 @@
+"""A game enumerated through the contract into an explicit graph with information sets.
+
+Nodes are merged when they are the same position (the same ``hash_key``, a 64-bit key of
+everything in the position: two of a million positions collide with a chance near 3e-8) *and* every player's information-set key
+is the same, so different orders of the same draws become one node (their chance
+probabilities add) while no two histories a player can tell apart are ever merged. A node's
+information set (at a decision) is keyed by the mover, its observation string and its own
+past: the sequence of (information set, move) of its earlier decisions. Keying by the
+observation alone is not enough in general: perfect recall needs a player to remember what it
+did and what it knew when it did it, and a game's observation string need not say (the card
+battle's does not keep an earlier call, for instance). The key above is the coarsest one that
+refines the observation and has perfect recall by construction; ``recall_report`` says how
+often the observation alone would have merged different own pasts.
+
+With ``recall=False`` the own pasts are dropped: nodes are positions and information sets are
+(mover, observation) groups, what backward induction over states needs.
+
+Node ids are in post-order: every child has a smaller id than its parents, so ascending ids
+are a backward (leaves first) order and descending ids a forward one.
+"""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from crystalpick.engine.game import CHANCE, TERMINAL, GameError
+
+DEFAULT_MAX_NODES = 3_000_000
+
+
+class TreeTooLarge(GameError):
+    """The game has more nodes than the solver was allowed to build."""
+
+
+@dataclass
+class InfoSet:
+    player: int
+    observation: str
+    moves: list[int]
+    position: str              # one position of the set (a state to ask a policy at)
+    first_slot: int            # the set's moves are slots first_slot .. first_slot+len-1
+
+
+@dataclass
+class GameTree:
+    """Arrays over nodes (``player``, ``value``, ``infoset``, children as CSR edges) and the
+    information sets; ``value`` is the first player's win probability at a terminal node."""
+
+    player: np.ndarray
+    value: np.ndarray
+    infoset: np.ndarray
+    edge_start: np.ndarray
+    edge_child: np.ndarray
+    edge_move: np.ndarray
+    edge_prob: np.ndarray      # chance probability (1.0 on decision edges)
+    edge_parent: np.ndarray
+    edge_slot: np.ndarray      # the (information set, move) slot of a decision edge, else -1
+    infosets: list[InfoSet]
+    slot_infoset: np.ndarray   # the information set of each (information set, move) slot
+    root: int
+    recall: bool
+    seconds: float = 0.0
+    observation_pasts: dict = field(default_factory=dict)
+
+    @property
+    def nodes(self) -> int:
+        return len(self.player)
+
+    @property
+    def slots(self) -> int:
+        return len(self.slot_infoset)
+
+    def children(self, node: int) -> range:
+        return range(self.edge_start[node], self.edge_start[node + 1])
+
+    def recall_report(self) -> dict:
+        """Whether the observation strings alone distinguish each player's own move
+        sequences: observation groups that hold more than one own past."""
+        mixed = [key for key, pasts in self.observation_pasts.items() if len(pasts) > 1]
+        return {"observation_groups": len(self.observation_pasts),
+                "groups_with_several_own_move_sequences": len(mixed),
+                "perfect_recall_from_observations": not mixed}
+
+
+def win_probability(returns) -> float:
+    """The first player's result as a win probability: a win 1, a draw 1/2, a loss 0."""
+    return 0.5 + (returns[0] - returns[1]) / 4.0
+
+
+def build_tree(root_state, *, recall: bool = True,
+               max_nodes: int = DEFAULT_MAX_NODES) -> GameTree:
+    """Enumerate every history from ``root_state`` (a clone is walked) into a
+    :class:`GameTree`; :class:`TreeTooLarge` past ``max_nodes`` nodes."""
+    import time
+    start = time.perf_counter()
+    builder = _Builder(recall, max_nodes)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10_000))
+    try:
+        root = builder.visit(root_state.clone(), (0, 0), (0, 0))
+    finally:
+        sys.setrecursionlimit(limit)
+    tree = builder.finish(root)
+    tree.seconds = time.perf_counter() - start
+    return tree
+
+
+class _Builder:
+    def __init__(self, recall: bool, max_nodes: int):
+        self.recall = recall
+        self.max_nodes = max_nodes
+        self.memo: dict = {}
+        self.pasts: dict = {(): 0}          # interned own pasts: (parent, infoset, move)
+        self.actions: dict = {(): 0}        # interned own move sequences: (parent, move)
+        self.infoset_ids: dict = {}
+        self.infosets: list[InfoSet] = []
+        self.slots: list[int] = []
+        self.player: list[int] = []
+        self.value: list[float] = []
+        self.node_infoset: list[int] = []
+        self.edges: list[list[tuple[int, int, float]]] = []
+        self.observation_pasts: dict = {}
+
+    @staticmethod
+    def intern(table: dict, key) -> int:
+        found = table.get(key)
+        if found is None:
+            found = table[key] = len(table)
+        return found
+
+    def infoset_for(self, state, player: int, past: int, actions: int) -> int:
+        observation = state.observation_string(player)
+        self.observation_pasts.setdefault((player, observation), set()).add(actions)
+        key = (player, observation, past if self.recall else 0)
+        found = self.infoset_ids.get(key)
+        moves = state.legal_moves()
+        if found is None:
+            found = self.infoset_ids[key] = len(self.infosets)
+            self.infosets.append(InfoSet(player, observation, moves, state.position(),
+                                         len(self.slots)))
+            self.slots.extend([found] * len(moves))
+        elif self.infosets[found].moves != moves:
+            raise GameError(f"two states with the same observation for player {player + 1} "
+                            f"have different legal moves ({observation})")
+        return found
+
+    def visit(self, state, own0: tuple[int, int], own1: tuple[int, int]) -> int:
+        """The node of ``state`` reached with the players' own pasts ``own0``/``own1``
+        (each an interned (past, move sequence) pair)."""
+        position = state.hash_key()
+        key = (position, own0[0], own1[0]) if self.recall else position
+        node = self.memo.get(key)
+        if node is not None:
+            if node < 0:
+                raise GameError(f"the game repeats a position: {state.position()}")
+            return node
+        self.memo[key] = -1
+        player = state.current_player()
+        edges = []
+        infoset = -1
+        value = 0.0
+        if player == TERMINAL:
+            value = win_probability(state.returns())
+        elif player == CHANCE:
+            for move, probability in state.chance_outcomes():
+                state.play(move)
+                edges.append((self.visit(state, own0, own1), move, probability))
+                state.undo()
+        else:
+            own = own0 if player == 0 else own1
+            infoset = self.infoset_for(state, player, *own)
+            for move in self.infosets[infoset].moves:
+                after = (self.intern(self.pasts, (own[0], infoset, move)),
+                         self.intern(self.actions, (own[1], move)))
+                state.play(move)
+                child = self.visit(state, after if player == 0 else own0,
+                                   after if player == 1 else own1)
+                state.undo()
+                edges.append((child, move, 1.0))
+        node = len(self.player)
+        if node >= self.max_nodes:
+            raise TreeTooLarge(f"the game has more than {self.max_nodes:,} nodes; "
+                               f"choose a smaller configuration")
+        self.player.append(player)
+        self.value.append(value)
+        self.node_infoset.append(infoset)
+        self.edges.append(edges)
+        self.memo[key] = node
+        return node
+
+    def finish(self, root: int) -> GameTree:
+        counts = np.array([len(e) for e in self.edges], dtype=np.int64)
+        start = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=start[1:])
+        flat = [edge for edges in self.edges for edge in edges]
+        parent = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+        infoset = np.array(self.node_infoset, dtype=np.int64)
+        first = np.array([i.first_slot for i in self.infosets] + [0], dtype=np.int64)
+        rank = np.arange(len(flat), dtype=np.int64) - start[parent]
+        slot = np.where(infoset[parent] >= 0, first[infoset[parent]] + rank, -1)
+        return GameTree(
+            player=np.array(self.player, dtype=np.int64),
+            value=np.array(self.value, dtype=float),
+            infoset=infoset,
+            edge_start=start,
+            edge_child=np.array([e[0] for e in flat], dtype=np.int64),
+            edge_move=np.array([e[1] for e in flat], dtype=np.int64),
+            edge_prob=np.array([e[2] for e in flat], dtype=float),
+            edge_parent=parent, edge_slot=slot,
+            infosets=self.infosets,
+            slot_infoset=np.array(self.slots, dtype=np.int64),
+            root=root, recall=self.recall,
+            observation_pasts=self.observation_pasts)

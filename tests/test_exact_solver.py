@@ -1,0 +1,291 @@
+"""The exact solvers (search/exact/): the LP on matrix games with closed-form values, backward
+induction and CFR+ against hand-computed values, best responses of known policies, and the
+exploitability formula."""
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from crystalpick.engine.cardbattle import CardBattle
+from crystalpick.engine.cardbattle.smallgames import FOLDER, small_game, small_games
+from crystalpick.search.engines import ENGINES, SIMS
+from crystalpick.search.exact.cfr import CFRPlus, solve_cfr
+from crystalpick.search.exact.induction import NotExact, solve_by_induction
+from crystalpick.search.exact.matrix import solve_matrix_game
+from crystalpick.search.exact.policy import (GreedyPolicy, RandomPolicy, make_policy,
+                                             policy_strategy)
+from crystalpick.search.exact.response import (best_response, exploitability,
+                                               exploitability_from, tabular)
+from crystalpick.search.exact.tree import build_tree
+from crystalpick.search.options import EngineSchema, Option
+
+from pennies_game import Pennies
+
+# -- the LP -------------------------------------------------------------------------------
+
+
+def test_rock_paper_scissors_is_worth_zero_played_uniformly():
+    result = solve_matrix_game([[0, -1, 1], [1, 0, -1], [-1, 1, 0]])
+    assert result.value == pytest.approx(0.0, abs=1e-12)
+    assert result.row == pytest.approx([1 / 3] * 3)
+    assert result.column == pytest.approx([1 / 3] * 3)
+
+
+def test_matching_pennies():
+    result = solve_matrix_game([[1, -1], [-1, 1]])
+    assert result.value == pytest.approx(0.0, abs=1e-12)
+    assert result.row == pytest.approx([0.5, 0.5])
+
+
+def test_a_saddle_point_is_played_purely():
+    result = solve_matrix_game([[3, 1], [4, 2]])
+    assert result.value == pytest.approx(2.0)
+    assert result.row == pytest.approx([0, 1])
+    assert result.column == pytest.approx([0, 1])
+
+
+def test_a_mixed_two_by_two_matches_its_closed_form():
+    a, b, c, d = 2.0, -1.0, -1.0, 1.0         # no saddle: value (ad - bc) / (a + d - b - c)
+    result = solve_matrix_game([[a, b], [c, d]])
+    assert result.value == pytest.approx((a * d - b * c) / (a + d - b - c))
+    assert result.row[0] == pytest.approx((d - c) / (a + d - b - c))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_games_satisfy_their_own_duality(seed):
+    rng = np.random.default_rng(seed)
+    payoff = rng.integers(-5, 6, size=rng.integers(1, 8, size=2)).astype(float)
+    result = solve_matrix_game(payoff)
+    for strategy in (result.row, result.column):
+        assert strategy.min() >= 0 and strategy.sum() == pytest.approx(1.0)
+    # the row strategy guarantees the value against every column, and the column one
+    # concedes no more than it against every row
+    assert (result.row @ payoff).min() >= result.value - 1e-9
+    assert (payoff @ result.column).max() <= result.value + 1e-9
+
+
+def test_a_bad_matrix_is_refused():
+    with pytest.raises(ValueError, match="non-empty 2-d"):
+        solve_matrix_game([])
+
+
+# -- the exploitability formula and best responses on a game with closed forms -------------
+
+
+def test_the_exploitability_formula():
+    assert exploitability_from(0.7, 0.5) == pytest.approx(0.1)
+    assert exploitability_from(0.6, 0.4) == pytest.approx(0.0)     # value 0.6, at equilibrium
+
+
+def pure(tree, move):
+    sigma = np.array([1.0 if tree.infosets[i].moves[k] == move else 0.0
+                      for i in range(len(tree.infosets))
+                      for k in range(len(tree.infosets[i].moves))])
+    return tabular(tree, sigma)
+
+
+def test_best_responses_to_known_policies():
+    tree = build_tree(Pennies(hidden_coin=True).new_initial_state())
+    # always 0: each seat's best reply wins every game
+    assert best_response(tree, 0, pure(tree, 0)).value == pytest.approx(1.0)
+    assert best_response(tree, 1, pure(tree, 0)).value == pytest.approx(1.0)
+    # uniform: P1 replying wins 1/2; P2 replying picks 1: 2/3 * 1/2 + 1/3 * 3/4 = 7/12
+    uniform = policy_strategy(tree, Pennies(hidden_coin=True), RandomPolicy())
+    result = exploitability(tree, (uniform, uniform))
+    assert result.first.value == pytest.approx(0.5)
+    assert result.second.value == pytest.approx(7 / 12)
+    assert result.exploitability == pytest.approx((0.5 + 7 / 12 - 1) / 2)
+
+
+@pytest.mark.parametrize("hidden, value", [(False, 4 / 9), (True, 1 / 2)])
+def test_cfr_reaches_the_closed_form_values(hidden, value):
+    tree = build_tree(Pennies(hidden_coin=hidden).new_initial_state())
+    result = solve_cfr(tree, 1e-4)
+    assert result.measured.exploitability <= 1e-4
+    assert result.measured.lower - 1e-4 <= value <= result.measured.upper + 1e-4
+
+
+def test_induction_is_exact_with_a_public_coin_and_refuses_a_hidden_one():
+    assert solve_by_induction(build_tree(Pennies().new_initial_state(), recall=False)
+                              ).value == pytest.approx(4 / 9)
+    with pytest.raises(NotExact, match="something else is hidden"):
+        solve_by_induction(build_tree(Pennies(hidden_coin=True).new_initial_state(),
+                                      recall=False))
+
+
+def test_cfr_exploitability_goes_down_to_the_bound():
+    tree = build_tree(Pennies(hidden_coin=True).new_initial_state())
+    solver = CFRPlus(tree)
+    measured = []
+    for count in (10, 100, 1000):
+        solver.iterate(count - solver.iterations)
+        measured.append(solver.measure().exploitability)
+    assert measured[0] > 1e-2
+    assert measured[2] < measured[1] < measured[0]
+    assert measured[2] <= 1e-3
+
+
+# -- card battle positions -------------------------------------------------------------------
+
+
+def one_round(hand: str = "3"):
+    """Both decks of three creatures (smallgames/decks), every card in hand, one crystal
+    wins: the caller calls where their best creature beats every creature of the other
+    (P1's best defesa 7 beats P2's 6, P2's best ataque 7 beats P1's 6), plays it and wins, so
+    the game is the coin toss: worth exactly 1/2."""
+    config = small_game("open-3")
+    return CardBattle({**config.rules, "target": "1", "hand": hand},
+                      tileset=str(FOLDER.joinpath("cards.toml")))
+
+
+def test_a_one_round_open_game_is_worth_the_coin_toss():
+    game = one_round()
+    exact = solve_by_induction(build_tree(game.setup_state(), recall=False))
+    assert exact.value == pytest.approx(0.5)
+    result = solve_cfr(build_tree(game.setup_state()), 1e-4)
+    assert result.measured.lower - 1e-4 <= 0.5 <= result.measured.upper + 1e-4
+
+
+def test_induction_and_cfr_agree_on_an_open_configuration():
+    game = small_game("open-3").game()
+    exact = solve_by_induction(build_tree(game.setup_state(), recall=False)).value
+    result = solve_cfr(build_tree(game.setup_state()), 1e-3)
+    assert result.measured.lower - 1e-9 <= exact <= result.measured.upper + 1e-9
+
+
+def test_induction_refuses_hidden_hands():
+    game = one_round(hand="2")
+    with pytest.raises(NotExact, match="something else is hidden"):
+        solve_by_induction(build_tree(game.setup_state(), recall=False))
+
+
+def test_card_battle_observations_do_not_have_perfect_recall_alone():
+    """Why information sets are keyed by the own past too: some observation strings of
+    one player are met after different own move sequences (an earlier call is forgotten)."""
+    report = build_tree(small_game("open-3").game().setup_state()).recall_report()
+    assert not report["perfect_recall_from_observations"]
+    assert build_tree(Pennies(hidden_coin=True).new_initial_state()).recall_report()[
+        "perfect_recall_from_observations"]
+
+
+def test_greedy_in_a_hidden_one_round_game_is_exploited_by_no_more_than_random():
+    game = one_round(hand="2")
+    tree = build_tree(game.setup_state())
+    greedy = policy_strategy(tree, game, GreedyPolicy())
+    uniform = policy_strategy(tree, game, make_policy("random"))
+    greedy_result = exploitability(tree, (greedy, greedy))
+    random_result = exploitability(tree, (uniform, uniform))
+    solved = solve_cfr(tree, 1e-3)
+    for result in (greedy_result, random_result):
+        # no policy concedes less than the equilibrium in either seat
+        assert result.first.value >= solved.measured.lower - 1e-3
+        assert 1 - result.second.value <= solved.measured.upper + 1e-3
+        assert 0 <= result.exploitability <= 0.5
+    assert random_result.exploitability > greedy_result.exploitability
+    assert len(greedy.answers) < len(tree.infosets)     # asked once per observation
+
+
+def test_every_small_configuration_loads():
+    for config in small_games().values():
+        state = config.game().setup_state()
+        assert state.is_chance_node()
+
+
+# -- engines as policies ------------------------------------------------------------------
+
+
+class StubEngine:
+    """Answers every position with a fixed mixed strategy (``mixed``) or a fixed move."""
+
+    name = "stub"
+    schema = EngineSchema("stub", "a fixed answer", limits=(SIMS,),
+                          options=(Option("mixed", "bool", True, "answer a mixed strategy"),
+                                   Option("seed", "int", None, "seed", unset="random")))
+
+    def __init__(self, **options):
+        self.options = self.schema.settings(options)
+
+
+def stub_analyse(state, engine, limits, progress=None, *, point_of_view=None, **_):
+    if engine.options["mixed"]:
+        lines = [SimpleNamespace(move=1, probability=0.75), SimpleNamespace(move=0,
+                                                                            probability=0.25)]
+        return SimpleNamespace(lines=lines, best_move=1)
+    return SimpleNamespace(lines=[SimpleNamespace(move=1)], best_move=1)
+
+
+@pytest.fixture
+def stub_engine(monkeypatch):
+    import crystalpick.search.analysis as analysis
+    import crystalpick.search.specs as specs
+    monkeypatch.setitem(ENGINES, "stub", StubEngine)
+    monkeypatch.setitem(specs.SCHEMAS, "stub", StubEngine.schema)
+    monkeypatch.setattr(analysis, "analyse", stub_analyse)
+
+
+@pytest.mark.parametrize("spec, expected", [
+    # P(0) = 1/4 in every state: BR_1 = 2/3 * 3/4 + 1/3 * 3/8 = 5/8, BR_2 = 3/4
+    ("stub:sims=10", (5 / 8 + 3 / 4 - 1) / 2),
+    # always 1: BR_1 = 2/3 * 1 + 1/3 * 1/2 = 5/6 (a draw on tails), BR_2 = 1
+    ("stub:sims=10,mixed=false", (5 / 6 + 1 - 1) / 2)])
+def test_an_engine_is_a_mixed_or_a_pure_policy(stub_engine, spec, expected):
+    game = Pennies(hidden_coin=True)
+    tree = build_tree(game.new_initial_state())
+    policy = make_policy(spec, seed=5)
+    assert policy.options["seed"] == 5             # an engine that takes a seed gets one
+    strategy = policy_strategy(tree, game, policy)
+    assert exploitability(tree, (strategy, strategy)).exploitability == pytest.approx(expected)
+
+
+def test_an_unknown_engine_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown engine 'nosuch'"):
+        make_policy("nosuch:sims=10")
+
+
+# -- a card battle position that is matching pennies ------------------------------------------
+# P1 has won 1 crystal of 2 and holds creatures of 4 and 1; P2 holds 5 and 2 and must win both
+# last rounds (no refill). P1 wins if it plays its 4 against the 2 or its 1 against the 5 (it
+# then wins the other round): matching pennies, worth exactly 1/2, each card played 1/2.
+
+PENNIES_FOLDER = Path(__file__).parent / "data" / "pennies"
+PENNIES_POSITION = (
+    "cardbattle phase=choose actor=P1 caller=P1 attr=a round=1 ply=20 tiebreak=0 result=- | "
+    "P1 won=1 tokens=0 hand=1.2 deck=- discard=- table=- chosen=- tie=- value=0 left=0 "
+    "flags=ck | P2 won=0 tokens=0 hand=3.4 deck=- discard=- table=- chosen=- tie=- value=0 "
+    "left=0 flags=ck")
+
+
+def pennies_position():
+    game = CardBattle({"deck1": str(PENNIES_FOLDER / "p1.toml"),
+                       "deck2": str(PENNIES_FOLDER / "p2.toml"), "deck-minimum": "2",
+                       "target": "2", "refill": "none"},
+                      tileset=str(PENNIES_FOLDER / "cards.toml"))
+    return game, game.parse_position(PENNIES_POSITION)
+
+
+def test_a_matching_pennies_position_is_worth_one_half_by_induction_and_cfr():
+    game, state = pennies_position()
+    exact = solve_by_induction(build_tree(state, recall=False))
+    assert exact.value == pytest.approx(0.5)
+    assert exact.mixed_games == 1
+    tree = build_tree(state)
+    result = solve_cfr(tree, 1e-4)
+    assert result.measured.lower - 1e-4 <= 0.5 <= result.measured.upper + 1e-4
+    first = tree.infosets[tree.infoset[tree.root]]
+    share = result.average[first.first_slot:first.first_slot + 2]
+    assert share == pytest.approx([0.5, 0.5], abs=1e-2)
+
+
+def test_pure_play_at_the_pennies_position_is_exploited_by_one_half():
+    """Greedy plays the likeliest winner purely: a best response then always wins, in both
+    seats, where the equilibrium gives each 1/2, so it is exploited by exactly 1/2."""
+    game, state = pennies_position()
+    tree = build_tree(state)
+    greedy = policy_strategy(tree, game, GreedyPolicy())
+    result = exploitability(tree, (greedy, greedy))
+    assert result.first.value == pytest.approx(1.0)
+    assert result.second.value == pytest.approx(1.0)
+    assert result.exploitability == pytest.approx(0.5)
