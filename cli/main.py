@@ -7,6 +7,7 @@ user's input (``engine.GameError``) become a one-line message and exit status 2.
 from __future__ import annotations
 
 import functools
+import io
 import json
 import os
 import sys
@@ -16,6 +17,9 @@ import click
 
 from crystalpick.engine import GAMES, GameError, get_game
 from crystalpick.engine.perft import perft_by_move
+
+from .params import (BENCH_PERFT_DEPTH, CONCURRENCY, DEPTH, GAME_COUNT, MATCH_ID, MAX_PLIES,
+                     MOVE_TIME, MULTIPV, NODES, PERFT_DEPTH, SEED, SIMS, TIME, TOLERANCE)
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -74,7 +78,7 @@ def game_arguments(command):
                      help="Moves to play from POSITION (default: the start) first."),
         click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
                      help="Set a rule option (see 'crystalpick games'); repeatable."),
-        click.option("--seed", type=int, default=None,
+        click.option("--seed", type=SEED, default=None,
                      help="Seed for anything random (e.g. a random setup); printed when used."),
         click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
                      default=None, help="Component data file (a tileset, a card set), for "
@@ -131,7 +135,24 @@ def seed_note(game) -> str:
     return f"seed: {game.seed}" if game.seed is not None else ""
 
 
-@click.group(context_settings=CONTEXT)
+class OneLineErrors(click.Group):
+    """Usage errors (a bad option value, a missing argument) as one line, exit status 2,
+    like every other input error."""
+
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as err:
+            raise InputError(err.format_message()) from None
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as err:
+            raise InputError(err.format_message()) from None
+
+
+@click.group(cls=OneLineErrors, context_settings=CONTEXT)
 @click.version_option(package_name="crystalpick")
 def cli():
     """Analysis, perft and engine matches for Mattock, Maatatahay and the card battle game.
@@ -139,6 +160,10 @@ def cli():
     Positions are given in each game's one-line notation (see 'crystalpick show GAME' for the
     start position's string); moves in the game's move notation.
     """
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        # undecodable input is replaced, not fatal, whatever PYTHONIOENCODING says
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
 
 
 @cli.command()
@@ -255,7 +280,7 @@ def moves(game, position, moves, rules, seed, tileset, impl, as_json):
 
 @cli.command()
 @game_arguments
-@click.option("--depth", "-d", type=click.IntRange(min=0), required=True,
+@click.option("--depth", "-d", type=PERFT_DEPTH, required=True,
               help="Number of plies to count.")
 @click.option("--divide", "divided", is_flag=True,
               help="Also count the subtree under each legal move (for debugging movegen).")
@@ -271,6 +296,8 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
     """
     from tqdm import tqdm
 
+    if divided and depth < 1:
+        raise InputError("--divide needs --depth 1 or more (it counts under each root move)")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset, impl)
     started = time.perf_counter()
     if depth >= 5 or divided:   # root move by root move: progress shown, Ctrl-C honoured
@@ -295,6 +322,8 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
                 "nodes": nodes, "seconds": round(seconds, 6), "nps": round(nps), "impl": impl}
     if counts is not None:
         document["divide"] = counts
+    if game_obj.seed is not None:
+        document["seed"] = game_obj.seed
     if as_json:
         emit_json(document)
         return
@@ -302,6 +331,9 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
         click.echo(f"{name}: {count}")
     if counts is not None:
         click.echo("")
+    click.echo(f"position: {state.position()}")
+    if seed_note(game_obj):
+        click.echo(seed_note(game_obj))
     click.echo(f"perft {depth}: {nodes:,} nodes in {seconds:.3f} s ({nps:,.0f} nodes/s, {impl})")
 
 
@@ -311,12 +343,12 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
               metavar="ENGINE[:KEY=VALUE,...]",
               help="The engine and its options, e.g. mcts:c=1.2,workers=2 or "
                    "alphabeta:tt_megabytes=256 (see 'crystalpick engines').")
-@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time", "time_limit", type=TIME, default=None,
               help="Seconds to search.")
-@click.option("--depth", type=click.IntRange(min=1), default=None, help="Alpha-beta depth.")
-@click.option("--nodes", type=click.IntRange(min=1), default=None, help="Node budget.")
-@click.option("--sims", type=click.IntRange(min=1), default=None, help="MCTS simulations.")
-@click.option("--multipv", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--depth", type=DEPTH, default=None, help="Alpha-beta depth.")
+@click.option("--nodes", type=NODES, default=None, help="Node budget.")
+@click.option("--sims", type=SIMS, default=None, help="MCTS simulations.")
+@click.option("--multipv", type=MULTIPV, default=1, show_default=True,
               help="Number of best lines to report.")
 @click.option("--stream", is_flag=True, help="With --json: one JSON line per search report.")
 @svg_option
@@ -367,6 +399,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
               "rules": game_obj.rules, "engine": spec.name, "options": spec.options,
               "limits": {k: v for k, v in vars(limits).items() if v not in (None, 0.0)},
               "multipv": multipv, "seed": getattr(engine, "seed", seed)}
+    if game_obj.seed is not None:
+        inputs["setup_seed"] = game_obj.seed
     if game_obj.uses_tileset:
         inputs["tileset"] = game_obj.tileset_path or "default"
     if not as_json:
@@ -402,6 +436,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
         click.echo("(interrupted: best result so far)")
     if result.seed is not None:
         click.echo(f"seed: {result.seed}")
+    if game_obj.seed is not None and game_obj.seed != result.seed:
+        click.echo(f"setup {seed_note(game_obj)}")
 
 
 def search_limits(spec, flags: dict, default):
@@ -487,11 +523,11 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
 @click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False), required=False)
 @click.option("--impl", type=click.Choice(["fast", "reference"]), default="fast",
               show_default=True, help="Implementation for the perft part.")
-@click.option("--perft-depth", type=click.IntRange(min=1), default=None,
+@click.option("--perft-depth", type=BENCH_PERFT_DEPTH, default=None,
               help="Override the suite's perft depth.")
-@click.option("--depth", type=click.IntRange(min=1), default=None,
+@click.option("--depth", type=DEPTH, default=None,
               help="Override the suite's alpha-beta depth.")
-@click.option("--sims", type=click.IntRange(min=1), default=None,
+@click.option("--sims", type=SIMS, default=None,
               help="Override the suite's MCTS simulations.")
 @click.option("--profile", "profile_path", type=click.Path(dir_okay=False), default=None,
               help="Run under cProfile, print the top functions and save the profile here.")
@@ -586,9 +622,9 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
 @click.option("--engine", "engines", multiple=True, metavar="SPEC",
               help="Engine spec, given twice: alphabeta[:depth=4,...], mcts[:time=0.5,c=1.4,...], "
                    "greedy or random. Keys depth/nodes/sims/time set the per-move budget.")
-@click.option("--games", "game_count", type=click.IntRange(min=1), default=2, show_default=True,
+@click.option("--games", "game_count", type=GAME_COUNT, default=2, show_default=True,
               help="Games to play, in colour-swapped pairs.")
-@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--concurrency", type=CONCURRENCY, default=1, show_default=True,
               help="Games played at once, each in its own process.")
 @click.option("--cluster", default=None, metavar="tcp://HOST:8786",
               help="Play every game as a task on this Dask scheduler instead of local "
@@ -600,11 +636,11 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
               default="sequential", show_default=True)
 @click.option("--tc", default=None, metavar="SECONDS[+INC]",
               help="Clock per game and increment per move, e.g. 10+0.1.")
-@click.option("--st", "move_time", type=float, default=None, metavar="SECONDS",
+@click.option("--st", "move_time", type=MOVE_TIME, default=None, metavar="SECONDS",
               help="Fixed time per move (for engines without their own limit).")
-@click.option("--tolerance", type=float, default=0.1, show_default=True,
+@click.option("--tolerance", type=TOLERANCE, default=0.1, show_default=True,
               help="Seconds an engine may overstep its clock before it loses on time.")
-@click.option("--max-plies", type=click.IntRange(min=1), default=None,
+@click.option("--max-plies", type=MAX_PLIES, default=None,
               help="Adjudicate a game still running after this many plies as a draw.")
 @click.option("--sprt", default=None, metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
               help="Stop the match when the SPRT accepts a hypothesis (model=logistic for "
@@ -613,13 +649,13 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
 @DECK_OPTION
 @click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
               default=None)
-@click.option("--seed", type=int, default=None, help="Match seed (printed; default: random).")
+@click.option("--seed", type=SEED, default=None, help="Match seed (printed; default: random).")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
               help="Results database (SQLite). Default: crystalpick.sqlite in "
                    "$XDG_DATA_HOME/crystalpick (~/.local/share/crystalpick).")
 @click.option("--resume", "resume", is_flag=True,
               help="Continue the newest unfinished match in the database (or --match-id).")
-@click.option("--match-id", type=int, default=None, help="The match to resume.")
+@click.option("--match-id", type=MATCH_ID, default=None, help="The match to resume.")
 @click.option("--records", "records_path", type=click.Path(dir_okay=False), default=None,
               help="Also append every finished game's record to this file.")
 @json_option
@@ -776,17 +812,17 @@ def replay(record_file, ply, index, list_annotations):
 @click.option("--engine", "engine_spec", default="alphabeta", show_default=True,
               metavar="SPEC", help="The engine that evaluates: alphabeta, mcts or greedy, "
                                    "with options (see 'crystalpick engines').")
-@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time", "time_limit", type=TIME, default=None,
               help="Seconds per position (0.2 when no limit is given).")
-@click.option("--depth", type=click.IntRange(min=1), default=None, help="Alpha-beta depth.")
-@click.option("--nodes", type=click.IntRange(min=1), default=None,
+@click.option("--depth", type=DEPTH, default=None, help="Alpha-beta depth.")
+@click.option("--nodes", type=NODES, default=None,
               help="Node budget per position (reproducible on any machine).")
-@click.option("--sims", type=click.IntRange(min=1), default=None, help="MCTS simulations.")
-@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--sims", type=SIMS, default=None, help="MCTS simulations.")
+@click.option("--concurrency", type=CONCURRENCY, default=1, show_default=True,
               help="Positions searched at once, each in its own process.")
 @click.option("--cluster", default=None, metavar="tcp://HOST:8786",
               help="Search every position as a task on this Dask scheduler (as for 'match').")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of MCTS's per-position seeds (printed; default: random).")
 @click.option("-o", "--output", "output_path", type=click.Path(dir_okay=False), default=None,
               help="Write the annotated records here ('crystalpick replay' shows them).")

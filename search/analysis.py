@@ -53,4 +53,8 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
         raise ValueError(f"point_of_view must be 0 or 1, got {point_of_view}")
     refuse_imperfect_information(engine.name, state.game)
     state.search_kernel()       # a GameError for an implementation that cannot be searched
-    return engine.analyse(state, limits, progress, point_of_view, max(1, multipv), stop)
+    try:
+        return engine.analyse(state, limits, progress, point_of_view, max(1, multipv), stop)
+    except MemoryError:     # the table or tree the options ask for does not fit
+        raise GameError(f"{engine.name}: not enough memory for the table or tree its options "
+                        f"ask for (lower tt_megabytes or max_nodes)") from None

@@ -323,8 +323,8 @@ def check_engines(settings: MatchSettings) -> None:
     :class:`EngineStartError` instead of forfeiting every game of the match."""
     game = get_game(settings.game, settings.rules, tileset=settings.tileset)
     for spec in settings.engines:
-        with Player(parse_spec(spec), settings.seed, game):
-            pass
+        with Player(parse_spec(spec), settings.seed, game) as player:
+            player.warm_up(opening_state(game, opening_for(settings, 0)))
 
 
 def start_match(db, settings: MatchSettings, executor) -> MatchState:
