@@ -676,6 +676,7 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
 
     from crystalpick.search.match.db import ResultsDB, default_path
     from crystalpick.search.match.executors import ClusterError, open_executor
+    from crystalpick.search.match.records import read_text
     from crystalpick.search.match.report import format_summary, progress_text, summary
     from crystalpick.search.match.runner import (MatchSettings, load_match, load_openings,
                                                  resume_match, run_match, start_match)
@@ -700,8 +701,7 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
             tc=parse_tc(tc), move_time=move_time, tolerance=tolerance, max_plies=max_plies,
             sprt=sprt, concurrency=concurrency)
         if openings:
-            with open(openings, encoding="utf-8") as handle:
-                settings.openings = load_openings(handle.read(), openings)
+            settings.openings = load_openings(read_text(openings), openings)
         settings.check()
         executor = open_executor(concurrency, cluster)
         db = ResultsDB(db_path or default_path())
@@ -763,10 +763,9 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
 
 
 def read_records(path: str):
-    from crystalpick.search.match.records import parse_records
+    from crystalpick.search.match.records import parse_records, read_text
 
-    with open(path, encoding="utf-8") as handle:
-        return parse_records(handle.read(), path)
+    return parse_records(read_text(path), path)
 
 
 @cli.command()
@@ -921,7 +920,7 @@ def results(db_path, as_json):
     from crystalpick.search.match.report import format_summary, summary
     from crystalpick.search.match.runner import load_match
 
-    db = ResultsDB(db_path or default_path())
+    db = ResultsDB(db_path or default_path(), create=False)
     listed = []
     for match_id, created, game, _, status in db.matches():
         state = load_match(db, match_id)

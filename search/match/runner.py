@@ -15,7 +15,7 @@ import random
 import time
 from collections import Counter
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 
 from crystalpick.engine import GameError, get_game, sample_chance
 
@@ -25,6 +25,7 @@ from .players import Player
 from .records import GameRecord, Ply, finish_record, format_record, new_record, parse_records
 from .stats import SPRT, Results
 from .termination import EngineFailure, GameEnd, Termination
+from .validation import check_numbers
 
 
 @dataclass
@@ -57,8 +58,10 @@ class MatchSettings:
 
     def check(self) -> None:
         """Fail early, in the parent, on anything a worker would fail on."""
-        if len(self.engines) != 2:
+        if not isinstance(self.engines, list) or len(self.engines) != 2 \
+                or not all(isinstance(spec, str) for spec in self.engines):
             raise GameError("a match needs exactly two --engine specs")
+        check_numbers(self)
         for spec in self.engines:
             try:
                 parse_spec(spec)
@@ -105,9 +108,14 @@ def load_openings(text: str, source: str) -> list[str]:
     """Opening lines from a file: one position or move list a line, or game records (each
     gives the position at its end)."""
     if text.lstrip().startswith("["):
-        return [record.replay().position() for record in parse_records(text, source)]
-    return [line.strip() for line in text.splitlines()
-            if line.strip() and not line.lstrip().startswith("#")]
+        openings = [record.replay().position() for record in parse_records(text, source)]
+    else:
+        openings = [line.strip() for line in text.splitlines()
+                    if line.strip() and not line.lstrip().startswith("#")]
+    if not openings:
+        raise GameError(f"{source} holds no openings (one position or move list a line, or "
+                        f"game records)")
+    return openings
 
 
 def opening_for(settings: MatchSettings, pair: int) -> str | None:
@@ -342,12 +350,32 @@ def load_match(db, match_id: int | None) -> MatchState:
         raise GameError("no unfinished match to resume in this database" if match_id is None
                         else f"no match {match_id} in this database")
     match_id, raw, _ = found
-    if raw.get("tc"):
-        raw["tc"] = tuple(raw["tc"])
-    state = MatchState(match_id, MatchSettings(**raw))
+    state = MatchState(match_id, stored_settings(db, match_id, raw))
+    tasks = set(state.pending())
     for pair, swapped, score, termination in db.games(match_id):
+        if (pair, swapped) not in tasks:
+            raise GameError(f"{db.path}: match {match_id} holds game ({pair}, {int(swapped)}), "
+                            f"which is not one of its {state.settings.games} games")
         state.add(pair, swapped, score, termination)
     return state
+
+
+def stored_settings(db, match_id: int, raw: dict) -> MatchSettings:
+    """A match's settings as the database holds them, checked as if typed again: a damaged
+    row is a GameError naming the match, not a crash in the middle of a resumed match."""
+    known = {f.name for f in fields(MatchSettings)}
+    try:
+        if set(raw) - known or not {"game", "engines"} <= set(raw):
+            raise GameError(f"fields {', '.join(sorted(set(raw) - known)) or 'none unknown'}"
+                            f", game and engines {'present' if 'engines' in raw else 'missing'}")
+        if raw.get("tc") is not None:
+            raw["tc"] = tuple(raw["tc"])
+        settings = MatchSettings(**raw)
+        settings.check()
+    except (GameError, TypeError, ValueError) as err:
+        raise GameError(f"{db.path}: match {match_id} has damaged settings ({err}); left "
+                        f"unchanged") from None
+    return settings
 
 
 def resume_match(db, state: MatchState, executor) -> MatchState:
