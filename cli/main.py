@@ -678,14 +678,14 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
     from crystalpick.search.match.executors import ClusterError, open_executor
     from crystalpick.search.match.records import read_text
     from crystalpick.search.match.report import format_summary, progress_text, summary
-    from crystalpick.search.match.runner import (MatchSettings, load_match, load_openings,
+    from crystalpick.search.match.runner import (MatchSettings, claim_match, load_openings,
                                                  resume_match, run_match, start_match)
     from crystalpick.search.match.termination import EngineStartError
 
     if resume:
         db = ResultsDB(db_path or default_path())
         try:
-            state = load_match(db, match_id)
+            state = claim_match(db, match_id)        # locked: no other runner plays it now
         except GameError:
             db.close()
             raise
@@ -713,6 +713,8 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
                 start_match(db, settings, executor)
         except (EngineStartError, ClusterError, KeyboardInterrupt) as err:
             db.close()
+            if resume:
+                state.lock.release()
             if isinstance(err, KeyboardInterrupt):
                 raise Interrupted("interrupted before the first game") from None
             raise InputError(f"{'engine ' if isinstance(err, EngineStartError) else ''}{err}; "
@@ -752,6 +754,7 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
         finally:
             bar.close()
             db.close()
+            state.lock.release()
     document = summary(state.unpaired(), settings.engines, state.sprt, state.decision,
                        state.terminations)
     document.update(match_id=state.match_id, game=settings.game, seed=settings.seed,

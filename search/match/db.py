@@ -137,11 +137,15 @@ class ResultsDB:
     def close(self) -> None:
         self.connection.close()
 
-    def new_match(self, game: str, settings: dict) -> int:
+    def new_match(self, game: str, settings: dict, claim=None) -> int:
+        """Store a new match; ``claim(id)`` runs before the row is committed, so no other
+        process sees the match before its owner holds it."""
         with self.connection:
             cursor = self.connection.execute(
                 "INSERT INTO matches (created, game, settings) VALUES (?, ?, ?)",
                 (time.time(), game, json.dumps(settings, sort_keys=True)))
+            if claim is not None:
+                claim(cursor.lastrowid)
         return cursor.lastrowid
 
     def match(self, match_id: int | None = None) -> tuple[int, dict, str] | None:
@@ -164,6 +168,11 @@ class ResultsDB:
             raise GameError(f"{self.path}: match {match_id} has damaged settings (not a JSON "
                             f"object); left unchanged")
         return settings
+
+    def unfinished(self) -> list[int]:
+        """The ids of the matches not finished, newest first."""
+        return [i for (i,) in self.connection.execute(
+            "SELECT id FROM matches WHERE status != 'finished' ORDER BY id DESC")]
 
     def add_game(self, match_id: int, pair: int, swapped: bool, score: float, result: str,
                  termination: Termination, reason: str, plies: int, record: str) -> None:

@@ -25,6 +25,7 @@ from .players import Player
 from .records import GameRecord, Ply, finish_record, format_record, new_record, parse_records
 from .stats import SPRT, Results
 from .termination import EngineFailure, GameEnd, Termination
+from .lock import MatchLock
 from .validation import check_numbers
 
 
@@ -259,6 +260,7 @@ class MatchState:
     finished: dict = field(default_factory=dict)    # (pair, swapped) -> engine-1 score
     decision: str | None = None
     terminations: Counter = field(default_factory=Counter)  # Termination (None: unknown) -> games
+    lock: MatchLock | None = None     # held while this process plays the match (.lock)
 
     def add(self, pair: int, swapped: bool, score: float,
             termination: Termination | None) -> None:
@@ -340,7 +342,38 @@ def start_match(db, settings: MatchSettings, executor) -> MatchState:
     match: bad input leaves nothing in the database."""
     settings.check()
     executor.check(check_engines, settings)
-    return MatchState(db.new_match(settings.game, asdict(settings)), settings)
+    locks = []
+
+    def lock(match_id: int) -> None:     # before the new match is visible to --resume
+        locks.append(MatchLock(db.path, match_id))
+        locks[0].acquire()
+
+    state = MatchState(db.new_match(settings.game, asdict(settings), lock), settings)
+    state.lock = locks[0]
+    return state
+
+
+def claim_match(db, match_id: int | None) -> MatchState:
+    """The match to resume, locked for this process (``state.lock``): ``match_id``, or the
+    newest unfinished match that no live process is playing. The caller releases the lock."""
+    candidates = db.unfinished() if match_id is None else [match_id]
+    for candidate in candidates:
+        lock = MatchLock(db.path, candidate)
+        if lock.acquire():
+            try:
+                state = load_match(db, candidate)
+            except GameError:
+                lock.release()
+                raise
+            state.lock = lock
+            return state
+        if match_id is not None:
+            raise GameError(f"match {match_id} is being played by another process (pid "
+                            f"{lock.owner()}); wait for it to end or stop it first")
+    if candidates:
+        raise GameError(f"every unfinished match of this database is being played by another "
+                        f"process ({', '.join(map(str, candidates))})")
+    raise GameError("no unfinished match to resume in this database")
 
 
 def load_match(db, match_id: int | None) -> MatchState:
