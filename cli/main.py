@@ -18,6 +18,7 @@ import click
 from crystalpick.engine import GAMES, GameError, get_game
 from crystalpick.engine.perft import perft_by_move
 
+from .interrupts import abandon_on_interrupt
 from .params import (BENCH_PERFT_DEPTH, CONCURRENCY, DEPTH, GAME_COUNT, MATCH_ID, MAX_PLIES,
                      MOVE_TIME, MULTIPV, NODES, PERFT_DEPTH, SEED, SIMS, TIME, TOLERANCE)
 
@@ -150,6 +151,12 @@ class OneLineErrors(click.Group):
             return super().invoke(ctx)
         except click.UsageError as err:
             raise InputError(err.format_message()) from None
+        except KeyboardInterrupt:             # one Ctrl-C behaviour everywhere: exit 130
+            raise Interrupted("interrupted") from None
+        except click.Abort as err:            # click.prompt's form of Ctrl-C
+            if isinstance(err.__context__, KeyboardInterrupt):
+                raise Interrupted("interrupted") from None
+            raise
 
 
 @click.group(cls=OneLineErrors, context_settings=CONTEXT)
@@ -300,22 +307,33 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
         raise InputError("--divide needs --depth 1 or more (it counts under each root move)")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset, impl)
     started = time.perf_counter()
-    if depth >= 5 or divided:   # root move by root move: progress shown, Ctrl-C honoured
+    if depth >= 5 or divided:   # root move by root move: progress shown
         counts = {}
         roots = len(state.legal_moves())
+
+        def count_roots():
+            for name, count in perft_by_move(state, depth):
+                counts[name] = count
+                bar.update(1)
+
         with tqdm(total=roots, desc="root moves", file=sys.stderr, disable=None,
                   leave=False) as bar:
             try:
-                for name, count in perft_by_move(state, depth):
-                    counts[name] = count
-                    bar.update(1)
+                abandon_on_interrupt(count_roots)
             except KeyboardInterrupt:
+                for name, count in list(counts.items()):
+                    click.echo(f"{name}: {count}")
                 raise Interrupted(f"interrupted after {len(counts)} of {roots} root moves "
-                                  f"({sum(counts.values()):,} nodes)") from None
+                                  f"({sum(counts.values()):,} nodes, listed above) of perft "
+                                  f"{depth} from {state.position()}") from None
         nodes = sum(counts.values())
         counts = counts if divided else None
     else:
-        counts, nodes = None, state.perft(depth)
+        try:
+            counts, nodes = None, abandon_on_interrupt(lambda: state.perft(depth))
+        except KeyboardInterrupt:
+            raise Interrupted(f"interrupted: perft {depth} from {state.position()} not "
+                              f"finished") from None
     seconds = time.perf_counter() - started
     nps = nodes / seconds if seconds > 0 else 0.0
     document = {"game": game_obj.name, "position": state.position(), "depth": depth,
@@ -430,6 +448,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
         document["interrupted"] = True
     if as_json:
         click.echo(json.dumps(document) if stream else json.dumps(document, indent=2))
+        if interrupted:
+            raise Interrupted("interrupted: the best result so far is above")
         return
     click.echo(lines_table(result, state.to_move_name()))
     if interrupted:
@@ -438,6 +458,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
         click.echo(f"seed: {result.seed}")
     if game_obj.seed is not None and game_obj.seed != result.seed:
         click.echo(f"setup {seed_note(game_obj)}")
+    if interrupted:
+        raise Interrupted("interrupted: the best result so far is above")
 
 
 def search_limits(spec, flags: dict, default):
@@ -512,6 +534,11 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
         raise InputError(f"engine {err}") from None
     try:
         terminal.run()
+    except (KeyboardInterrupt, click.Abort) as err:
+        if isinstance(err, click.Abort) and not isinstance(err.__context__, KeyboardInterrupt):
+            raise
+        raise Interrupted(f"interrupted after {len(terminal.record.plies)} plies (seed "
+                          f"{seed}); 'save FILE' at the prompt keeps a game") from None
     except EngineFailure as err:
         raise InputError(f"engine {engine_spec!r} failed ({err.termination.label}): "
                          f"{err}") from None
@@ -575,7 +602,10 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
         profiler.dump_stats(profile_path)
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(15)
     else:
-        rows = run_all()
+        try:
+            rows = abandon_on_interrupt(run_all)
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted: the positions finished are listed above") from None
     total = totals(rows)
     if as_json:
         emit_json({"games": names, "impl": impl, "signature": signature(rows),

@@ -16,6 +16,8 @@ from crystalpick.search.match.records import Ply, finish_record, format_record, 
 from crystalpick.search.match.termination import GameEnd
 from crystalpick.search.specs import parse_spec
 
+from .interrupts import abandon_on_interrupt
+
 HELP = ("commands: a move in notation | moves | show | hint | undo | save FILE | help | quit")
 
 
@@ -82,7 +84,8 @@ class TerminalGame:
 
     def engine_move(self, side: int) -> None:
         player = self.players[side]
-        move, comment = player.choose(self.state, player.limits(None, 0.0, None), self.record)
+        move, comment = abandon_on_interrupt(
+            lambda: player.choose(self.state, player.limits(None, 0.0, None), self.record))
         score = f" ({comment['score']} for {comment['pov']})" if "score" in comment else ""
         self.say(f"{self.game.player_names[side]} plays {self.shown(move)}{score}")
         self.play(move, comment=comment)
@@ -94,7 +97,9 @@ class TerminalGame:
             try:
                 text = click.prompt(f"{self.game.player_names[side]} to move", prompt_suffix="> ",
                                     default="", show_default=False).strip()
-            except (click.Abort, EOFError):
+            except (click.Abort, EOFError) as err:
+                if isinstance(err.__context__, KeyboardInterrupt):
+                    raise KeyboardInterrupt from None       # Ctrl-C, not end of input
                 self.say("")
                 return False
             word, _, rest = text.partition(" ")

@@ -252,7 +252,9 @@ class Session:
 
 def serve(game_name: str, stdin=None, stdout=None) -> None:
     session = Session(game_name, stdout)
-    for line in stdin or sys.stdin:
-        if not session.handle(line.strip()):
-            break
-    session.stop_search()
+    try:
+        for line in stdin or sys.stdin:
+            if not session.handle(line.strip()):
+                break
+    finally:                        # also on Ctrl-C: the search thread stops with us
+        session.stop_search()
