@@ -708,8 +708,9 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
     from crystalpick.search.match.executors import ClusterError, open_executor
     from crystalpick.search.match.records import read_text
     from crystalpick.search.match.report import format_summary, progress_text, summary
-    from crystalpick.search.match.runner import (MatchSettings, claim_match, load_openings,
-                                                 resume_match, run_match, start_match)
+    from crystalpick.search.match.runner import (MatchSettings, claim_match, default_openings,
+                                                 load_openings, resume_match, run_match,
+                                                 start_match)
     from crystalpick.search.match.termination import EngineStartError
 
     if resume:
@@ -732,6 +733,8 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
             sprt=sprt, concurrency=concurrency)
         if openings:
             settings.openings = load_openings(read_text(openings), openings)
+        else:
+            settings.openings, openings_note = default_openings(settings)
         settings.check()
         executor = open_executor(concurrency, cluster)
         db = ResultsDB(db_path or default_path())
@@ -753,6 +756,8 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
         click.echo(f"match {state.match_id} in {db.path}: {settings.game}, "
                    f"{' vs '.join(settings.engines)}, {settings.games} games, "
                    f"seed {settings.seed}", err=True)
+        if not resume and not openings:
+            click.echo(openings_note, err=True)
         bar = tqdm(total=settings.games, initial=len(state.finished), desc="games",
                    unit="game", file=sys.stderr, disable=None)
 

@@ -119,6 +119,49 @@ def load_openings(text: str, source: str) -> list[str]:
     return openings
 
 
+OPENING_PLIES = 2          # random plies of a default opening (more when those run out)
+
+
+def default_openings(settings: MatchSettings) -> tuple[list[str], str]:
+    """Openings for a match given none, and what to tell the user. A game whose start and
+    play have no chance would replay the same pair between two deterministic engines, so
+    each pair gets its own opening: distinct random move lists drawn from the match seed.
+    A game with chance, or with a start drawn from the seed, differs from pair to pair."""
+    game = get_game(settings.game, settings.rules, tileset=settings.tileset)
+    starts = {get_game(settings.game, settings.rules, tileset=settings.tileset, seed=seed)
+              .new_initial_state().position() for seed in (1, 2)}
+    if game.capabilities.chance or len(starts) > 1:
+        return [], "no --openings: every pair draws its own setup and chance from the seed"
+    openings = random_openings(game, derive_seed(settings.seed, "openings"), settings.pairs)
+    return openings, (f"no --openings: {len(openings)} distinct random openings of "
+                      f"{OPENING_PLIES}+ plies drawn from seed {settings.seed}, one a pair")
+
+
+def random_openings(game, seed: int, count: int) -> list[str]:
+    """``count`` distinct move lists of random legal plies from the start (longer lists once
+    short ones keep repeating), none of which ends the game."""
+    rng = random.Random(seed)
+    openings: list[str] = []
+    seen: set[str] = set()
+    plies, repeats = OPENING_PLIES, 0
+    while len(openings) < count:
+        state = game.new_initial_state()
+        moves = []
+        while len(moves) < plies and not state.is_terminal():
+            move = rng.choice(state.legal_moves())
+            moves.append(state.move_to_str(move))
+            state.play(move)
+        line = " ".join(moves)
+        if line in seen or state.is_terminal():
+            repeats += 1
+            if repeats > 100:
+                plies, repeats = plies + 1, 0
+            continue
+        seen.add(line)
+        openings.append(line)
+    return openings
+
+
 def opening_for(settings: MatchSettings, pair: int) -> str | None:
     if not settings.openings:
         return None
