@@ -136,9 +136,41 @@ def seed_note(game) -> str:
     return f"seed: {game.seed}" if game.seed is not None else ""
 
 
+class PositionCommand(click.Command):
+    """A command whose POSITION words may start with '-', as the tool prints Mattock
+    positions (``-x3/-1---1/... o``): such a word is not an option of the command, so it is
+    read as a position word (kept in place), not refused as an unknown option."""
+
+    PLACEHOLDER = "\x00position-word-{}"
+
+    def parse_args(self, ctx, args):
+        if not any(param.name == "position" for param in self.params):
+            return super().parse_args(ctx, args)
+        takes_value = {name for param in self.params if isinstance(param, click.Option)
+                       and not param.is_flag for name in param.opts + param.secondary_opts}
+        known = {name for param in self.params for name in getattr(param, "opts", ())}
+        words, rewritten = [], []
+        for index, arg in enumerate(args):
+            previous = args[index - 1] if index else ""
+            if (arg.startswith("-") and not arg.startswith("--") and "/" in arg
+                    and arg.partition("=")[0] not in known and previous not in takes_value):
+                rewritten.append(self.PLACEHOLDER.format(len(words)))
+                words.append(arg)
+            else:
+                rewritten.append(arg)
+        rest = super().parse_args(ctx, rewritten)
+        if words:
+            restored = {self.PLACEHOLDER.format(i): word for i, word in enumerate(words)}
+            ctx.params["position"] = tuple(restored.get(word, word)
+                                           for word in ctx.params["position"])
+        return rest
+
+
 class OneLineErrors(click.Group):
     """Usage errors (a bad option value, a missing argument) as one line, exit status 2,
-    like every other input error."""
+    like every other input error. Its commands read positions starting with '-'."""
+
+    command_class = PositionCommand
 
     def parse_args(self, ctx, args):
         try:
