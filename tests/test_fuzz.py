@@ -10,6 +10,7 @@ stays bounded; garbage values are the ones that used to crash or hang: NaN, infi
 import faulthandler
 import io
 import os
+import random
 import threading
 import time
 from pathlib import Path
@@ -24,10 +25,12 @@ from crystalpick.engine import GAMES, get_game
 from crystalpick.search.specs import SCHEMAS
 
 STUB = Path(__file__).with_name("stub_engine.py")
+SCALE = int(os.environ.get("CRYSTALPICK_FUZZ_SCALE", "1"))   # more cases for a long fuzz run
 CASE_SECONDS = 30          # a case that takes longer counts as a hang
 HANG_GUARD = 120           # a case stuck in native code: dump the stacks and fail the run
 FUZZ = settings(deadline=None, derandomize=False, print_blob=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                       HealthCheck.large_base_example,
                                        HealthCheck.function_scoped_fixture])
 
 GARBAGE = st.sampled_from([
@@ -45,9 +48,22 @@ def floats(low, high):
     return st.floats(low, high, allow_nan=False, allow_infinity=False).map(repr)
 
 
-def either(valid):
-    """Mostly valid values, sometimes garbage."""
-    return st.one_of(valid, valid, GARBAGE)
+class Chooser:
+    """Decisions with explicit probabilities (hypothesis's own choices favour their simplest
+    values, which turns "rarely" into "often"); values still come from strategies."""
+
+    def __init__(self, draw):
+        self.draw = draw
+        self.random = random.Random(draw(st.integers(0, 2**64)))   # the seed is reported
+
+    def chance(self, p: float) -> bool:
+        return self.random.random() < p
+
+    def either(self, valid):
+        """Mostly valid, garbage one time in ten: about half the command lines are valid
+        throughout."""
+        return self.draw(GARBAGE if self.chance(0.1) else valid)
+
 
 
 def children() -> list[str]:
@@ -78,6 +94,8 @@ def invoke(args, stdin=None):
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise AssertionError(f"traceback ({type(result.exception).__name__}: "
                              f"{result.exception}) from {shown}") from result.exception
+    if os.environ.get("FUZZ_VERBOSE"):
+        print(result.exit_code, f"{seconds:.2f}s", args, result.output.strip()[-100:])
     assert result.exit_code in (0, 2), shown
     assert "Traceback" not in result.output, shown
     assert seconds < CASE_SECONDS, f"{seconds:.1f} s: {shown}"
@@ -87,18 +105,18 @@ def invoke(args, stdin=None):
 
 # -- the pieces of a command line ---------------------------------------------------------
 
-@st.composite
-def rule_options(draw, game):
+def rule_options(pick, game):
     """--rule NAME=VALUE items: the game's options with their values, or garbage."""
     items = []
     options = get_game(game).rule_options if game in GAMES else []
-    for _ in range(draw(st.integers(0, 2))):
-        if options and draw(st.booleans()):
-            option = draw(st.sampled_from(options))
-            value = draw(st.one_of(st.sampled_from(option.choices), GARBAGE))
+    while pick.chance(0.3):
+        if options and pick.chance(0.8):
+            option = pick.random.choice(options)
+            value = pick.either(st.sampled_from(option.choices) if option.choices
+                                else st.text(max_size=8))
             items += ["--rule", f"{option.name}={value}"]
         else:
-            items += ["--rule", draw(st.one_of(GARBAGE, st.text(max_size=12)))]
+            items += ["--rule", pick.draw(st.one_of(GARBAGE, st.text(max_size=12)))]
     return items
 
 
@@ -119,123 +137,126 @@ def printed_positions(game):
 POSITIONS = {game: printed_positions(game) for game in GAME_NAMES}
 
 
-@st.composite
-def game_and_state(draw):
+def game_and_state(pick):
     """GAME [POSITION] [--moves ...] [--rule ...] [--seed ...] [--deck ...]."""
-    game = draw(st.sampled_from(GAME_NAMES + ["MATTOCK", "bogus"]))
+    game = pick.random.choice(GAME_NAMES * 8 + ["MATTOCK", "bogus"])
     args = [game]
     known = game.lower() in GAMES
-    if known and draw(st.booleans()):
-        position = draw(st.sampled_from(POSITIONS[game.lower()]))
-        if draw(st.integers(0, 4)) == 0:       # a damaged position
-            cut = draw(st.integers(0, len(position)))
-            position = position[:cut] + draw(st.text(max_size=4)) + position[cut + 1:]
+    if known and pick.chance(0.5):
+        position = pick.random.choice(POSITIONS[game.lower()])
+        if pick.chance(0.15):                  # a damaged position
+            cut = pick.random.randrange(len(position) + 1)
+            position = position[:cut] + pick.draw(st.text(max_size=4)) + position[cut + 1:]
         args += position.split()
-    elif draw(st.integers(0, 3)) == 0:
-        args += [draw(st.text(min_size=1, max_size=30).filter(lambda t: not t.startswith("-")))]
-    if draw(st.integers(0, 3)) == 0:
-        args += ["--moves", draw(st.one_of(st.text(max_size=20), GARBAGE))]
-    args += draw(rule_options(game.lower()))
-    if draw(st.booleans()):
-        args += ["--seed", draw(either(ints(0, 2**63 - 1)))]
-    if game.lower() == "cardbattle" and draw(st.booleans()):
-        decks = st.one_of(st.sampled_from(["mista", "titas", "arsenal", "alianca"]), GARBAGE)
-        args += ["--deck", draw(decks), "--deck", draw(decks)]
+    elif pick.chance(0.05):
+        args += [pick.draw(st.text(min_size=1, max_size=30)
+                           .filter(lambda t: not t.startswith("-")))]
+    if pick.chance(0.1):
+        args += ["--moves", pick.draw(st.one_of(st.text(max_size=20), GARBAGE))]
+    args += rule_options(pick, game.lower())
+    args += flag(pick, "--seed", ints(0, 2**63 - 1))
+    if game.lower() == "cardbattle" and pick.chance(0.5):
+        decks = st.sampled_from(["mista", "titas", "arsenal", "alianca"])
+        args += ["--deck", pick.either(decks), "--deck", pick.either(decks)]
     return args
 
 
-@st.composite
-def engine_spec(draw, cheap_limit=True):
+CHEAP = {"tt_megabytes": ints(1, 16), "workers": ints(1, 2), "max_nodes": ints(1024, 5000),
+         "seed": ints(0, 2**63 - 1), "c": floats(0, 3), "playout_depth": ints(0, 30),
+         "depth": ints(1, 2), "nodes": ints(1, 300), "sims": ints(1, 100),
+         "time": floats(0.001, 0.02)}
+
+
+def engine_spec(pick):
     """ENGINE[:KEY=VALUE,...] from the engines' schemas, with a cheap limit (so a valid
     spec searches for hundredths of a second), or garbage."""
-    name = draw(st.sampled_from(["alphabeta", "mcts", "greedy", "random", "bogus", ""]))
+    name = pick.random.choice(["alphabeta", "mcts", "greedy", "random"] * 4 + ["bogus", ""])
     items = []
     schema = SCHEMAS.get(name)
-    cheap = {"tt_megabytes": ints(1, 16), "workers": ints(1, 2), "max_nodes": ints(1024, 5000),
-             "seed": ints(0, 2**63 - 1), "c": floats(0, 3), "playout_depth": ints(0, 30),
-             "depth": ints(1, 2), "nodes": ints(1, 300), "sims": ints(1, 100),
-             "time": floats(0.001, 0.02)}
-    if schema is not None:
-        for option in draw(st.lists(st.sampled_from(schema.options + schema.limits),
-                                    max_size=3, unique_by=lambda o: o.name)):
-            if option.kind in ("bool", "choice"):
-                values = st.sampled_from(list(option.choices) or ["true", "false", "yes"])
-            else:
-                values = cheap.get(option.name, ints(0, 5))
-            items.append(f"{option.name}={draw(either(values))}")
-        if cheap_limit and schema.limits:
-            items.append(f"{schema.limits[-1].name}={draw(floats(0.001, 0.02))}"
-                         if schema.limits[-1].name == "time" else "nodes=200")
-    if draw(st.integers(0, 5)) == 0:
-        items.append(draw(st.one_of(GARBAGE, st.text(max_size=8))))
+    keys = list(schema.options + schema.limits) if schema is not None else []
+    pick.random.shuffle(keys)
+    for option in keys[:pick.random.randrange(4)]:
+        if option.kind in ("bool", "choice"):
+            values = st.sampled_from(list(option.choices) or ["true", "false", "yes", "off"])
+        else:
+            values = CHEAP.get(option.name, ints(0, 5))
+        items.append(f"{option.name}={pick.either(values)}")
+    if schema is not None and schema.limits:
+        items.append(f"time={pick.draw(floats(0.001, 0.02))}")
+    if pick.chance(0.05):
+        items.append(pick.draw(st.one_of(GARBAGE, st.text(max_size=8))))
     return name + (":" + ",".join(items) if items else "")
 
 
-def flag(draw, name, values):
-    return [name, draw(values)] if draw(st.booleans()) else []
+def flag(pick, name, valid):
+    """``name VALUE`` half the time: mostly valid, sometimes garbage."""
+    return [name, pick.either(valid)] if pick.chance(0.5) else []
 
 
 # -- command lines ------------------------------------------------------------------------
 
 @st.composite
 def show_moves_perft(draw):
-    command = draw(st.sampled_from(["show", "moves", "perft"]))
-    args = [command] + draw(game_and_state())
-    args += flag(draw, "--impl", st.sampled_from(["fast", "reference", "bogus"]))
+    pick = Chooser(draw)
+    command = pick.random.choice(["show", "moves", "perft"])
+    args = [command] + game_and_state(pick)
+    args += flag(pick, "--impl", st.sampled_from(["fast", "reference"]))
     if command == "perft":
-        args += ["--depth", draw(either(ints(0, 3)))]
-        if draw(st.booleans()):
+        args += ["--depth", pick.either(ints(0, 3))]
+        if pick.chance(0.3):
             args.append("--divide")
-    if command != "show" and draw(st.booleans()):
+    if command != "show" and pick.chance(0.5):
         args.append("--json")
     return args
 
 
 @st.composite
 def analyse(draw):
-    args = ["analyse"] + draw(game_and_state())
-    args += ["--engine", draw(engine_spec())]
-    args += ["--time", draw(either(floats(0.005, 0.03)))]      # always bounded
-    args += flag(draw, "--depth", either(ints(1, 120)))
-    args += flag(draw, "--nodes", either(ints(1, 2**62)))
-    args += flag(draw, "--sims", either(ints(1, 2**62)))
-    args += flag(draw, "--multipv", either(ints(1, 64)))
-    args += draw(st.sampled_from([[], ["--json"], ["--json", "--stream"]]))
+    pick = Chooser(draw)
+    args = ["analyse"] + game_and_state(pick)
+    args += ["--engine", engine_spec(pick)]
+    args += ["--time", pick.either(floats(0.005, 0.03))]      # always bounded
+    args += flag(pick, "--depth", ints(1, 120))
+    args += flag(pick, "--nodes", ints(1, 2**62))
+    args += flag(pick, "--sims", ints(1, 2**62))
+    args += flag(pick, "--multipv", ints(1, 64))
+    args += pick.random.choice([[], ["--json"], ["--json", "--stream"]])
     return args
 
 
 @st.composite
 def play(draw):
-    args = ["play"] + draw(game_and_state())
-    args += ["--engine", draw(engine_spec()), "--human", draw(st.sampled_from(
-        ["none", "none", "first", "both", "bogus"]))]
+    pick = Chooser(draw)
+    args = ["play"] + game_and_state(pick)
+    args += ["--engine", engine_spec(pick), "--human",
+             pick.either(st.sampled_from(["none", "none", "first", "second", "both"]))]
     return args
 
 
 @st.composite
 def match(draw, tmp):
-    game = draw(st.sampled_from(GAME_NAMES + ["bogus"]))
+    pick = Chooser(draw)
+    game = pick.random.choice(GAME_NAMES * 4 + ["bogus"])
     args = ["match", game, "--db", str(tmp / "fuzz.sqlite")]
-    for _ in range(draw(st.sampled_from([2, 2, 2, 1, 3]))):
-        args += ["--engine", draw(engine_spec())]
-    args += ["--games", draw(either(ints(1, 2)))]
-    args += flag(draw, "--concurrency", either(ints(1, 2)))
-    args += flag(draw, "--st", either(floats(0.001, 0.02)))
-    args += flag(draw, "--tc", st.one_of(GARBAGE, st.builds(
-        lambda base, inc: f"{base}+{inc}", floats(0.5, 2), floats(0, 0.01))))
-    args += flag(draw, "--tolerance", either(floats(0, 1)))
-    args += flag(draw, "--max-plies", either(ints(1, 40)))
-    args += flag(draw, "--sprt", st.one_of(GARBAGE, st.just("elo0=0,elo1=5"),
-                                           st.builds(lambda a: f"elo0={a}", GARBAGE)))
-    args += flag(draw, "--seed", either(ints(0, 2**63 - 1)))
-    args += flag(draw, "--rule", st.one_of(GARBAGE, st.just("size=7")))
-    if draw(st.integers(0, 4)) == 0:
-        args += ["--resume"] + flag(draw, "--match-id", either(ints(1, 3)))
+    for _ in range(pick.random.choice([2, 2, 2, 2, 2, 1, 3])):
+        args += ["--engine", engine_spec(pick)]
+    args += ["--games", pick.either(ints(1, 2))]
+    args += flag(pick, "--concurrency", ints(1, 2))
+    args += flag(pick, "--st", floats(0.001, 0.02))
+    args += flag(pick, "--tc", st.builds(lambda base, inc: f"{base}+{inc}", floats(0.5, 2),
+                                         floats(0, 0.01)))
+    args += flag(pick, "--tolerance", floats(0, 1))
+    args += flag(pick, "--max-plies", ints(1, 40))
+    args += flag(pick, "--sprt", st.sampled_from(["elo0=0,elo1=5", "elo0=-5,elo1=5,alpha=0.1"]))
+    args += flag(pick, "--seed", ints(0, 2**63 - 1))
+    args += rule_options(pick, game)
+    if pick.chance(0.2):
+        args += ["--resume"] + flag(pick, "--match-id", ints(1, 3))
     return args
 
 
 @given(st.data())
-@settings(FUZZ, max_examples=60)
+@settings(FUZZ, max_examples=200 * SCALE)
 def test_fuzzed_command_lines_exit_0_or_2(data):
     args = data.draw(st.one_of(show_moves_perft(), analyse(), play(),
                                st.sampled_from([["games"], ["engines", "--json"],
@@ -246,7 +267,7 @@ def test_fuzzed_command_lines_exit_0_or_2(data):
 
 
 @given(st.data())
-@settings(FUZZ, max_examples=25)
+@settings(FUZZ, max_examples=25 * SCALE)
 def test_fuzzed_matches_exit_0_or_2(tmp_path_factory, data):
     tmp = tmp_path_factory.mktemp("match")
     invoke(data.draw(match(tmp)))
@@ -276,7 +297,7 @@ def damaged(draw, text: str) -> bytes:
 
 
 @given(st.data())
-@settings(FUZZ, max_examples=40)
+@settings(FUZZ, max_examples=40 * SCALE)
 def test_fuzzed_files_exit_0_or_2(tmp_path_factory, data):
     """Records, openings, decks, card sets and databases with random or damaged bytes."""
     record = a_record(tmp_path_factory)
@@ -319,45 +340,42 @@ class Lines(io.StringIO):
             return super().write(text)
 
 
-@st.composite
-def protocol_line(draw, game):
+def protocol_line(pick, game):
     options = sorted({o.name for schema in SCHEMAS.values() for o in schema.options})
     rules = [f"rule.{o.name}" for o in get_game(game).rule_options]
-    kind = draw(st.sampled_from(["setoption", "setoption", "go", "go", "position", "simple",
-                                 "junk"]))
+    kind = pick.random.choice(["setoption", "setoption", "go", "go", "go", "position",
+                               "simple", "junk"])
     if kind == "setoption":
-        name = draw(st.sampled_from(options + rules + ["engine", "multipv", "tileset",
-                                                       "bogus", ""]))
-        value = draw(st.one_of(GARBAGE, ints(0, 3), st.sampled_from(
+        name = pick.random.choice(options + rules + ["engine", "multipv", "tileset", "bogus"])
+        value = pick.either(st.one_of(ints(0, 3), CHEAP.get(name, ints(1, 64)), st.sampled_from(
             ["mcts", "alphabeta", "mcts:c=1.2", "mcts:workers=2", "random", "5", "7",
              "heuristic", "true", "default", "blocking"])))
         return f"setoption name {name} value {value}"
     if kind == "go":
+        valid = {"depth": ints(1, 2), "nodes": ints(1, 500), "sims": ints(1, 100),
+                 "movetime": ints(1, 30), "clock": ints(50, 500), "inc": ints(0, 10)}
         words = []
-        for word in draw(st.lists(st.sampled_from(["depth", "nodes", "sims", "movetime",
-                                                   "clock", "inc", "bogus"]), max_size=2)):
-            valid = {"depth": ints(1, 2), "nodes": ints(1, 500), "sims": ints(1, 100),
-                     "movetime": ints(1, 30), "clock": ints(50, 500), "inc": ints(0, 10)}
-            words += [word, draw(either(valid.get(word, ints(0, 3))))]
-        if draw(st.integers(0, 6)) == 0:
+        for word in pick.random.sample(sorted(valid) + ["bogus"], pick.random.randrange(3)):
+            words += [word, pick.either(valid.get(word, ints(0, 3)))]
+        if pick.chance(0.1):
             return "go infinite\nstop"
         return " ".join(["go"] + words + ["movetime", "20"])
     if kind == "position":
-        position = draw(st.sampled_from(POSITIONS[game] + ["start", "", "start moves zz"]))
-        return f"position {position}"
+        return "position " + pick.random.choice(POSITIONS[game] + ["start", "", "start moves zz"])
     if kind == "simple":
-        return draw(st.sampled_from(["isready", "stop", "newgame", "show", "moves", "protocol",
-                                     "", "   "]))
-    return draw(st.text(max_size=30)).replace("\n", " ").replace("\r", " ")
+        return pick.random.choice(["isready", "stop", "newgame", "show", "moves", "protocol",
+                                   "", "   "])
+    return pick.draw(st.text(max_size=30)).replace("\n", " ").replace("\r", " ")
 
 
 @given(st.data())
-@settings(FUZZ, max_examples=40)
+@settings(FUZZ, max_examples=40 * SCALE)
 def test_fuzzed_protocol_sessions_keep_the_engine_answering(data):
     """Any session: no exception escapes a command, every search ends, and the engine still
     answers isready at the end."""
-    game = data.draw(st.sampled_from(["mattock", "maatatahay"]))
-    lines = data.draw(st.lists(protocol_line(game), max_size=8))
+    pick = Chooser(data.draw)
+    game = pick.random.choice(["mattock", "maatatahay"])
+    lines = [protocol_line(pick, game) for _ in range(pick.random.randrange(9))]
     out = Lines()
     session = Session(game, out)
     faulthandler.dump_traceback_later(HANG_GUARD, exit=True)
