@@ -73,11 +73,13 @@ class TerminalGame:
             if side in self.players:
                 self.engine_move(side)
             elif not self.human_turn(side):
+                self.say(f"game stopped after {len(self.record.plies)} plies: "
+                         f"{self.game.player_names[side]} quit (seed {self.seed})")
                 return
-        winner = self.state.winner()
-        finish_record(self.record, GameEnd.by_rules(self.state))
-        self.say("game over: " + ("draw" if winner is None
-                                   else f"{self.game.player_names[winner]} wins"))
+        end = GameEnd.by_rules(self.state)
+        finish_record(self.record, end)
+        self.say(f"game over after {len(self.record.plies)} plies: {end.reason} (the "
+                 f"{self.game.name} rules end the game in this position)")
         if not self.humans:
             self.say("")
             self.say(format_record(self.record).rstrip())

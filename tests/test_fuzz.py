@@ -70,7 +70,10 @@ def children() -> list[str]:
     """The processes this test process has started and not reaped (Linux /proc)."""
     pids = []
     for task in Path(f"/proc/{os.getpid()}/task").glob("*/children"):
-        pids += task.read_text().split()
+        try:
+            pids += task.read_text().split()
+        except FileNotFoundError:      # a thread that ended meanwhile
+            pass
     return pids
 
 
