@@ -683,7 +683,8 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
 @click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False), required=False)
 @click.option("--engine", "engines", multiple=True, metavar="SPEC",
               help="Engine spec, given twice: alphabeta[:depth=4,...], mcts[:time=0.5,c=1.4,...], "
-                   "greedy or random. Keys depth/nodes/sims/time set the per-move budget.")
+                   "greedy, random, or cmd:COMMAND (an external engine speaking the protocol, "
+                   "docs/protocol.md). Keys depth/nodes/sims/time set the per-move budget.")
 @click.option("--games", "game_count", type=GAME_COUNT, default=2, show_default=True,
               help="Games to play, in colour-swapped pairs.")
 @click.option("--concurrency", type=CONCURRENCY, default=1, show_default=True,
