@@ -19,8 +19,9 @@ from crystalpick.engine import GAMES, GameError, get_game
 from crystalpick.engine.perft import perft_by_move
 
 from .interrupts import abandon_on_interrupt
-from .params import (BENCH_PERFT_DEPTH, CONCURRENCY, DEPTH, GAME_COUNT, MATCH_ID, MAX_PLIES,
-                     MOVE_TIME, MULTIPV, NODES, PERFT_DEPTH, SEED, SIMS, TIME, TOLERANCE)
+from .params import (BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS, CONCURRENCY, DEPTH,
+                     GAME_COUNT, MATCH_ID, MAX_PLIES, MOVE_TIME, MULTIPV, NODES, PERFT_DEPTH,
+                     SEED, SIMS, TIME, TOLERANCE)
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -584,9 +585,9 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
               show_default=True, help="Implementation for the perft part.")
 @click.option("--perft-depth", type=BENCH_PERFT_DEPTH, default=None,
               help="Override the suite's perft depth.")
-@click.option("--depth", type=DEPTH, default=None,
+@click.option("--depth", type=BENCH_DEPTH, default=None,
               help="Override the suite's alpha-beta depth.")
-@click.option("--sims", type=SIMS, default=None,
+@click.option("--sims", type=BENCH_SIMS, default=None,
               help="Override the suite's MCTS simulations.")
 @click.option("--profile", "profile_path", type=click.Path(dir_okay=False), default=None,
               help="Run under cProfile, print the top functions and save the profile here.")

@@ -45,7 +45,10 @@ DEPTH, NODES, SIMS, TIME = (Checked(o) for o in (engines.DEPTH, engines.NODES, e
 MULTIPV = Checked(protocol.MULTIPV)
 SEED = Checked(match.SEED)
 PERFT_DEPTH = checked("depth", "int", 0, KERNEL_PLIES)
-BENCH_PERFT_DEPTH = checked("perft-depth", "int", 1, KERNEL_PLIES)
+# bench is a fixed, bounded workload: its overrides stay within minutes of work
+BENCH_PERFT_DEPTH = checked("perft-depth", "int", 1, 10)
+BENCH_DEPTH = checked("depth", "int", 1, 30)
+BENCH_SIMS = checked("sims", "int", 1, 10_000_000)
 GAME_COUNT = Checked(match.GAMES)
 CONCURRENCY = Checked(match.CONCURRENCY)
 MOVE_TIME = Checked(match.MOVE_TIME)

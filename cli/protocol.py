@@ -108,7 +108,7 @@ class Session:
             self.send(f"option name rule.{opt.name} type choice default {opt.default} values "
                       + " ".join(opt.choices))
         if self.game.uses_tileset:
-            self.send("option name tileset type string default default")
+            self.send("option name tileset type string default builtin")
         for name, engine in ENGINES.items():
             for option in engine.schema.options:
                 self.send(option.protocol_line(name))
@@ -133,7 +133,7 @@ class Session:
         elif name.startswith("rule."):
             self.new_game(rules={**self.rules, name[5:]: value})
         elif name == "tileset":
-            self.new_game(tileset=None if value == "default" else value)
+            self.new_game(tileset=None if value in ("builtin", "default") else value)
         else:
             field, parsed, is_limit = ENGINES[self.engine_name].schema.parse(name, value)
             if is_limit:
