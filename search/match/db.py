@@ -84,7 +84,11 @@ class ResultsDB:
         if not create and not self.path.exists():
             raise GameError(f"{self.path}: no results database here (a match creates it)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.connection = sqlite3.connect(self.path)
+        try:
+            self.connection = sqlite3.connect(self.path)
+        except sqlite3.Error as err:          # e.g. a folder this user may not write
+            raise GameError(f"{self.path}: cannot open a results database here ({err})") \
+                from None
         try:
             self.check_ours()
             self.connection.executescript(SCHEMA)
