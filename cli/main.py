@@ -7,6 +7,7 @@ user's input (``engine.GameError``) become a one-line message and exit status 2.
 from __future__ import annotations
 
 import functools
+import io
 import json
 import os
 import sys
@@ -16,6 +17,11 @@ import click
 
 from crystalpick.engine import GAMES, GameError, get_game
 from crystalpick.engine.perft import perft_by_move
+
+from .interrupts import abandon_on_interrupt
+from .params import (BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS, CONCURRENCY, DEPTH,
+                     GAME_COUNT, MATCH_ID, MAX_PLIES, MOVE_TIME, MULTIPV, NODES, PERFT_DEPTH,
+                     SEED, SIMS, TIME, TOLERANCE, checked)
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -74,7 +80,7 @@ def game_arguments(command):
                      help="Moves to play from POSITION (default: the start) first."),
         click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
                      help="Set a rule option (see 'crystalpick games'); repeatable."),
-        click.option("--seed", type=int, default=None,
+        click.option("--seed", type=SEED, default=None,
                      help="Seed for anything random (e.g. a random setup); printed when used."),
         click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
                      default=None, help="Component data file (a tileset, a card set), for "
@@ -131,7 +137,62 @@ def seed_note(game) -> str:
     return f"seed: {game.seed}" if game.seed is not None else ""
 
 
-@click.group(context_settings=CONTEXT)
+class PositionCommand(click.Command):
+    """A command whose POSITION words may start with '-', as the tool prints Mattock
+    positions (``-x3/-1---1/... o``): such a word is not an option of the command, so it is
+    read as a position word (kept in place), not refused as an unknown option."""
+
+    PLACEHOLDER = "\x00position-word-{}"
+
+    def parse_args(self, ctx, args):
+        if not any(param.name == "position" for param in self.params):
+            return super().parse_args(ctx, args)
+        takes_value = {name for param in self.params if isinstance(param, click.Option)
+                       and not param.is_flag for name in param.opts + param.secondary_opts}
+        known = {name for param in self.params for name in getattr(param, "opts", ())}
+        words, rewritten = [], []
+        for index, arg in enumerate(args):
+            previous = args[index - 1] if index else ""
+            if (arg.startswith("-") and not arg.startswith("--") and "/" in arg
+                    and arg.partition("=")[0] not in known and previous not in takes_value):
+                rewritten.append(self.PLACEHOLDER.format(len(words)))
+                words.append(arg)
+            else:
+                rewritten.append(arg)
+        rest = super().parse_args(ctx, rewritten)
+        if words:
+            restored = {self.PLACEHOLDER.format(i): word for i, word in enumerate(words)}
+            ctx.params["position"] = tuple(restored.get(word, word)
+                                           for word in ctx.params["position"])
+        return rest
+
+
+class OneLineErrors(click.Group):
+    """Usage errors (a bad option value, a missing argument) as one line, exit status 2,
+    like every other input error. Its commands read positions starting with '-'."""
+
+    command_class = PositionCommand
+
+    def parse_args(self, ctx, args):
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as err:
+            raise InputError(err.format_message()) from None
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as err:
+            raise InputError(err.format_message()) from None
+        except KeyboardInterrupt:             # one Ctrl-C behaviour everywhere: exit 130
+            raise Interrupted("interrupted") from None
+        except click.Abort as err:            # click.prompt's form of Ctrl-C
+            if isinstance(err.__context__, KeyboardInterrupt):
+                raise Interrupted("interrupted") from None
+            raise
+
+
+@click.group(cls=OneLineErrors, context_settings=CONTEXT)
 @click.version_option(package_name="crystalpick")
 def cli():
     """Analysis, perft and engine matches for Mattock, Maatatahay and the card battle game.
@@ -139,6 +200,10 @@ def cli():
     Positions are given in each game's one-line notation (see 'crystalpick show GAME' for the
     start position's string); moves in the game's move notation.
     """
+    for stream in (sys.stdin, sys.stdout, sys.stderr):
+        # undecodable input is replaced, not fatal, whatever PYTHONIOENCODING says
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
 
 
 @cli.command()
@@ -255,7 +320,7 @@ def moves(game, position, moves, rules, seed, tileset, impl, as_json):
 
 @cli.command()
 @game_arguments
-@click.option("--depth", "-d", type=click.IntRange(min=0), required=True,
+@click.option("--depth", "-d", type=PERFT_DEPTH, required=True,
               help="Number of plies to count.")
 @click.option("--divide", "divided", is_flag=True,
               help="Also count the subtree under each legal move (for debugging movegen).")
@@ -271,30 +336,45 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
     """
     from tqdm import tqdm
 
+    if divided and depth < 1:
+        raise InputError("--divide needs --depth 1 or more (it counts under each root move)")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset, impl)
     started = time.perf_counter()
-    if depth >= 5 or divided:   # root move by root move: progress shown, Ctrl-C honoured
+    if depth >= 5 or divided:   # root move by root move: progress shown
         counts = {}
         roots = len(state.legal_moves())
+
+        def count_roots():
+            for name, count in perft_by_move(state, depth):
+                counts[name] = count
+                bar.update(1)
+
         with tqdm(total=roots, desc="root moves", file=sys.stderr, disable=None,
                   leave=False) as bar:
             try:
-                for name, count in perft_by_move(state, depth):
-                    counts[name] = count
-                    bar.update(1)
+                abandon_on_interrupt(count_roots)
             except KeyboardInterrupt:
+                for name, count in list(counts.items()):
+                    click.echo(f"{name}: {count}")
                 raise Interrupted(f"interrupted after {len(counts)} of {roots} root moves "
-                                  f"({sum(counts.values()):,} nodes)") from None
+                                  f"({sum(counts.values()):,} nodes, listed above) of perft "
+                                  f"{depth} from {state.position()}") from None
         nodes = sum(counts.values())
         counts = counts if divided else None
     else:
-        counts, nodes = None, state.perft(depth)
+        try:
+            counts, nodes = None, abandon_on_interrupt(lambda: state.perft(depth))
+        except KeyboardInterrupt:
+            raise Interrupted(f"interrupted: perft {depth} from {state.position()} not "
+                              f"finished") from None
     seconds = time.perf_counter() - started
     nps = nodes / seconds if seconds > 0 else 0.0
     document = {"game": game_obj.name, "position": state.position(), "depth": depth,
                 "nodes": nodes, "seconds": round(seconds, 6), "nps": round(nps), "impl": impl}
     if counts is not None:
         document["divide"] = counts
+    if game_obj.seed is not None:
+        document["seed"] = game_obj.seed
     if as_json:
         emit_json(document)
         return
@@ -302,6 +382,9 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
         click.echo(f"{name}: {count}")
     if counts is not None:
         click.echo("")
+    click.echo(f"position: {state.position()}")
+    if seed_note(game_obj):
+        click.echo(seed_note(game_obj))
     click.echo(f"perft {depth}: {nodes:,} nodes in {seconds:.3f} s ({nps:,.0f} nodes/s, {impl})")
 
 
@@ -314,12 +397,12 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
 @click.option("--seat", type=click.Choice(["first", "second"]), default=None,
               help="Whose view to analyse from (default: the player to move; a VIEW "
                    "position is its viewer's). ismcts reads only that player's observation.")
-@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time", "time_limit", type=TIME, default=None,
               help="Seconds to search.")
-@click.option("--depth", type=click.IntRange(min=1), default=None, help="Alpha-beta depth.")
-@click.option("--nodes", type=click.IntRange(min=1), default=None, help="Node budget.")
-@click.option("--sims", type=click.IntRange(min=1), default=None, help="MCTS simulations.")
-@click.option("--multipv", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--depth", type=DEPTH, default=None, help="Alpha-beta depth.")
+@click.option("--nodes", type=NODES, default=None, help="Node budget.")
+@click.option("--sims", type=SIMS, default=None, help="MCTS simulations.")
+@click.option("--multipv", type=MULTIPV, default=1, show_default=True,
               help="Number of best lines to report.")
 @click.option("--stream", is_flag=True, help="With --json: one JSON line per search report.")
 @svg_option
@@ -386,6 +469,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
               "rules": game_obj.rules, "engine": spec.name, "options": spec.options,
               "limits": {k: v for k, v in vars(limits).items() if v not in (None, 0.0)},
               "multipv": multipv, "seed": getattr(engine, "seed", seed)}
+    if game_obj.seed is not None:
+        inputs["setup_seed"] = game_obj.seed
     if game_obj.uses_tileset:
         inputs["tileset"] = game_obj.tileset_path or "default"
     if hidden:
@@ -419,6 +504,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
         document["interrupted"] = True
     if as_json:
         click.echo(json.dumps(document) if stream else json.dumps(document, indent=2))
+        if interrupted:
+            raise Interrupted("interrupted: the best result so far is above")
         return
     click.echo(mixed_table(result, state.to_move_name()) if result.mixed
                else lines_table(result, state.to_move_name()))
@@ -426,6 +513,10 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
         click.echo("(interrupted: best result so far)")
     if result.seed is not None:
         click.echo(f"seed: {result.seed}")
+    if game_obj.seed is not None and game_obj.seed != result.seed:
+        click.echo(f"setup {seed_note(game_obj)}")
+    if interrupted:
+        raise Interrupted("interrupted: the best result so far is above")
 
 
 def search_limits(spec, flags: dict, default):
@@ -503,6 +594,11 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
         raise InputError(f"engine {err}") from None
     try:
         terminal.run()
+    except (KeyboardInterrupt, click.Abort) as err:
+        if isinstance(err, click.Abort) and not isinstance(err.__context__, KeyboardInterrupt):
+            raise
+        raise Interrupted(f"interrupted after {len(terminal.record.plies)} plies (seed "
+                          f"{seed}); 'save FILE' at the prompt keeps a game") from None
     except EngineFailure as err:
         raise InputError(f"engine {engine_spec!r} failed ({err.termination.label}): "
                          f"{err}") from None
@@ -514,11 +610,11 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
 @click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False), required=False)
 @click.option("--impl", type=click.Choice(["fast", "reference"]), default="fast",
               show_default=True, help="Implementation for the perft part.")
-@click.option("--perft-depth", type=click.IntRange(min=1), default=None,
+@click.option("--perft-depth", type=BENCH_PERFT_DEPTH, default=None,
               help="Override the suite's perft depth.")
-@click.option("--depth", type=click.IntRange(min=1), default=None,
+@click.option("--depth", type=BENCH_DEPTH, default=None,
               help="Override the suite's alpha-beta depth.")
-@click.option("--sims", type=click.IntRange(min=1), default=None,
+@click.option("--sims", type=BENCH_SIMS, default=None,
               help="Override the suite's MCTS simulations.")
 @click.option("--profile", "profile_path", type=click.Path(dir_okay=False), default=None,
               help="Run under cProfile, print the top functions and save the profile here.")
@@ -566,7 +662,10 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
         profiler.dump_stats(profile_path)
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(15)
     else:
-        rows = run_all()
+        try:
+            rows = abandon_on_interrupt(run_all)
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted: the positions finished are listed above") from None
     total = totals(rows)
     if as_json:
         emit_json({"games": names, "impl": impl, "signature": signature(rows),
@@ -612,10 +711,11 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
 @click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False), required=False)
 @click.option("--engine", "engines", multiple=True, metavar="SPEC",
               help="Engine spec, given twice: alphabeta[:depth=4,...], mcts[:time=0.5,c=1.4,...], "
-                   "greedy or random. Keys depth/nodes/sims/time set the per-move budget.")
-@click.option("--games", "game_count", type=click.IntRange(min=1), default=2, show_default=True,
+                   "greedy, random, or cmd:COMMAND (an external engine speaking the protocol, "
+                   "docs/protocol.md). Keys depth/nodes/sims/time set the per-move budget.")
+@click.option("--games", "game_count", type=GAME_COUNT, default=2, show_default=True,
               help="Games to play, in colour-swapped pairs.")
-@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--concurrency", type=CONCURRENCY, default=1, show_default=True,
               help="Games played at once, each in its own process.")
 @click.option("--cluster", default=None, metavar="tcp://HOST:8786",
               help="Play every game as a task on this Dask scheduler instead of local "
@@ -627,11 +727,11 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
               default="sequential", show_default=True)
 @click.option("--tc", default=None, metavar="SECONDS[+INC]",
               help="Clock per game and increment per move, e.g. 10+0.1.")
-@click.option("--st", "move_time", type=float, default=None, metavar="SECONDS",
+@click.option("--st", "move_time", type=MOVE_TIME, default=None, metavar="SECONDS",
               help="Fixed time per move (for engines without their own limit).")
-@click.option("--tolerance", type=float, default=0.1, show_default=True,
+@click.option("--tolerance", type=TOLERANCE, default=0.1, show_default=True,
               help="Seconds an engine may overstep its clock before it loses on time.")
-@click.option("--max-plies", type=click.IntRange(min=1), default=None,
+@click.option("--max-plies", type=MAX_PLIES, default=None,
               help="Adjudicate a game still running after this many plies as a draw.")
 @click.option("--sprt", default=None, metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
               help="Stop the match when the SPRT accepts a hypothesis (model=logistic for "
@@ -640,13 +740,13 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
 @DECK_OPTION
 @click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
               default=None)
-@click.option("--seed", type=int, default=None, help="Match seed (printed; default: random).")
+@click.option("--seed", type=SEED, default=None, help="Match seed (printed; default: random).")
 @click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
               help="Results database (SQLite). Default: crystalpick.sqlite in "
                    "$XDG_DATA_HOME/crystalpick (~/.local/share/crystalpick).")
 @click.option("--resume", "resume", is_flag=True,
               help="Continue the newest unfinished match in the database (or --match-id).")
-@click.option("--match-id", type=int, default=None, help="The match to resume.")
+@click.option("--match-id", type=MATCH_ID, default=None, help="The match to resume.")
 @click.option("--records", "records_path", type=click.Path(dir_okay=False), default=None,
               help="Also append every finished game's record to this file.")
 @json_option
@@ -667,15 +767,17 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
 
     from crystalpick.search.match.db import ResultsDB, default_path
     from crystalpick.search.match.executors import ClusterError, open_executor
+    from crystalpick.search.match.records import read_text
     from crystalpick.search.match.report import format_summary, progress_text, summary
-    from crystalpick.search.match.runner import (MatchSettings, load_match, load_openings,
-                                                 resume_match, run_match, start_match)
+    from crystalpick.search.match.runner import (MatchSettings, claim_match, default_openings,
+                                                 load_openings, resume_match, run_match,
+                                                 start_match)
     from crystalpick.search.match.termination import EngineStartError
 
     if resume:
         db = ResultsDB(db_path or default_path())
         try:
-            state = load_match(db, match_id)
+            state = claim_match(db, match_id)        # locked: no other runner plays it now
         except GameError:
             db.close()
             raise
@@ -691,8 +793,9 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
             tc=parse_tc(tc), move_time=move_time, tolerance=tolerance, max_plies=max_plies,
             sprt=sprt, concurrency=concurrency)
         if openings:
-            with open(openings, encoding="utf-8") as handle:
-                settings.openings = load_openings(handle.read(), openings)
+            settings.openings = load_openings(read_text(openings), openings)
+        else:
+            settings.openings, openings_note = default_openings(settings)
         settings.check()
         executor = open_executor(concurrency, cluster)
         db = ResultsDB(db_path or default_path())
@@ -704,6 +807,8 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
                 start_match(db, settings, executor)
         except (EngineStartError, ClusterError, KeyboardInterrupt) as err:
             db.close()
+            if resume:
+                state.lock.release()
             if isinstance(err, KeyboardInterrupt):
                 raise Interrupted("interrupted before the first game") from None
             raise InputError(f"{'engine ' if isinstance(err, EngineStartError) else ''}{err}; "
@@ -712,6 +817,8 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
         click.echo(f"match {state.match_id} in {db.path}: {settings.game}, "
                    f"{' vs '.join(settings.engines)}, {settings.games} games, "
                    f"seed {settings.seed}", err=True)
+        if not resume and not openings:
+            click.echo(openings_note, err=True)
         bar = tqdm(total=settings.games, initial=len(state.finished), desc="games",
                    unit="game", file=sys.stderr, disable=None)
 
@@ -743,6 +850,7 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
         finally:
             bar.close()
             db.close()
+            state.lock.release()
     document = summary(state.unpaired(), settings.engines, state.sprt, state.decision,
                        state.terminations)
     document.update(match_id=state.match_id, game=settings.game, seed=settings.seed,
@@ -753,8 +861,11 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
         click.echo(format_summary(document))
 
 
-# The engine `deck` plays both seats with unless --engine says otherwise.
+# The engine `deck` plays both seats with unless --engine says otherwise: greedy, the
+# strongest and fastest player of the card battle today (docs/cardbattle.md, ISMCTS strength).
 DECK_ENGINE = "greedy"
+IMPROVE_STEPS = checked("improve", "int", 0, 100)
+SWAP_OUTS = checked("outs", "int", 1, 60)
 
 
 @cli.command("deck")
@@ -767,20 +878,20 @@ DECK_ENGINE = "greedy"
 @click.option("--engine", "engine_spec", default=DECK_ENGINE, show_default=True,
               metavar="SPEC", help="The engine that plays both seats, with its budget, as for "
                                    "'match' (e.g. greedy, random).")
-@click.option("--games", "game_count", type=int, default=100, show_default=True,
+@click.option("--games", "game_count", type=GAME_COUNT, default=100, show_default=True,
               help="Games per opponent for every deck measured (colour-swapped pairs: even).")
-@click.option("--improve", type=int, default=0, show_default=True,
+@click.option("--improve", type=IMPROVE_STEPS, default=0, show_default=True,
               help="Look for up to this many single-card swaps that raise the win rate, each "
                    "confirmed by a fresh match.")
-@click.option("--outs", type=int, default=3, show_default=True,
+@click.option("--outs", type=SWAP_OUTS, default=3, show_default=True,
               help="Cards considered for swapping out at each improve step.")
-@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--concurrency", type=CONCURRENCY, default=1, show_default=True,
               help="Games played at once, each in its own process.")
 @click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
               help="Set a rule option other than the decks (see 'crystalpick games').")
 @click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
               default=None, help="The card set (component data file).")
-@click.option("--seed", type=int, default=None, help="Seed of the run (printed; default: random).")
+@click.option("--seed", type=SEED, default=None, help="Seed of the run (printed; default: random).")
 @json_option
 @user_errors
 def deck(game, deck, opponents, engine_spec, game_count, improve, outs, concurrency, rules,
@@ -836,10 +947,9 @@ def deck(game, deck, opponents, engine_spec, game_count, improve, outs, concurre
 
 
 def read_records(path: str):
-    from crystalpick.search.match.records import parse_records
+    from crystalpick.search.match.records import parse_records, read_text
 
-    with open(path, encoding="utf-8") as handle:
-        return parse_records(handle.read(), path)
+    return parse_records(read_text(path), path)
 
 
 @cli.command()
@@ -886,17 +996,17 @@ def replay(record_file, ply, index, list_annotations):
               help="The engine that evaluates: alphabeta, mcts, ismcts or greedy, with "
                    "options (see 'crystalpick engines'). Default: alphabeta, or ismcts for a "
                    "game with hidden information (each move judged from its mover's view).")
-@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--time", "time_limit", type=TIME, default=None,
               help="Seconds per position (0.2 when no limit is given).")
-@click.option("--depth", type=click.IntRange(min=1), default=None, help="Alpha-beta depth.")
-@click.option("--nodes", type=click.IntRange(min=1), default=None,
+@click.option("--depth", type=DEPTH, default=None, help="Alpha-beta depth.")
+@click.option("--nodes", type=NODES, default=None,
               help="Node budget per position (reproducible on any machine).")
-@click.option("--sims", type=click.IntRange(min=1), default=None, help="MCTS simulations.")
-@click.option("--concurrency", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--sims", type=SIMS, default=None, help="MCTS simulations.")
+@click.option("--concurrency", type=CONCURRENCY, default=1, show_default=True,
               help="Positions searched at once, each in its own process.")
 @click.option("--cluster", default=None, metavar="tcp://HOST:8786",
               help="Search every position as a task on this Dask scheduler (as for 'match').")
-@click.option("--seed", type=int, default=None,
+@click.option("--seed", type=SEED, default=None,
               help="Seed of MCTS's per-position seeds (printed; default: random).")
 @click.option("-o", "--output", "output_path", type=click.Path(dir_okay=False), default=None,
               help="Write the annotated records here ('crystalpick replay' shows them).")
@@ -997,7 +1107,7 @@ def results(db_path, as_json):
     from crystalpick.search.match.report import format_summary, summary
     from crystalpick.search.match.runner import load_match
 
-    db = ResultsDB(db_path or default_path())
+    db = ResultsDB(db_path or default_path(), create=False)
     listed = []
     for match_id, created, game, _, status in db.matches():
         state = load_match(db, match_id)

@@ -16,6 +16,8 @@ from crystalpick.search.match.records import Ply, finish_record, format_record, 
 from crystalpick.search.match.termination import GameEnd
 from crystalpick.search.specs import parse_spec
 
+from .interrupts import abandon_on_interrupt
+
 HELP = ("commands: a move in notation | moves | show | hint | undo | save FILE | help | quit")
 
 
@@ -71,18 +73,21 @@ class TerminalGame:
             if side in self.players:
                 self.engine_move(side)
             elif not self.human_turn(side):
+                self.say(f"game stopped after {len(self.record.plies)} plies: "
+                         f"{self.game.player_names[side]} quit (seed {self.seed})")
                 return
-        winner = self.state.winner()
-        finish_record(self.record, GameEnd.by_rules(self.state))
-        self.say("game over: " + ("draw" if winner is None
-                                   else f"{self.game.player_names[winner]} wins"))
+        end = GameEnd.by_rules(self.state)
+        finish_record(self.record, end)
+        self.say(f"game over after {len(self.record.plies)} plies: {end.reason} (the "
+                 f"{self.game.name} rules end the game in this position)")
         if not self.humans:
             self.say("")
             self.say(format_record(self.record).rstrip())
 
     def engine_move(self, side: int) -> None:
         player = self.players[side]
-        move, comment = player.choose(self.state, player.limits(None, 0.0, None), self.record)
+        move, comment = abandon_on_interrupt(
+            lambda: player.choose(self.state, player.limits(None, 0.0, None), self.record))
         score = f" ({comment['score']} for {comment['pov']})" if "score" in comment else ""
         self.say(f"{self.game.player_names[side]} plays {self.shown(move)}{score}")
         self.play(move, comment=comment)
@@ -94,7 +99,9 @@ class TerminalGame:
             try:
                 text = click.prompt(f"{self.game.player_names[side]} to move", prompt_suffix="> ",
                                     default="", show_default=False).strip()
-            except (click.Abort, EOFError):
+            except (click.Abort, EOFError) as err:
+                if isinstance(err.__context__, KeyboardInterrupt):
+                    raise KeyboardInterrupt from None       # Ctrl-C, not end of input
                 self.say("")
                 return False
             word, _, rest = text.partition(" ")

@@ -13,12 +13,20 @@ import threading
 from importlib.metadata import PackageNotFoundError, version
 
 from crystalpick.engine import GameError, get_game
-from crystalpick.search.engines import ENGINES
-from crystalpick.search.options import Option
+from crystalpick.search.engines import DEPTH, ENGINES, NODES, SIMS
+from crystalpick.search.options import Option, OptionError
 from crystalpick.search.stop import StopFlag
 
-LIMIT_WORDS = {"depth": ("depth", int), "nodes": ("nodes", int), "sims": ("simulations", int)}
 MULTIPV = Option("multipv", "int", 1, "Lines reported by info.", minimum=1, maximum=64)
+MILLISECONDS = 86_400_000     # a day, as for every time limit
+GO_WORDS = {
+    "depth": DEPTH, "nodes": NODES, "sims": SIMS,
+    "movetime": Option("movetime", "float", None, "ms", minimum=0, above_minimum=True,
+                       maximum=MILLISECONDS),
+    "clock": Option("clock", "float", None, "ms", minimum=0, above_minimum=True,
+                    maximum=MILLISECONDS),
+    "inc": Option("inc", "float", 0, "ms", minimum=0, maximum=MILLISECONDS),
+}
 
 
 def package_version() -> str:
@@ -52,9 +60,14 @@ class Session:
         self.send(f"info string error: {message}")
 
     # -- commands ------------------------------------------------------------------------
-    def new_game(self) -> None:
-        self.game = get_game(self.game_name, self.rules, tileset=self.tileset)
-        self.state = self.game.new_initial_state()
+    def new_game(self, rules: dict | None = None, tileset: str | None | bool = False) -> None:
+        """A new game, with changed ``rules`` or ``tileset`` if given: kept only when the
+        game accepts them, so one bad value does not break every later command."""
+        rules = self.rules if rules is None else rules
+        tileset = self.tileset if tileset is False else tileset
+        game = get_game(self.game_name, rules, tileset=tileset)
+        self.state = game.new_initial_state()
+        self.game, self.rules, self.tileset = game, rules, tileset
         self.engine = None            # a fresh engine: no TT or tree from an older game
 
     def handle(self, line: str) -> bool:
@@ -95,7 +108,7 @@ class Session:
             self.send(f"option name rule.{opt.name} type choice default {opt.default} values "
                       + " ".join(opt.choices))
         if self.game.uses_tileset:
-            self.send("option name tileset type string default default")
+            self.send("option name tileset type string default builtin")
         for name, engine in ENGINES.items():
             for option in engine.schema.options:
                 self.send(option.protocol_line(name))
@@ -118,11 +131,9 @@ class Session:
         elif name == MULTIPV.name:
             self.multipv = MULTIPV.parse(value)
         elif name.startswith("rule."):
-            self.rules[name[5:]] = value
-            self.new_game()
+            self.new_game(rules={**self.rules, name[5:]: value})
         elif name == "tileset":
-            self.tileset = None if value == "default" else value
-            self.new_game()
+            self.new_game(tileset=None if value in ("builtin", "default") else value)
         else:
             field, parsed, is_limit = ENGINES[self.engine_name].schema.parse(name, value)
             if is_limit:
@@ -170,6 +181,8 @@ class Session:
 
     @staticmethod
     def parse_go(args, Limits):
+        """Each limit read by its option (type, finiteness, range), so ``go depth 2.7`` or
+        ``go movetime nan`` is an error line, never a search that cannot end."""
         fields, i = {}, 0
         clock = increment = None
         while i < len(args):
@@ -178,24 +191,24 @@ class Session:
                 fields["infinite"] = True
                 i += 1
                 continue
+            if word not in GO_WORDS:
+                raise ValueError(f"go: unknown limit {word!r}; expected depth, nodes, sims, "
+                                 f"movetime MS, clock MS, inc MS or infinite")
             if i + 1 >= len(args):
                 raise ValueError(f"go {word}: a number must follow")
+            option = GO_WORDS[word]
             try:
-                value = float(args[i + 1])
-            except ValueError:
-                raise ValueError(f"go {word} {args[i + 1]!r}: not a number") from None
-            if word in LIMIT_WORDS:
-                key, kind = LIMIT_WORDS[word]
-                fields[key] = kind(value)
-            elif word == "movetime":
+                value = option.parse(args[i + 1])
+            except OptionError as err:
+                raise ValueError(f"go: {err}") from None
+            if word == "movetime":
                 fields["time"] = value / 1000
             elif word == "clock":
                 clock = value / 1000
             elif word == "inc":
                 increment = value / 1000
             else:
-                raise ValueError(f"go: unknown limit {word!r}; expected depth, nodes, sims, "
-                                 f"movetime MS, clock MS, inc MS or infinite")
+                fields[option.field] = value
             i += 2
         if clock is not None:
             fields.update(clock=clock, increment=increment or 0.0)
@@ -239,7 +252,9 @@ class Session:
 
 def serve(game_name: str, stdin=None, stdout=None) -> None:
     session = Session(game_name, stdout)
-    for line in stdin or sys.stdin:
-        if not session.handle(line.strip()):
-            break
-    session.stop_search()
+    try:
+        for line in stdin or sys.stdin:
+            if not session.handle(line.strip()):
+                break
+    finally:                        # also on Ctrl-C: the search thread stops with us
+        session.stop_search()

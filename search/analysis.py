@@ -60,4 +60,8 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
                         f"{names[observer]}'s point of view only, not {names[point_of_view]}'s")
     refuse_for(engine.name, state.game)
     state.search_kernel()       # a GameError for an implementation that cannot be searched
-    return engine.analyse(state, limits, progress, point_of_view, max(1, multipv), stop)
+    try:
+        return engine.analyse(state, limits, progress, point_of_view, max(1, multipv), stop)
+    except MemoryError:     # the table or tree the options ask for does not fit
+        raise GameError(f"{engine.name}: not enough memory for the table or tree its options "
+                        f"ask for (lower tt_megabytes or max_nodes)") from None

@@ -30,9 +30,13 @@ MCTS_CHUNK = 1024            # simulations between progress reports and soft-lim
 # The per-move search limits, one spelling for every engine that obeys them.
 DEPTH = Option("depth", "int", None, "Plies to search (iterative deepening stops there).",
                minimum=1, maximum=MAX_DEPTH)
-NODES = Option("nodes", "int", None, "Positions to enter before stopping.", minimum=1)
-SIMS = Option("sims", "int", None, "Simulations to run.", minimum=1, keyword="simulations")
-TIME = Option("time", "float", None, "Seconds for this move.", minimum=0, above_minimum=True)
+# The searchers count in 64-bit C integers; a day is the longest search anyone means.
+NODES = Option("nodes", "int", None, "Positions to enter before stopping.", minimum=1,
+               maximum=2**62)
+SIMS = Option("sims", "int", None, "Simulations to run.", minimum=1, maximum=2**62,
+              keyword="simulations")
+TIME = Option("time", "float", None, "Seconds for this move.", minimum=0, above_minimum=True,
+              maximum=86_400)
 
 
 class Engine(ABC):

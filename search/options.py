@@ -53,6 +53,8 @@ class Option:
         if self.kind == "str":
             return "text"
         noun = "an integer" if self.kind == "int" else "a finite number"
+        if self.minimum is not None and self.maximum is not None and self.above_minimum:
+            return f"{noun} > {fmt(self.minimum)} and <= {fmt(self.maximum)}"
         if self.minimum is not None and self.maximum is not None:
             return f"{noun} in {fmt(self.minimum)}..{fmt(self.maximum)}"
         if self.minimum is not None:

@@ -4,7 +4,7 @@
 
 MODE: ``legal`` plays the first legal move; ``slow`` does too, after 0.5 s; ``late`` answers
 only after 30 s but keeps answering ``isready``; ``illegal`` answers ``bestmove zz``;
-``crash`` exits at ``go``; ``hang`` stops reading at ``go``; ``silent`` never completes the
+``crash`` exits at ``go``; ``garbage`` prints bytes that are not UTF-8 before its move; ``hang`` stops reading at ``go``; ``silent`` never completes the
 handshake; ``once`` starts only if the file LOG does not exist yet (and creates it).
 Every command received is appended to LOG when given (except in ``once``).
 """
@@ -53,6 +53,9 @@ def main(game_name, mode, log=None):
                 move = "zz"
             if mode == "slow":
                 time.sleep(0.5)
+            if mode == "garbage":      # bytes that are not UTF-8, then a legal move
+                sys.stdout.buffer.write(b"info string \xff\xfe\x80\x00 \xc3\n")
+                sys.stdout.buffer.flush()
             if mode == "late":
                 threading.Timer(30, say, [f"bestmove {move}"]).start()
                 continue

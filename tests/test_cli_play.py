@@ -43,7 +43,7 @@ def test_engines_play_a_whole_game_and_print_the_record():
     record, = parse_records(record_text)
     assert record.replay().is_terminal() and record.result in ("1-0", "0-1")
     assert record.tags["Termination"] == "normal" and record.tags["Seed"] == "3"
-    assert "game over:" in result.output
+    assert "game over after" in result.output
 
 
 def test_end_of_input_quits_cleanly():

@@ -158,7 +158,8 @@ def test_killed_worker_game_replayed_and_joining_worker_gets_work(tmp_path):
     with dask_processes(tmp_path) as dask:
         address = dask.scheduler()
         first = dask.worker(address, "a")
-        match = start_match(db, address, "--engine", "alphabeta:time=0.04", "--engine",
+        # long enough games that worker B registers (seconds on a loaded machine) mid-match
+        match = start_match(db, address, "--engine", "alphabeta:time=0.1", "--engine",
                             "greedy", "--games", str(games), "--seed", "6")
         try:
             wait_until(lambda: len(stored_games(db)) >= 1 or match.poll() is not None,

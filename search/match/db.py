@@ -15,6 +15,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+from crystalpick.engine import GameError
+
 from .termination import Termination
 
 SCHEMA = """
@@ -40,6 +42,8 @@ CREATE TABLE IF NOT EXISTS games (
 );
 """
 SCHEMA_VERSION = 1
+APPLICATION_ID = 0x43505244        # "CPRD" in the SQLite header: a crystalpick results database
+OUR_TABLES = {"matches", "games"}
 
 # How games stored before the termination column read their free-text reason: the first
 # matching fragment wins. Engines that failed to start forfeited games then; no termination
@@ -69,15 +73,54 @@ def default_path() -> Path:
 
 
 class ResultsDB:
-    def __init__(self, path: str | os.PathLike):
+    """``create`` False: the file must exist already (``results`` only reads). A file that
+    is not SQLite, is damaged, or is another program's database is refused with a
+    :class:`GameError` before anything is written to it."""
+
+    def __init__(self, path: str | os.PathLike, create: bool = True):
         self.path = Path(path)
+        if self.path.exists() and not self.path.is_file():
+            raise GameError(f"{self.path}: not a regular file, so not a results database")
+        if not create and not self.path.exists():
+            raise GameError(f"{self.path}: no results database here (a match creates it)")
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.connection = sqlite3.connect(self.path)
-        self.connection.executescript(SCHEMA)
-        self.migrate()
+        try:
+            self.connection = sqlite3.connect(self.path)
+        except sqlite3.Error as err:          # e.g. a folder this user may not write
+            raise GameError(f"{self.path}: cannot open a results database here ({err})") \
+                from None
+        try:
+            self.check_ours()
+            self.connection.executescript(SCHEMA)
+            self.migrate()
+        except sqlite3.Error as err:
+            self.connection.close()
+            raise GameError(f"{self.path}: cannot be read as a results database ({err}); "
+                            f"left unchanged") from None
+        except GameError:
+            self.connection.close()
+            raise
+
+    def check_ours(self) -> None:
+        """Refuse a damaged file, or one holding tables that are not ours (an older
+        crystalpick file has ours without the application id)."""
+        (status,) = self.connection.execute("PRAGMA quick_check").fetchone()
+        if status != "ok":
+            raise sqlite3.DatabaseError(f"damaged: {status}")
+        (application,) = self.connection.execute("PRAGMA application_id").fetchone()
+        tables = {name for (name,) in self.connection.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if application == APPLICATION_ID or (application == 0 and tables <= OUR_TABLES):
+            return
+        raise GameError(f"{self.path}: not a crystalpick results database (it holds "
+                        f"{', '.join(sorted(tables)) or 'another application id'}); left "
+                        f"unchanged")
 
     def migrate(self) -> None:
         """Bring a database written by an older version up to :data:`SCHEMA_VERSION`."""
+        (application,) = self.connection.execute("PRAGMA application_id").fetchone()
+        if application != APPLICATION_ID:
+            self.connection.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         (version,) = self.connection.execute("PRAGMA user_version").fetchone()
         if version >= SCHEMA_VERSION:
             return
@@ -98,11 +141,15 @@ class ResultsDB:
     def close(self) -> None:
         self.connection.close()
 
-    def new_match(self, game: str, settings: dict) -> int:
+    def new_match(self, game: str, settings: dict, claim=None) -> int:
+        """Store a new match; ``claim(id)`` runs before the row is committed, so no other
+        process sees the match before its owner holds it."""
         with self.connection:
             cursor = self.connection.execute(
                 "INSERT INTO matches (created, game, settings) VALUES (?, ?, ?)",
                 (time.time(), game, json.dumps(settings, sort_keys=True)))
+            if claim is not None:
+                claim(cursor.lastrowid)
         return cursor.lastrowid
 
     def match(self, match_id: int | None = None) -> tuple[int, dict, str] | None:
@@ -114,7 +161,22 @@ class ResultsDB:
         else:
             row = self.connection.execute(
                 "SELECT id, settings, status FROM matches WHERE id = ?", (match_id,)).fetchone()
-        return None if row is None else (row[0], json.loads(row[1]), row[2])
+        return None if row is None else (row[0], self.settings_of(row[0], row[1]), row[2])
+
+    def settings_of(self, match_id: int, text) -> dict:
+        try:
+            settings = json.loads(text)
+        except (TypeError, ValueError):
+            settings = None
+        if not isinstance(settings, dict):
+            raise GameError(f"{self.path}: match {match_id} has damaged settings (not a JSON "
+                            f"object); left unchanged")
+        return settings
+
+    def unfinished(self) -> list[int]:
+        """The ids of the matches not finished, newest first."""
+        return [i for (i,) in self.connection.execute(
+            "SELECT id FROM matches WHERE status != 'finished' ORDER BY id DESC")]
 
     def add_game(self, match_id: int, pair: int, swapped: bool, score: float, result: str,
                  termination: Termination, reason: str, plies: int, record: str) -> None:
@@ -126,11 +188,21 @@ class ResultsDB:
                  record, time.time()))
 
     def games(self, match_id: int) -> list[tuple[int, bool, float, Termination | None]]:
-        """(pair, swapped, engine-1 score, termination) of every finished game of a match."""
-        return [(p, bool(s), score, None if t is None else Termination(t))
-                for p, s, score, t in self.connection.execute(
-                    "SELECT pair, swapped, score, termination FROM games WHERE match_id = ? "
-                    "ORDER BY pair, swapped", (match_id,))]
+        """(pair, swapped, engine-1 score, termination) of every finished game of a match;
+        a row that no match wrote is a GameError naming it."""
+        rows = self.connection.execute(
+            "SELECT pair, swapped, score, termination FROM games WHERE match_id = ? "
+            "ORDER BY pair, swapped", (match_id,)).fetchall()
+        terminations = {t.value: t for t in Termination}
+        for row in rows:
+            pair, swapped, score, termination = row
+            if not (type(pair) is int and 0 <= pair and swapped in (0, 1)
+                    and type(score) in (int, float) and score in (0, 0.5, 1)
+                    and (termination is None or termination in terminations)):
+                raise GameError(f"{self.path}: match {match_id} has a damaged game row "
+                                f"{row!r}; left unchanged")
+        return [(p, bool(s), float(score), None if t is None else terminations[t])
+                for p, s, score, t in rows]
 
     def set_status(self, match_id: int, status: str) -> None:
         with self.connection:
@@ -138,5 +210,6 @@ class ResultsDB:
                                     (status, match_id))
 
     def matches(self) -> list[tuple[int, float, str, dict, str]]:
-        return [(i, c, g, json.loads(s), st) for i, c, g, s, st in self.connection.execute(
-            "SELECT id, created, game, settings, status FROM matches ORDER BY id")]
+        return [(i, c, g, self.settings_of(i, s), st) for i, c, g, s, st in
+                self.connection.execute(
+                    "SELECT id, created, game, settings, status FROM matches ORDER BY id")]

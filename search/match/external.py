@@ -10,7 +10,9 @@ own history.
 """
 from __future__ import annotations
 
+import os
 import queue
+import signal
 import subprocess
 import threading
 
@@ -19,6 +21,7 @@ from .termination import EngineCrashed, EngineFailure, EngineHung, EngineStartEr
     IllegalMove, OutOfTime
 
 HANDSHAKE_SECONDS = 10.0
+QUIT_SECONDS = 1.0           # for the engine to leave by itself after 'quit'
 GRACE_SECONDS = 1.0          # beyond the engine's own time before it counts as late
 
 
@@ -27,8 +30,11 @@ class ExternalEngine:
         self.command = command
         self.starts: dict[str, str] = {}     # record Start tag -> what 'position' names it
         try:
+            # its own process group (a new session): close() kills the engine and anything it
+            # started (a wrapper script's children), and the terminal's Ctrl-C reaches only us
             self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+                                            stderr=subprocess.DEVNULL, bufsize=0,
+                                            start_new_session=True)
         except OSError as err:
             raise EngineStartError(f"{self.name!r} did not start: {err.strerror or err}") from None
         self.lines: queue.Queue = queue.Queue()
@@ -58,16 +64,22 @@ class ExternalEngine:
         self.send("newgame")
 
     def _read(self) -> None:
-        for line in self.process.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)                      # end of output: the process is gone
+        """Any bytes are read: what is not UTF-8 is replaced, so only the end of the output
+        (the process is gone) ends this thread."""
+        try:
+            for raw in self.process.stdout:
+                self.lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        except (OSError, ValueError):
+            pass
+        finally:
+            self.lines.put(None)
 
     def send(self, line: str) -> None:
         try:
-            self.process.stdin.write(line + "\n")
+            self.process.stdin.write((line + "\n").encode("utf-8", "replace"))
             self.process.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise EngineCrashed(f"engine exited (status {self.process.wait()})") from None
+        except (BrokenPipeError, OSError, ValueError):
+            raise EngineCrashed(f"engine exited ({self.exit_status()})") from None
 
     def expect(self, prefix: str, seconds: float) -> tuple[str, list[str]]:
         """Wait for a line starting with ``prefix``; return it and the lines before it."""
@@ -78,11 +90,19 @@ class ExternalEngine:
             except queue.Empty:
                 raise EngineHung(f"no '{prefix}' within {seconds:.1f} s (engine hangs)") from None
             if line is None:
-                raise EngineCrashed(f"engine exited (status {self.process.wait()}) before "
+                raise EngineCrashed(f"engine exited ({self.exit_status()}) before "
                                     f"'{prefix}'")
             if line.startswith(prefix):
                 return line, seen
             seen.append(line)
+
+    def exit_status(self) -> str:
+        """How the engine ended, once its pipes closed (a process that closed them but
+        lives on is not waited for)."""
+        try:
+            return f"status {self.process.wait(timeout=QUIT_SECONDS)}"
+        except subprocess.TimeoutExpired:
+            return "its output closed"
 
     def best_move(self, record: GameRecord, go: str, seconds: float) -> tuple[str, dict]:
         """The engine's move after the game so far. No answer within ``seconds`` plus a grace
@@ -118,13 +138,30 @@ class ExternalEngine:
         return f"position {start}" + (f" moves {moves}" if moves else "")
 
     def close(self) -> None:
-        if self.process.poll() is None:
-            try:
-                self.send("quit")
-                self.process.wait(timeout=2)
-            except (EngineFailure, subprocess.TimeoutExpired):
-                self.process.kill()
-                self.process.wait()
+        """``quit``, then the whole process group is killed whatever the engine did (what
+        it started may outlive it)."""
+        try:
+            if self.process.poll() is None:
+                try:
+                    self.send("quit")
+                    self.process.wait(timeout=QUIT_SECONDS)
+                except (EngineFailure, subprocess.TimeoutExpired):
+                    pass
+        finally:
+            kill_group(self.process)
+
+
+def kill_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)   # the group's id is the engine's pid
+    except (ProcessLookupError, PermissionError):
+        pass
+    process.wait()
+    for stream in (process.stdin, process.stdout):
+        try:
+            stream.close()
+        except OSError:
+            pass
 
 
 def start_word(record: GameRecord) -> str:

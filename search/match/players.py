@@ -45,6 +45,18 @@ class Player:
             except (TypeError, ValueError) as err:
                 raise EngineStartError(f"{spec.text!r} did not start: {err}") from None
 
+    def warm_up(self, state) -> None:
+        """A one-node search, so a built-in engine allocates its table or tree before the
+        first game: options that do not fit in memory stop the match instead of forfeiting
+        every game."""
+        if self.engine is None or state.is_terminal() or state.is_chance_node():
+            return
+        from ..analysis import analyse
+        try:
+            analyse(state, self.engine, Limits(nodes=1))
+        except (GameError, ValueError) as err:
+            raise EngineStartError(f"{self.spec.text!r} did not start: {err}") from None
+
     def __enter__(self) -> "Player":
         return self
 

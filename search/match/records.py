@@ -51,7 +51,13 @@ class GameRecord:
         return self.tags.get("Result", "*")
 
     def game(self):
-        rules = dict(item.split("=", 1) for item in self.tags.get("Rules", "").split())
+        rules = {}
+        for item in self.tags.get("Rules", "").split():
+            name, sep, value = item.partition("=")
+            if not sep or not name or not value:
+                raise NotationError(f"record tag [Rules \"{self.tags['Rules']}\"]: {item!r} is "
+                                    f"not NAME=VALUE")
+            rules[name] = value
         tileset = self.tags.get("Tileset")
         return get_game(self.tags["Game"], rules,
                         tileset=None if tileset in (None, "default") else tileset)
@@ -144,6 +150,7 @@ def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
         current.plies.append(Ply(ply.group(3), ply.group(2) == CHANCE_MARK, comment))
         in_moves = True
     for record in records:
+        check_number_tags(record, source)
         for tag in ("Game", "Start"):
             if tag not in record.tags:
                 raise NotationError(f"{source}: a record lacks the [{tag} \"...\"] tag")
@@ -151,6 +158,35 @@ def parse_records(text: str, source: str = "<record>") -> list[GameRecord]:
             raise NotationError(f"{source}: result {record.result!r} is not one of "
                                 f"{', '.join(RESULTS)}")
     return records
+
+
+# Tags holding numbers, and the values they may take.
+NUMBER_TAGS = {"Seed": (0, 2**63 - 1), "Pair": (0, 10**6), "Swapped": (0, 1)}
+
+
+def check_number_tags(record: GameRecord, source: str) -> None:
+    for tag, (low, high) in NUMBER_TAGS.items():
+        value = record.tags.get(tag)
+        if value is not None and not (value.isdigit() and low <= int(value) <= high):
+            raise NotationError(f"{source}: tag [{tag} \"{value[:30]}\"]: expected an integer "
+                                f"in {low}..{high}")
+
+
+def read_text(path: str) -> str:
+    """A records or openings file as text; a binary or non-UTF-8 file is a NotationError
+    naming the file and the first bad line."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise NotationError(f"{path}:{line}: not UTF-8 text (byte {data[err.start]:#04x}); "
+                            f"expected game records or one opening a line") from None
+    if "\x00" in text:
+        line = text[:text.index("\x00")].count("\n") + 1
+        raise NotationError(f"{path}:{line}: a NUL byte: this is a binary file, not text")
+    return text
 
 
 def result_tag(returns: tuple[float, float] | None) -> str:

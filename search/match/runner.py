@@ -15,7 +15,7 @@ import random
 import time
 from collections import Counter
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 
 from crystalpick.engine import GameError, get_game, sample_chance
 
@@ -25,6 +25,8 @@ from .players import Player
 from .records import GameRecord, Ply, finish_record, format_record, new_record, parse_records
 from .stats import SPRT, Results
 from .termination import EngineFailure, GameEnd, Termination
+from .lock import MatchLock
+from .validation import check_numbers
 
 
 @dataclass
@@ -57,8 +59,10 @@ class MatchSettings:
 
     def check(self) -> None:
         """Fail early, in the parent, on anything a worker would fail on."""
-        if len(self.engines) != 2:
+        if not isinstance(self.engines, list) or len(self.engines) != 2 \
+                or not all(isinstance(spec, str) for spec in self.engines):
             raise GameError("a match needs exactly two --engine specs")
+        check_numbers(self)
         for spec in self.engines:
             try:
                 parse_spec(spec)
@@ -105,9 +109,57 @@ def load_openings(text: str, source: str) -> list[str]:
     """Opening lines from a file: one position or move list a line, or game records (each
     gives the position at its end)."""
     if text.lstrip().startswith("["):
-        return [record.replay().position() for record in parse_records(text, source)]
-    return [line.strip() for line in text.splitlines()
-            if line.strip() and not line.lstrip().startswith("#")]
+        openings = [record.replay().position() for record in parse_records(text, source)]
+    else:
+        openings = [line.strip() for line in text.splitlines()
+                    if line.strip() and not line.lstrip().startswith("#")]
+    if not openings:
+        raise GameError(f"{source} holds no openings (one position or move list a line, or "
+                        f"game records)")
+    return openings
+
+
+OPENING_PLIES = 2          # random plies of a default opening (more when those run out)
+
+
+def default_openings(settings: MatchSettings) -> tuple[list[str], str]:
+    """Openings for a match given none, and what to tell the user. A game whose start and
+    play have no chance would replay the same pair between two deterministic engines, so
+    each pair gets its own opening: distinct random move lists drawn from the match seed.
+    A game with chance, or with a start drawn from the seed, differs from pair to pair."""
+    game = get_game(settings.game, settings.rules, tileset=settings.tileset)
+    starts = {get_game(settings.game, settings.rules, tileset=settings.tileset, seed=seed)
+              .new_initial_state().position() for seed in (1, 2)}
+    if game.capabilities.chance or len(starts) > 1:
+        return [], "no --openings: every pair draws its own setup and chance from the seed"
+    openings = random_openings(game, derive_seed(settings.seed, "openings"), settings.pairs)
+    return openings, (f"no --openings: {len(openings)} distinct random openings of "
+                      f"{OPENING_PLIES}+ plies drawn from seed {settings.seed}, one a pair")
+
+
+def random_openings(game, seed: int, count: int) -> list[str]:
+    """``count`` distinct move lists of random legal plies from the start (longer lists once
+    short ones keep repeating), none of which ends the game."""
+    rng = random.Random(seed)
+    openings: list[str] = []
+    seen: set[str] = set()
+    plies, repeats = OPENING_PLIES, 0
+    while len(openings) < count:
+        state = game.new_initial_state()
+        moves = []
+        while len(moves) < plies and not state.is_terminal():
+            move = rng.choice(state.legal_moves())
+            moves.append(state.move_to_str(move))
+            state.play(move)
+        line = " ".join(moves)
+        if line in seen or state.is_terminal():
+            repeats += 1
+            if repeats > 100:
+                plies, repeats = plies + 1, 0
+            continue
+        seen.add(line)
+        openings.append(line)
+    return openings
 
 
 def opening_for(settings: MatchSettings, pair: int) -> str | None:
@@ -251,6 +303,7 @@ class MatchState:
     finished: dict = field(default_factory=dict)    # (pair, swapped) -> engine-1 score
     decision: str | None = None
     terminations: Counter = field(default_factory=Counter)  # Termination (None: unknown) -> games
+    lock: MatchLock | None = None     # held while this process plays the match (.lock)
 
     def add(self, pair: int, swapped: bool, score: float,
             termination: Termination | None) -> None:
@@ -323,8 +376,8 @@ def check_engines(settings: MatchSettings) -> None:
     :class:`EngineStartError` instead of forfeiting every game of the match."""
     game = get_game(settings.game, settings.rules, tileset=settings.tileset)
     for spec in settings.engines:
-        with Player(parse_spec(spec), settings.seed, game):
-            pass
+        with Player(parse_spec(spec), settings.seed, game) as player:
+            player.warm_up(opening_state(game, opening_for(settings, 0)))
 
 
 def start_match(db, settings: MatchSettings, executor) -> MatchState:
@@ -332,7 +385,38 @@ def start_match(db, settings: MatchSettings, executor) -> MatchState:
     match: bad input leaves nothing in the database."""
     settings.check()
     executor.check(check_engines, settings)
-    return MatchState(db.new_match(settings.game, asdict(settings)), settings)
+    locks = []
+
+    def lock(match_id: int) -> None:     # before the new match is visible to --resume
+        locks.append(MatchLock(db.path, match_id))
+        locks[0].acquire()
+
+    state = MatchState(db.new_match(settings.game, asdict(settings), lock), settings)
+    state.lock = locks[0]
+    return state
+
+
+def claim_match(db, match_id: int | None) -> MatchState:
+    """The match to resume, locked for this process (``state.lock``): ``match_id``, or the
+    newest unfinished match that no live process is playing. The caller releases the lock."""
+    candidates = db.unfinished() if match_id is None else [match_id]
+    for candidate in candidates:
+        lock = MatchLock(db.path, candidate)
+        if lock.acquire():
+            try:
+                state = load_match(db, candidate)
+            except GameError:
+                lock.release()
+                raise
+            state.lock = lock
+            return state
+        if match_id is not None:
+            raise GameError(f"match {match_id} is being played by another process (pid "
+                            f"{lock.owner()}); wait for it to end or stop it first")
+    if candidates:
+        raise GameError(f"every unfinished match of this database is being played by another "
+                        f"process ({', '.join(map(str, candidates))})")
+    raise GameError("no unfinished match to resume in this database")
 
 
 def load_match(db, match_id: int | None) -> MatchState:
@@ -342,12 +426,32 @@ def load_match(db, match_id: int | None) -> MatchState:
         raise GameError("no unfinished match to resume in this database" if match_id is None
                         else f"no match {match_id} in this database")
     match_id, raw, _ = found
-    if raw.get("tc"):
-        raw["tc"] = tuple(raw["tc"])
-    state = MatchState(match_id, MatchSettings(**raw))
+    state = MatchState(match_id, stored_settings(db, match_id, raw))
+    tasks = set(state.pending())
     for pair, swapped, score, termination in db.games(match_id):
+        if (pair, swapped) not in tasks:
+            raise GameError(f"{db.path}: match {match_id} holds game ({pair}, {int(swapped)}), "
+                            f"which is not one of its {state.settings.games} games")
         state.add(pair, swapped, score, termination)
     return state
+
+
+def stored_settings(db, match_id: int, raw: dict) -> MatchSettings:
+    """A match's settings as the database holds them, checked as if typed again: a damaged
+    row is a GameError naming the match, not a crash in the middle of a resumed match."""
+    known = {f.name for f in fields(MatchSettings)}
+    try:
+        if set(raw) - known or not {"game", "engines"} <= set(raw):
+            raise GameError(f"fields {', '.join(sorted(set(raw) - known)) or 'none unknown'}"
+                            f", game and engines {'present' if 'engines' in raw else 'missing'}")
+        if raw.get("tc") is not None:
+            raw["tc"] = tuple(raw["tc"])
+        settings = MatchSettings(**raw)
+        settings.check()
+    except (GameError, TypeError, ValueError) as err:
+        raise GameError(f"{db.path}: match {match_id} has damaged settings ({err}); left "
+                        f"unchanged") from None
+    return settings
 
 
 def resume_match(db, state: MatchState, executor) -> MatchState:

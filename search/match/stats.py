@@ -211,4 +211,7 @@ class SPRT:
                 fields[key] = value if key == "model" else float(value)
             except ValueError:
                 raise ValueError(f"SPRT setting {item!r}: {value!r} is not a number") from None
+            if key != "model" and not (math.isfinite(fields[key]) and abs(fields[key]) <= 1000):
+                raise ValueError(f"SPRT setting {item!r}: expected a finite number in "
+                                 f"-1000..1000")
         return cls(**fields)

@@ -1,0 +1,262 @@
+"""Issue 13's reproducers: every one was a traceback, a hang, a wrong exit status, a forfeit
+or a silently changed file, and is now a one-line refusal with exit status 2 (or the
+promised behaviour)."""
+import io
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from crystalpick.cli.main import cli
+from crystalpick.cli.protocol import Session
+from crystalpick.search.match.lock import MatchLock
+from crystalpick.search.match.runner import MatchSettings, default_openings, load_openings
+from crystalpick.engine import GameError
+
+BIG = "9223372036854775808"
+
+
+def run(*args, stdin=None):
+    return CliRunner().invoke(cli, list(args), input=stdin)
+
+
+def refused(result, fragment):
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert fragment in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["analyse", "mattock", "--time", "nan"], "'--time': 'nan': expected a finite number > 0"),
+    (["analyse", "mattock", "--time", "inf"], "'--time': 'inf'"),
+    (["analyse", "mattock", "--nodes", "9" * 30], "'--nodes'"),
+    (["analyse", "mattock", "--multipv", BIG, "--depth", "1"], "expected an integer in 1..64"),
+    (["analyse", "mattock", "--depth", BIG], "expected an integer in 1..120"),
+    (["analyse", "mattock", "--engine", "mcts:c=nan"], "c=nan: expected a finite number"),
+    (["analyse", "mattock", "--engine", "alphabeta:tt_megabytes=-1"], "tt_megabytes=-1"),
+    (["perft", "mattock", "--depth", BIG], "expected an integer in 0..256"),
+    (["perft", "mattock", "--depth", "0", "--divide"], "--divide needs --depth 1 or more"),
+    (["show", "maatatahay", "--seed", "-1"], "'--seed': '-1': expected an integer in 0.."),
+    (["show", "maatatahay", "--seed", "9" * 23], "'--seed'"),
+    (["bench", "--perft-depth", BIG], "'--perft-depth'"),
+    (["bench", "--depth", "1000000"], "expected an integer in 1..30"),
+    (["play", "mattock", "--engine", "alphabeta:time=nan", "--human", "none"], "time=nan"),
+])
+def test_numbers_out_of_range_are_refused_where_they_enter(args, fragment):
+    refused(run(*args), fragment)
+
+
+@pytest.mark.parametrize("extra,fragment", [
+    (["--st", "0"], "'--st': '0'"), (["--st", "nan"], "'--st': 'nan'"),
+    (["--tc", "nan"], "--tc"), (["--tc", "inf"], "--tc"), (["--tc", "1+nan"], "--tc"),
+    (["--tolerance", "-5"], "'--tolerance': '-5'"), (["--tolerance", "nan"], "--tolerance"),
+    (["--sprt", "elo0=nan,elo1=5"], "expected a finite number"),
+    (["--games", "9" * 20], "'--games'"), (["--concurrency", "100000"], "'--concurrency'"),
+    (["--max-plies", "9" * 20], "'--max-plies'"), (["--seed", "-1"], "'--seed'"),
+])
+def test_bad_match_limits_stop_before_anything_is_written(tmp_path, extra, fragment):
+    db = tmp_path / "r.sqlite"
+    refused(run("match", "mattock", "--engine", "random", "--engine", "greedy", "--games", "2",
+                "--db", str(db), *extra), fragment)
+    assert not db.exists()
+
+
+def test_a_table_that_does_not_fit_stops_the_match_before_the_first_game(tmp_path, monkeypatch):
+    from crystalpick.search import engines
+
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(engines.AlphaBetaEngine, "analyse", no_memory)
+    db = tmp_path / "r.sqlite"
+    result = run("match", "mattock", "--engine", "alphabeta:depth=1", "--engine", "random",
+                 "--db", str(db))
+    refused(result, "not enough memory")
+    assert "no game was played" in result.output
+    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM matches").fetchone() == (0,)
+
+
+@pytest.mark.parametrize("content,fragment", [
+    (b"\x00\x01\xff binary\n", ":1: not UTF-8 text"),
+    (b"[Game \"mattock\"]\ncaf\xe9\n", ":2: not UTF-8 text (byte 0xe9)"),
+    (b"ok\n\x00\n", ":2: a NUL byte"),
+    (b'[Game "mattock"]\n[Rules "size"]\n[Start "x"]\n[Result "*"]\n', "'size' is not NAME=VALUE"),
+    (b'[Game "mattock"]\n[Seed "nan"]\n[Start "x"]\n[Result "*"]\n', '[Seed "nan"]: expected'),
+])
+def test_bad_record_files_are_refused_naming_file_and_line(tmp_path, content, fragment):
+    path = tmp_path / "bad.rec"
+    path.write_bytes(content)
+    refused(run("replay", str(path)), fragment)
+    refused(run("match", "mattock", "--engine", "random", "--engine", "random",
+                "--openings", str(path), "--db", str(tmp_path / "r.sqlite")), fragment)
+
+
+def test_an_empty_openings_file_is_refused(tmp_path):
+    with pytest.raises(GameError, match="holds no openings"):
+        load_openings("# only a comment\n\n", "empty.txt")
+
+
+def test_another_programs_database_is_refused_and_left_unchanged(tmp_path):
+    path = tmp_path / "other.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE notes (x)")
+    connection.commit()
+    connection.close()
+    before = path.read_bytes()
+    refused(run("results", "--db", str(path)), "not a crystalpick results database")
+    refused(run("match", "mattock", "--engine", "random", "--engine", "random", "--db",
+                str(path)), "not a crystalpick results database")
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("content", [b"not a database at all", b"SQLite format 3\x00" + b"\x01" * 200])
+def test_a_file_that_is_not_sqlite_or_is_damaged_is_refused(tmp_path, content):
+    path = tmp_path / "r.sqlite"
+    path.write_bytes(content)
+    refused(run("results", "--db", str(path)), "cannot be read as a results database")
+    assert path.read_bytes() == content
+    refused(run("results", "--db", "/dev/null"), "not a regular file")
+
+
+@pytest.mark.parametrize("sql,fragment", [
+    ("UPDATE matches SET settings = '{{{'", "damaged settings (not a JSON object)"),
+    ("UPDATE matches SET settings = '{}'", "damaged settings"),
+    ("UPDATE matches SET settings = json_set(settings, '$.games', 'x')", "--games=x"),
+    ("UPDATE games SET score = 'zz'", "damaged game row"),
+    ("UPDATE games SET termination = 'bogus'", "damaged game row"),
+    ("UPDATE games SET pair = 40", "which is not one of its 2 games"),
+])
+def test_damaged_rows_are_refused_by_results_and_resume(tmp_path, sql, fragment):
+    db = tmp_path / "r.sqlite"
+    assert run("match", "mattock", "--engine", "random", "--engine", "random", "--db", str(db),
+               "--seed", "1").exit_code == 0
+    connection = sqlite3.connect(db)
+    connection.execute(sql)
+    connection.execute("UPDATE matches SET status = 'running'")
+    connection.commit()
+    connection.close()
+    refused(run("results", "--db", str(db)), fragment)
+    refused(run("match", "--resume", "--db", str(db)), fragment)
+
+
+def test_results_does_not_create_a_database():
+    refused(run("results", "--db", "/nonexistent-dir/r.sqlite"), "no results database here")
+
+
+def test_a_held_lock_refuses_the_match_it_holds(tmp_path):
+    db = tmp_path / "r.sqlite"
+    assert run("match", "mattock", "--engine", "random", "--engine", "random", "--db", str(db),
+               "--seed", "1").exit_code == 0
+    sqlite3.connect(db).execute("UPDATE matches SET status = 'running'").connection.commit()
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; from pathlib import Path\n"
+        "from crystalpick.search.match.lock import MatchLock\n"
+        f"lock = MatchLock(Path({str(db)!r}), 1)\nassert lock.acquire()\n"
+        "print('held', flush=True); time.sleep(60)")], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        refused(run("match", "--resume", "--db", str(db)), "being played by another process")
+        refused(run("match", "--resume", "--match-id", "1", "--db", str(db)),
+                f"pid {holder.pid}")
+    finally:
+        holder.kill()
+        holder.wait()
+    resumed = run("match", "--resume", "--db", str(db))     # its owner died: free again
+    assert resumed.exit_code == 0, resumed.output
+    assert not MatchLock(db, 1).path.exists()
+
+
+def test_deterministic_engines_never_replay_a_pair(tmp_path):
+    records = tmp_path / "games.rec"
+    result = run("match", "mattock", "--engine", "alphabeta:depth=2", "--engine",
+                 "alphabeta:depth=1", "--games", "8", "--seed", "3", "--db",
+                 str(tmp_path / "r.sqlite"), "--records", str(records))
+    assert result.exit_code == 0, result.output
+    assert "no --openings: 4 distinct random openings" in result.output
+    from crystalpick.search.match.records import parse_records
+    games = parse_records(records.read_text())
+    assert len({tuple(p.move for p in g.plies) for g in games}) == 8
+    assert len({g.tags["Start"] for g in games}) == 4
+
+
+def test_default_openings_are_distinct_reproducible_and_only_where_needed():
+    settings = MatchSettings(game="mattock", engines=["random", "random"], games=400, seed=9)
+    openings, note = default_openings(settings)
+    assert len(openings) == len(set(openings)) == 200 and "seed 9" in note
+    assert default_openings(settings)[0] == openings
+    chance = MatchSettings(game="maatatahay", engines=["random", "random"], games=4, seed=9)
+    assert default_openings(chance)[0] == []
+
+
+def test_a_position_starting_with_a_dash_is_read_as_printed():
+    position = "-x3/-1---1/1--1xo1/2-3--/2-1o--1-/1o-1-1--/1x2--1/1--2-/1---- o"
+    for command in (["show", "mattock"], ["moves", "mattock"], ["perft", "mattock", "-d", "1"]):
+        result = run(*command, *position.split())
+        assert result.exit_code == 0, result.output
+        assert position in result.output or command[0] == "moves"
+    refused(run("show", "mattock", "--bogus"), "No such option '--bogus'")
+
+
+def test_perft_prints_the_position_it_counted_and_the_seed():
+    result = run("perft", "maatatahay", "--depth", "1", "--seed", "4")
+    assert result.exit_code == 0
+    assert "position: " in result.output and "seed: 4" in result.output
+
+
+def session_output(*lines):
+    out = io.StringIO()
+    session = Session("mattock", out)
+    for line in lines:
+        assert session.handle(line)
+    session.stop_search()
+    return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("go,fragment", [
+    ("go depth 1e400", "depth=1e400"), ("go nodes inf", "nodes=inf"),
+    ("go movetime nan", "movetime=nan"), ("go depth 2.7", "depth=2.7"),
+    ("go depth 999999", "depth=999999"), ("go clock nan", "clock=nan"),
+    ("go clock 1000 inc -1", "inc=-1"), ("go movetime -5", "movetime=-5"),
+])
+def test_protocol_go_refuses_bad_limits_and_keeps_running(go, fragment):
+    said = session_output(go, "go depth 1", "isready")
+    assert said[0].startswith("info string error: go: ") and fragment in said[0], said
+    assert any(line.startswith("bestmove ") for line in said) and "readyok" in said
+
+
+def test_a_refused_rule_value_does_not_stick():
+    said = session_output("setoption name rule.size value 9", "setoption name rule.removal "
+                          "value literal", "newgame", "position start", "go depth 1")
+    errors = [line for line in said if "error" in line]
+    assert len(errors) == 1 and "size='9'" in errors[0], said
+    assert said[-1].startswith("bestmove ")
+
+
+def test_ctrl_c_in_perft_prints_what_was_counted_and_exits_130():
+    process = subprocess.Popen([sys.executable, "-m", "crystalpick.cli.main", "perft",
+                                "mattock", "--depth", "7", "--divide"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(2.0)
+    sent = time.monotonic()
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        _, err = process.communicate(timeout=20)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert time.monotonic() - sent < 5       # the native count is abandoned, not awaited
+    assert process.returncode == 130, err
+    assert "interrupted after" in err and "root moves" in err and "Traceback" not in err
+
+
+def test_play_says_why_the_game_ended():
+    result = run("play", "mattock", "--engine", "random", "--human", "none", "--seed", "2")
+    assert "game over after" in result.output and "by the rules" in result.output
+    quit_early = run("play", "mattock", "--engine", "random", "--seed", "2", stdin="quit\n")
+    assert "first quit" in quit_early.output
