@@ -28,7 +28,9 @@ STUB = Path(__file__).with_name("stub_engine.py")
 SCALE = int(os.environ.get("CRYSTALPICK_FUZZ_SCALE", "1"))   # more cases for a long fuzz run
 CASE_SECONDS = 30          # a case that takes longer counts as a hang
 HANG_GUARD = 120           # a case stuck in native code: dump the stacks and fail the run
-FUZZ = settings(deadline=None, derandomize=False, print_blob=True,
+# CI draws the same cases every run (a red CI must be reproducible); a long run
+# (CRYSTALPICK_FUZZ_SCALE > 1) draws new ones.
+FUZZ = settings(deadline=None, derandomize=SCALE == 1, print_blob=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.large_base_example,
                                        HealthCheck.function_scoped_fixture])
@@ -167,13 +169,13 @@ def game_and_state(pick):
 CHEAP = {"tt_megabytes": ints(1, 16), "workers": ints(1, 2), "max_nodes": ints(1024, 5000),
          "seed": ints(0, 2**63 - 1), "c": floats(0, 3), "playout_depth": ints(0, 30),
          "depth": ints(1, 2), "nodes": ints(1, 300), "sims": ints(1, 100),
-         "time": floats(0.001, 0.02)}
+         "time": floats(0.001, 0.02), "warmup": ints(0, 5)}
 
 
 def engine_spec(pick):
     """ENGINE[:KEY=VALUE,...] from the engines' schemas, with a cheap limit (so a valid
     spec searches for hundredths of a second), or garbage."""
-    name = pick.random.choice(["alphabeta", "mcts", "greedy", "random"] * 4 + ["bogus", ""])
+    name = pick.random.choice(list(SCHEMAS) * 4 + ["bogus", ""])
     items = []
     schema = SCHEMAS.get(name)
     keys = list(schema.options + schema.limits) if schema is not None else []
@@ -258,10 +260,29 @@ def match(draw, tmp):
     return args
 
 
+@st.composite
+def deck(draw):
+    pick = Chooser(draw)
+    game = pick.random.choice(GAME_NAMES * 4 + ["bogus"])
+    decks = ["titas", "arsenal", "mista", "alianca", "bogus", "1.2.3"]
+    args = ["deck", game, "--deck", pick.random.choice(decks)]
+    for _ in range(pick.random.choice([1, 1, 2, 0])):
+        args += ["--against", pick.random.choice(decks)]
+    args += ["--engine", pick.random.choice(["greedy", "random", engine_spec(pick)])]
+    args += ["--games", pick.either(ints(2, 4))]
+    args += flag(pick, "--improve", ints(0, 1))
+    args += flag(pick, "--outs", ints(1, 2))
+    args += flag(pick, "--concurrency", ints(1, 2))
+    args += flag(pick, "--seed", ints(0, 2**63 - 1))
+    if pick.chance(0.3):
+        args.append("--json")
+    return args
+
+
 @given(st.data())
 @settings(FUZZ, max_examples=200 * SCALE)
 def test_fuzzed_command_lines_exit_0_or_2(data):
-    args = data.draw(st.one_of(show_moves_perft(), analyse(), play(),
+    args = data.draw(st.one_of(show_moves_perft(), analyse(), play(), deck(),
                                st.sampled_from([["games"], ["engines", "--json"],
                                                 ["bench", "--perft-depth", "nan"],
                                                 ["bench", "mattock", "--sims", "0"],
