@@ -781,6 +781,9 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
         except GameError:
             db.close()
             raise
+        given = click.get_current_context().get_parameter_source("concurrency")
+        if given is not click.core.ParameterSource.DEFAULT:
+            state.settings.concurrency = concurrency    # how many at once, not what is played
         executor = open_executor(state.settings.concurrency, cluster)
     else:
         if game is None:

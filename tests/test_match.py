@@ -135,7 +135,15 @@ def test_chance_outcome_drawn_by_cumulative_probability():
         [7, 7, 8, 8, 9, 9]
 
 
-def test_killed_match_resumes_without_losing_or_repeating_games(tmp_path):
+def test_killed_match_resumes_without_losing_or_repeating_games(tmp_path, monkeypatch):
+    """... also with another --concurrency than the match started with (how many games run
+    at once changes no game)."""
+    from crystalpick.search.match import executors
+    pools = []
+    opened = executors.open_executor
+    monkeypatch.setattr(executors, "open_executor",
+                        lambda concurrency, cluster: pools.append(concurrency)
+                        or opened(concurrency, cluster))
     db = tmp_path / "kill.sqlite"
     command = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", "match", "mattock",
                "--engine", "alphabeta:depth=2", "--engine", "random", "--games", "12",
@@ -158,8 +166,9 @@ def test_killed_match_resumes_without_losing_or_repeating_games(tmp_path):
     before = sqlite3.connect(db).execute(
         "SELECT pair, swapped, record FROM games ORDER BY pair, swapped").fetchall()
     assert 3 <= len(before) < 12
-    resumed = run("match", "--resume", "--db", str(db), "--json")
+    resumed = run("match", "--resume", "--db", str(db), "--concurrency", "2", "--json")
     assert resumed.exit_code == 0, resumed.output
+    assert pools == [2]
     after = sqlite3.connect(db).execute(
         "SELECT pair, swapped, record FROM games ORDER BY pair, swapped").fetchall()
     assert [(p, s) for p, s, _ in after] == [(p, s) for p in range(6) for s in (0, 1)]
