@@ -446,6 +446,66 @@ def until_interrupted(search, stop):
 
 @cli.command()
 @game_arguments
+@click.option("--hash", "hash_mb", type=click.IntRange(min=1, max=65536), default=64,
+              show_default=True, help="Transposition table size in MB.")
+@click.option("--time", "time_limit", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds to search (default: until solved or Ctrl-C).")
+@click.option("--nodes", type=click.IntRange(min=1), default=None, help="Node budget.")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
+              help="Keep the table in this file: read if it exists, written every minute "
+                   "and at the end, so a long solve continues where it stopped.")
+@json_option
+@user_errors
+def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, nodes,
+          resume_path, as_json):
+    """Prove the result of a position: win or loss for the side to move, in how many
+    plies, and the main line (depth-first proof-number search, docs/search.md).
+
+    For games without chance or hidden information. Progress goes to stderr; Ctrl-C
+    prints what is proven so far (e.g. which first moves lose) and exits with status 130.
+    """
+    from tqdm import tqdm
+
+    from crystalpick.search.solve import Solver
+    from crystalpick.search.stop import StopFlag
+
+    from .solving import progress_text, solution_document, solution_text
+
+    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    solver = Solver(game_obj, hash_mb)
+    if resume_path:
+        solver.load(resume_path)
+    if state.is_terminal():
+        raise InputError("the game is over in this position: nothing to solve")
+    bar = tqdm(desc="solve", file=sys.stderr, disable=None, bar_format="{desc} {postfix}")
+
+    def progress(report):
+        bar.set_postfix_str(progress_text(report), refresh=True)
+
+    stop = StopFlag()
+    try:
+        solution, interrupted = until_interrupted(
+            lambda: solver.solve(state, seconds=time_limit, nodes=nodes, stop=stop,
+                                 progress=progress, save_path=resume_path), stop)
+    finally:
+        bar.close()
+    inputs = {"game": game_obj.name, "position": state.position(), "moves": moves.split(),
+              "rules": game_obj.rules, "hash_mb": hash_mb, "time": time_limit,
+              "nodes": nodes, "resume": resume_path}
+    if as_json:
+        emit_json(solution_document(solution, inputs, game_obj.player_names))
+    else:
+        click.echo(f"position: {state.position()}")
+        click.echo(solution_text(solution, game_obj.player_names))
+    if resume_path:
+        click.echo(f"table written to {resume_path}", err=True)
+    if interrupted:
+        raise Interrupted("interrupted" + ("" if solution.score is not None
+                                           else ": the position is not proven yet"))
+
+
+@cli.command()
+@game_arguments
 @click.option("--engine", "engine_spec", default="alphabeta:time=1", show_default=True,
               metavar="SPEC", help="The engine, as for 'match' (e.g. mcts:time=2,c=1.2).")
 @click.option("--human", type=click.Choice(["first", "second", "both", "none"]),
