@@ -39,6 +39,16 @@ def openings() -> list[str]:
             if line.strip() and not line.startswith("#")]
 
 
+def random_opening(game, rng: random.Random) -> str:
+    """Two uniformly random turns from the start (the shipped openings are 50)."""
+    state, moves = game.new_initial_state(), []
+    for _ in range(2):
+        move = rng.choice(state.legal_moves())
+        moves.append(state.move_to_str(move))
+        state.play(move)
+    return " ".join(moves)
+
+
 def self_play(game, opening: str) -> list[str]:
     """The positions of one alpha-beta self-play game from ``opening``, to its end."""
     state = game.state(None, opening)
@@ -52,16 +62,22 @@ def self_play(game, opening: str) -> list[str]:
     return positions
 
 
-def generate(seed: int) -> None:
+def generate(seed: int, first: int, last: int) -> None:
+    """Games ``first`` to ``last`` (1-based) of the shuffled openings; slices of the same
+    seed concatenate to the whole suite (the header comes with the slice holding game 1)."""
     game = get_game("mattock")
     order = openings()
     random.Random(seed).shuffle(order)
-    print(f"# Mattock endgames: positions 6, 10, 14 and 18 plies before the end of alpha-beta\n"
-          f"# self-play games ({NODES:,} nodes a move, about 1 s on an idle core), from the\n"
-          f"# openings of mattock.openings shuffled with seed {seed}:\n"
-          f"#   python bench/endgame_suite.py generate --seed {seed} > positions/{SUITE}\n"
-          f"# id mattock-end-K-G: K plies before the end of game G\n")
-    for number, opening in enumerate(order, 1):
+    if first == 1:
+        print(f"# Mattock endgames: positions 6, 10, 14 and 18 plies before the end of "
+              f"alpha-beta\n# self-play games ({NODES:,} nodes a move, about 1 s on an idle "
+              f"core), from the\n# openings of mattock.openings shuffled with seed {seed}, "
+              f"then random 2-ply openings:\n#   python bench/endgame_suite.py generate "
+              f"--seed {seed} --last {last} > positions/{SUITE}\n"
+              f"# id mattock-end-K-G: K plies before the end of game G\n")
+    for number in range(first, last + 1):
+        opening = order[number - 1] if number <= len(order) else \
+            random_opening(game, random.Random(f"{seed}-{number}"))
         started = time.process_time()
         positions = self_play(game, opening)
         length = len(positions) - 1
@@ -73,11 +89,14 @@ def generate(seed: int) -> None:
                       f"position {positions[length - back]}\n", flush=True)
 
 
-def run(seconds: float, report_path: str | None) -> None:
+def run(seconds: float, report_path: str | None, part: str) -> None:
+    """Solve the positions of ``part`` (K/N: every N-th from the K-th, 1-based; several
+    parts may run at once, each writing its own --json rows) and report per group."""
     from crystalpick.search.solve import Solver
 
     game = get_game("mattock")
-    cases = parse_suite(read_text(SUITE), SUITE)
+    index, count = (int(x) for x in part.split("/"))
+    cases = parse_suite(read_text(SUITE), SUITE)[index - 1::count]
     rows = []
     for case in cases:
         group = int(case.id.split("-")[2])
@@ -113,15 +132,19 @@ def main() -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     make = commands.add_parser("generate", help="play the self-play games, print the suite")
     make.add_argument("--seed", type=int, default=17)
+    make.add_argument("--first", type=int, default=1, help="first game to play (1-based)")
+    make.add_argument("--last", type=int, default=56, help="last game to play")
     measure = commands.add_parser("run", help="solve the suite and report per group")
     measure.add_argument("--seconds", type=float, default=10.0,
                          help="CPU seconds per position (default 10)")
     measure.add_argument("--json", dest="report", default=None, help="also write every row")
+    measure.add_argument("--part", default="1/1", help="K/N: solve every N-th position from "
+                                                       "the K-th (default 1/1: all)")
     args = parser.parse_args()
     if args.command == "generate":
-        generate(args.seed)
+        generate(args.seed, args.first, args.last)
     else:
-        run(args.seconds, args.report)
+        run(args.seconds, args.report, args.part)
 
 
 if __name__ == "__main__":

@@ -344,8 +344,9 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, time_limit
         spec = parse_spec(engine_spec)
     except ValueError as err:
         raise InputError(str(err)) from None
-    if spec.name not in ("alphabeta", "mcts"):
-        raise InputError(f"--engine {engine_spec!r}: analyse runs alphabeta, mcts or greedy")
+    if spec.name not in ("alphabeta", "mcts", "dfpn"):
+        raise InputError(f"--engine {engine_spec!r}: analyse runs alphabeta, mcts, dfpn or "
+                         f"greedy")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     refuse_imperfect_information(spec.name, game_obj)
     if state.is_terminal():
