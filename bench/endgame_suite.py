@@ -108,9 +108,9 @@ def run(seconds: float, report_path: str | None, part: str) -> None:
                      "score": solution.score.text() if proven else None,
                      "exact": solution.exact, "proof_cpu": solution.proof_cpu,
                      "cpu": solution.cpu, "nodes": solution.nodes})
-        print(f"{case.id}  {rows[-1]['score'] or 'unproven'}  proof {solution.proof_cpu:.2f} s"
-              f"  total {solution.cpu:.2f} s  {solution.nodes:,} nodes", file=sys.stderr,
-              flush=True)
+        proof = f"proof {solution.proof_cpu:.2f} s" if proven else "unproven"
+        print(f"{case.id}  {rows[-1]['score'] or '-'}  {proof}  total {solution.cpu:.2f} s  "
+              f"{solution.nodes:,} nodes", file=sys.stderr, flush=True)
     print(f"{'plies left':>10}  {'positions':>9}  {'proven':>7}  {'share':>6}  "
           f"{'median s':>8}  {'max s':>6}  {'exact length':>12}")
     for group in PLIES_BEFORE_END:

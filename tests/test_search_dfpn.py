@@ -208,7 +208,7 @@ def test_solve_command_json_follows_its_schema():
 
 def test_solve_command_text_names_the_side_and_the_length():
     case = load_solved("mattock")[0]
-    result = CliRunner().invoke(cli, ["solve", "mattock", case.position])
+    result = CliRunner().invoke(cli, ["solve", "mattock", "--", case.position])
     assert result.exit_code == 0, result.output
     assert f"to move: win in {case.wins} plies" in result.output
     assert "nodes/s" in result.output
