@@ -12,7 +12,7 @@ positions 6, 10, 14 and 18 plies before its end. Each side keeps its engine (and
 table) through the game, as in a match.
 
 ``run`` solves every position with ``crystalpick solve``'s solver (fresh 64 MB table each,
-the length made exact when time remains) and reports per group the share proven within the
+the length made exact when time remains, unless ``--proof-only``) and reports per group the share proven within the
 limit and the median time to the proof. The limit is CPU time of this process (one core), so
 a loaded machine does not count against the solver.
 """
@@ -89,7 +89,7 @@ def generate(seed: int, first: int, last: int) -> None:
                       f"position {positions[length - back]}\n", flush=True)
 
 
-def run(seconds: float, report_path: str | None, part: str) -> None:
+def run(seconds: float, report_path: str | None, part: str, exact: bool) -> None:
     """Solve the positions of ``part`` (K/N: every N-th from the K-th, 1-based; several
     parts may run at once, each writing its own --json rows) and report per group."""
     from crystalpick.search.solve import Solver
@@ -102,7 +102,7 @@ def run(seconds: float, report_path: str | None, part: str) -> None:
         group = int(case.id.split("-")[2])
         solver = Solver(game, 64)
         state = game.parse_position(case.position)
-        solution = solver.solve(state, cpu_seconds=seconds)
+        solution = solver.solve(state, cpu_seconds=seconds, exact=exact)
         proven = solution.score is not None
         rows.append({"id": case.id, "group": group, "proven": proven,
                      "score": solution.score.text() if proven else None,
@@ -138,13 +138,15 @@ def main() -> None:
     measure.add_argument("--seconds", type=float, default=10.0,
                          help="CPU seconds per position (default 10)")
     measure.add_argument("--json", dest="report", default=None, help="also write every row")
+    measure.add_argument("--proof-only", action="store_true",
+                         help="do not make the lengths exact after the proof")
     measure.add_argument("--part", default="1/1", help="K/N: solve every N-th position from "
                                                        "the K-th (default 1/1: all)")
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.seed, args.first, args.last)
     else:
-        run(args.seconds, args.report, args.part)
+        run(args.seconds, args.report, args.part, not args.proof_only)
 
 
 if __name__ == "__main__":

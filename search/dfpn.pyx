@@ -58,9 +58,6 @@ cdef u64 ATTACKER_SALT[2]
 ATTACKER_SALT[0] = 0x5851F42D4C957F2DULL
 ATTACKER_SALT[1] = 0x14057B7EF767814FULL
 
-INFINITE_NUMBER = INFINITE
-UNBOUNDED_BUDGET = UNBOUNDED
-
 
 cdef struct Entry:
     u64 key
@@ -82,9 +79,6 @@ cdef struct Child:
     short length                 # proof (or unbounded disproof) length from the child
     char draw
     char settled                 # terminal or out of budget: never in the table
-
-
-ENTRY_BYTES = sizeof(Entry)
 
 
 cdef inline u32 sum_threshold(u32 threshold, u32 total, u32 part) noexcept nogil:
@@ -547,6 +541,5 @@ cdef class ProofNumberSearch:
         memset(self.table, 0, (self.slot_mask + 1) * BUCKET * sizeof(Entry))
 
 
-PROVEN_STATUS = PROVEN
+PROVEN_STATUS = PROVEN          # what prove() and children() return, for Python
 DISPROVEN_STATUS = DISPROVEN
-UNKNOWN_STATUS = UNKNOWN
