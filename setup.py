@@ -79,7 +79,7 @@ setup(
     packages=find_packages(),
     package_dir={f"{NAMESPACE}.{top}": top for top in FOLDERS},
     package_data={
-        f"{NAMESPACE}.positions": ["*.perft", "*.solved", "*.openings", "*.epd"],
+        f"{NAMESPACE}.positions": ["*.perft", "*.solved", "*.openings", "*.epd", "*.endgames"],
         f"{NAMESPACE}.engine": ["**/*.pxd", "**/*.toml", "**/*.json", "**/*.bench"],
         f"{NAMESPACE}.search": ["**/*.pxd"],
     },

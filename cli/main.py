@@ -20,8 +20,8 @@ from crystalpick.engine.perft import perft_by_move
 
 from .interrupts import abandon_on_interrupt
 from .params import (BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS, CONCURRENCY, DEPTH,
-                     GAME_COUNT, MATCH_ID, MAX_PLIES, MOVE_TIME, MULTIPV, NODES, PERFT_DEPTH,
-                     SEED, SIMS, TIME, TOLERANCE, checked)
+                     GAME_COUNT, IMPROVE_STEPS, MATCH_ID, MAX_PLIES, MOVE_TIME, MULTIPV, NODES,
+                     PERFT_DEPTH, SEED, SIMS, SOLVE_HASH, SWAP_OUTS, TIME, TOLERANCE)
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -434,9 +434,9 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
         spec = parse_spec(engine_spec)
     except ValueError as err:
         raise InputError(str(err)) from None
-    if spec.name not in ("alphabeta", "mcts", "ismcts"):
-        raise InputError(f"--engine {engine_spec!r}: analyse runs alphabeta, mcts, ismcts or "
-                         f"greedy")
+    if spec.name not in ("alphabeta", "mcts", "ismcts", "dfpn"):
+        raise InputError(f"--engine {engine_spec!r}: analyse runs alphabeta, mcts, ismcts, "
+                         f"dfpn or greedy")
     refuse_for(spec.name, game_obj)
     viewer = state.observer
     if seat is not None:
@@ -557,6 +557,66 @@ def until_interrupted(search, stop):
             return pool.submit(search).result(), interrupted.is_set()
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@cli.command()
+@game_arguments
+@click.option("--hash", "hash_mb", type=SOLVE_HASH, default=64,
+              show_default=True, help="Transposition table size in MB.")
+@click.option("--time", "time_limit", type=TIME, default=None,
+              help="Seconds to search (default: until solved or Ctrl-C).")
+@click.option("--nodes", type=NODES, default=None, help="Node budget.")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
+              help="Keep the table in this file: read if it exists, written every minute "
+                   "and at the end, so a long solve continues where it stopped.")
+@json_option
+@user_errors
+def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, nodes,
+          resume_path, as_json):
+    """Prove the result of a position: win or loss for the side to move, in how many
+    plies, and the main line (depth-first proof-number search, docs/search.md).
+
+    For games without chance or hidden information. Progress goes to stderr; Ctrl-C
+    prints what is proven so far (e.g. which first moves lose) and exits with status 130.
+    """
+    from tqdm import tqdm
+
+    from crystalpick.search.solve import Solver
+    from crystalpick.search.stop import StopFlag
+
+    from .solving import progress_text, solution_document, solution_text
+
+    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    solver = Solver(game_obj, hash_mb)
+    if resume_path:
+        solver.load(resume_path)
+    if state.is_terminal():
+        raise InputError("the game is over in this position: nothing to solve")
+    bar = tqdm(desc="solve", file=sys.stderr, disable=None, bar_format="{desc} {postfix}")
+
+    def progress(report):
+        bar.set_postfix_str(progress_text(report), refresh=True)
+
+    stop = StopFlag()
+    try:
+        solution, interrupted = until_interrupted(
+            lambda: solver.solve(state, seconds=time_limit, nodes=nodes, stop=stop,
+                                 progress=progress, save_path=resume_path), stop)
+    finally:
+        bar.close()
+    inputs = {"game": game_obj.name, "position": state.position(), "moves": moves.split(),
+              "rules": game_obj.rules, "hash_mb": hash_mb, "time": time_limit,
+              "nodes": nodes, "resume": resume_path}
+    if as_json:
+        emit_json(solution_document(solution, inputs, game_obj.player_names))
+    else:
+        click.echo(f"position: {state.position()}")
+        click.echo(solution_text(solution, game_obj.player_names))
+    if resume_path:
+        click.echo(f"table written to {resume_path}", err=True)
+    if interrupted:
+        raise Interrupted("interrupted" + ("" if solution.score is not None
+                                           else ": the position is not proven yet"))
 
 
 @cli.command()
@@ -867,8 +927,6 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
 # The engine `deck` plays both seats with unless --engine says otherwise: greedy, the
 # strongest and fastest player of the card battle today (docs/cardbattle.md, ISMCTS strength).
 DECK_ENGINE = "greedy"
-IMPROVE_STEPS = checked("improve", "int", 0, 100)
-SWAP_OUTS = checked("outs", "int", 1, 60)
 
 
 @cli.command("deck")

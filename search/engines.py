@@ -20,7 +20,7 @@ from .limits import Limits
 from .mcts import MCTS
 from .options import EngineSchema, Option
 from .result import Analysis, Line, Progress
-from .score import Mean, PovScore, Proven, from_alphabeta, from_mcts
+from .score import Mean, PovScore, Proven, Value, from_alphabeta, from_mcts
 from .stop import StopFlag
 
 MAX_DEPTH = 120              # alpha-beta iterations (the searcher's stack holds MAX_PLIES)
@@ -456,3 +456,47 @@ class ISMCTSEngine(Engine):
 
 
 ENGINES = {engine.name: engine for engine in (AlphaBetaEngine, MCTSEngine, ISMCTSEngine)}
+
+
+class DfpnEngine(Engine):
+    """The solver as an engine: its score is a proof (``win N`` / ``loss N``) when the limits
+    allow one; otherwise it is 0 and the move the first not proven to lose."""
+    name = "dfpn"
+    schema = EngineSchema(
+        "dfpn", "Depth-first proof-number search: proves wins and losses (no chance or "
+                "hidden information).",
+        limits=(NODES, TIME),
+        options=(Option("hash", "int", 64, "Transposition table size in MiB.",
+                        minimum=1, maximum=65536),))
+
+    def __init__(self, **options):
+        self.options = self.schema.settings(options)
+        self.solver = None
+        self.game = None
+
+    def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
+        from .solve import Solver
+        require_limit(self.name, limits, ("nodes", "time", "clock"))
+        if self.solver is None or self.game != state.game.identity:
+            self.solver = Solver(state.game, self.options["hash"])
+            self.game = state.game.identity
+        _, hard = limits.budget()
+        solution = self.solver.solve(state, seconds=hard, nodes=limits.nodes, stop=stop)
+        view = state.current_player()
+        if solution.score is not None and solution.line:
+            relative, pv = solution.score, solution.line
+        else:
+            rows = [row for row in solution.root_moves if row.status != "loss"] \
+                or solution.root_moves
+            relative, pv = Value(0.0, state.game.evaluation_scale), [rows[0].move]
+        score = PovScore(relative, view).viewed_by(point_of_view)
+        line = Line(move=pv[0], move_str=state.move_to_str(pv[0]), pv=list(pv),
+                    pv_str=line_strings(state, pv), score=score)
+        return Analysis(
+            engine=self.name, point_of_view=point_of_view,
+            point_of_view_name=state.game.player_names[point_of_view], lines=[line],
+            score=score, nodes=solution.nodes, elapsed=solution.elapsed, nps=solution.nps,
+            depth=len(pv), info={"tt_bytes": solution.tt_bytes, "exact": solution.exact})
+
+
+ENGINES = {engine.name: engine for engine in (AlphaBetaEngine, MCTSEngine, DfpnEngine)}

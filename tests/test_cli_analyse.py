@@ -86,7 +86,7 @@ def test_limit_flags_override_the_spec():
     (["--engine", "mcts:c=high"], "c=high: expected a finite number >= 0"),
     (["--engine", "mcts:c=nan"], "c=nan: expected a finite number"),
     (["--engine", "mcts:workers=0"], "workers=0: expected an integer in 1..256"),
-    (["--engine", "random"], "analyse runs alphabeta, mcts, ismcts or greedy"),
+    (["--engine", "random"], "analyse runs alphabeta, mcts, ismcts, dfpn or greedy"),
     (["--sims", "5"], "--sims is not a limit of alphabeta"),
     (["--option", "c=1"], "No such option '--option'"),
     (["--moves", "h5 h5"], "move 2: illegal move 'h5'"),
