@@ -12,11 +12,12 @@ import pytest
 from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
-from crystalpick.engine import GAMES, get_game
+from crystalpick.engine import GAMES, GameError, get_game
 from crystalpick.search.specs import parse_spec
 from crystalpick.search.match.records import format_record, parse_records
 from crystalpick.engine import sample_chance
 from crystalpick.search.match.runner import MatchSettings, play_game
+from crystalpick.search.match.termination import Termination
 
 
 def run(*args):
@@ -174,6 +175,26 @@ def test_killed_match_resumes_without_losing_or_repeating_games(tmp_path, monkey
     assert [(p, s) for p, s, _ in after] == [(p, s) for p in range(6) for s in (0, 1)]
     assert set(before) <= set(after)          # finished games kept exactly as they were
     assert json.loads(resumed.output[resumed.output.index("{"):])["games"] == 12
+
+
+def test_a_game_another_runner_stored_stops_the_match_and_keeps_that_game(tmp_path):
+    """Two runners of one match (the lock cannot hold on some network file systems): the
+    game the other one stored stays as it is and this runner stops with a GameError."""
+    from crystalpick.search.match.db import ResultsDB
+    from crystalpick.search.match.executors import LocalPool
+    from crystalpick.search.match.runner import run_match, start_match
+
+    db = ResultsDB(tmp_path / "two.sqlite")
+    executor = LocalPool()
+    state = start_match(db, MatchSettings(game="mattock", engines=["random", "greedy"],
+                                          games=4, seed=3), executor)
+    assert db.add_game(state.match_id, 1, True, 0.5, "1/2-1/2", Termination.ADJUDICATION,
+                       "the other runner", 7, "its record")
+    with pytest.raises(GameError, match="pair 1 .colours swapped. was stored meanwhile"):
+        run_match(db, state, executor)
+    stored = db.connection.execute("SELECT pair, swapped, reason FROM games WHERE pair = 1 "
+                                   "AND swapped = 1").fetchall()
+    assert stored == [(1, 1, "the other runner")]
 
 
 def test_a_game_finished_twice_is_stored_and_counted_once(tmp_path):

@@ -179,13 +179,16 @@ class ResultsDB:
             "SELECT id FROM matches WHERE status != 'finished' ORDER BY id DESC")]
 
     def add_game(self, match_id: int, pair: int, swapped: bool, score: float, result: str,
-                 termination: Termination, reason: str, plies: int, record: str) -> None:
+                 termination: Termination, reason: str, plies: int, record: str) -> bool:
+        """Store a finished game; False if that game is stored already (another runner wrote
+        it: the stored one is kept)."""
         with self.connection:
-            self.connection.execute(
-                "INSERT INTO games (match_id, pair, swapped, score, result, termination, reason,"
-                " plies, record, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            cursor = self.connection.execute(
+                "INSERT OR IGNORE INTO games (match_id, pair, swapped, score, result, termination,"
+                " reason, plies, record, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (match_id, pair, int(swapped), score, result, termination.value, reason, plies,
                  record, time.time()))
+        return cursor.rowcount == 1
 
     def games(self, match_id: int) -> list[tuple[int, bool, float, Termination | None]]:
         """(pair, swapped, engine-1 score, termination) of every finished game of a match;

@@ -354,9 +354,13 @@ def run_match(db, state: MatchState, executor, on_game=None) -> MatchState:
         for outcome in executor.completed():
             if (outcome.pair, outcome.swapped) in state.finished:
                 continue                  # played twice (a retried task): counted once
-            db.add_game(state.match_id, outcome.pair, outcome.swapped, outcome.score,
-                        outcome.result, outcome.termination, outcome.reason, outcome.plies,
-                        outcome.record)
+            if not db.add_game(state.match_id, outcome.pair, outcome.swapped, outcome.score,
+                               outcome.result, outcome.termination, outcome.reason,
+                               outcome.plies, outcome.record):
+                colours = "colours swapped" if outcome.swapped else "engine 1 first"
+                raise GameError(f"match {state.match_id}, pair {outcome.pair} ({colours}) was "
+                                f"stored meanwhile by another runner of this match; stopping "
+                                f"(every stored game is kept)")
             state.add(outcome.pair, outcome.swapped, outcome.score, outcome.termination)
             if on_game:
                 on_game(outcome)
