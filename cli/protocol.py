@@ -13,7 +13,7 @@ import threading
 from importlib.metadata import PackageNotFoundError, version
 
 from crystalpick.engine import GameError, get_game
-from crystalpick.search.engines import DEPTH, ENGINES, NODES, SIMS
+from crystalpick.search.engines import DEPTH, ENGINES, NODES, SIMS, default_engine
 from crystalpick.search.options import Option, OptionError
 from crystalpick.search.stop import StopFlag
 
@@ -42,13 +42,13 @@ class Session:
         self.game_name = game_name
         self.rules: dict[str, str] = {}
         self.tileset: str | None = None
-        self.engine_name = "alphabeta"
         self.engine_options: dict = {}
         self.multipv = 1
         self.write_lock = threading.Lock()
         self.stop = StopFlag()
         self.search_thread: threading.Thread | None = None
         self.new_game()
+        self.engine_name = default_engine(self.game)     # ismcts for a hidden-information game
 
     # -- output --------------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -101,7 +101,7 @@ class Session:
     def cmd_protocol(self, args) -> None:
         self.send(f"id name crystalpick {package_version()}")
         self.send(f"id game {self.game.name}")
-        self.send("option name engine type choice default alphabeta values "
+        self.send(f"option name engine type choice default {default_engine(self.game)} values "
                   + " ".join(ENGINES))
         self.send(MULTIPV.protocol_line())
         for opt in self.game.rule_options:

@@ -455,9 +455,6 @@ class ISMCTSEngine(Engine):
                   "selection": selection, "observer": state.game.player_names[observer]})
 
 
-ENGINES = {engine.name: engine for engine in (AlphaBetaEngine, MCTSEngine, ISMCTSEngine)}
-
-
 class DfpnEngine(Engine):
     """The solver as an engine: its score is a proof (``win N`` / ``loss N``) when the limits
     allow one; otherwise it is 0 and the move the first not proven to lose."""
@@ -499,4 +496,5 @@ class DfpnEngine(Engine):
             depth=len(pv), info={"tt_bytes": solution.tt_bytes, "exact": solution.exact})
 
 
-ENGINES = {engine.name: engine for engine in (AlphaBetaEngine, MCTSEngine, DfpnEngine)}
+ENGINES = {engine.name: engine for engine in (AlphaBetaEngine, MCTSEngine, ISMCTSEngine,
+                                              DfpnEngine)}

@@ -221,3 +221,27 @@ def test_maatatahay_through_the_protocol():
     finally:
         if driver.process.poll() is None:
             driver.process.kill()
+
+
+def test_card_battle_through_the_protocol_searches_with_ismcts_from_a_view():
+    """A hidden-information game's engine defaults to ismcts (alpha-beta would refuse every
+    go), and a position given as one player's view is searched from that view."""
+    driver = Driver("cardbattle")
+    try:
+        driver.send("protocol")
+        lines = driver.until("protocolok")
+        assert "option name engine type choice default ismcts values" in " ".join(lines)
+        game = get_game("cardbattle")
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.play(state.chance_outcomes()[0][0])
+        view = state.observation_string(state.current_player())
+        driver.send(f"position {view}")
+        driver.send("go sims 300")
+        answer = driver.until("bestmove")
+        assert not any("error" in line for line in answer), answer
+        assert answer[-1].split()[1] in {state.move_to_str(m) for m in state.legal_moves()}
+        driver.close()
+    finally:
+        if driver.process.poll() is None:
+            driver.process.kill()
