@@ -107,6 +107,22 @@ def root_view(state) -> int:
     return 0 if mover == CHANCE else mover
 
 
+def run_in_chunks(tree, limits: Limits, start: float):
+    """Run a simulation tree (mcts, ismcts) ``MCTS_CHUNK`` simulations at a time until a
+    limit stops it: the hard time limit, the node count and the stop flag inside the C loop,
+    the simulation count here. After each full chunk it yields whether the soft time limit
+    is past, so the caller reports progress and decides whether to stop there."""
+    soft, hard = limits.budget()
+    deadline = start + hard if hard is not None else 0.0
+    while True:
+        chunk = MCTS_CHUNK
+        if limits.simulations is not None:
+            chunk = min(chunk, limits.simulations - tree.simulations)
+        if chunk <= 0 or tree.run(chunk, deadline, limits.nodes or 0) < chunk:
+            return
+        yield soft is not None and time.monotonic() - start > soft
+
+
 def line_strings(state, moves) -> list[str]:
     walker = state.clone()
     out = []
@@ -271,19 +287,11 @@ class MCTSEngine(Engine):
         statistics."""
         tree, kept = self.tree_for(state)
         tree.set_stop(stop)
-        soft, hard = limits.budget()
-        deadline = start + hard if hard is not None else 0.0
-        while True:
-            chunk = MCTS_CHUNK
-            if limits.simulations is not None:
-                chunk = min(chunk, limits.simulations - tree.simulations)
-            if chunk <= 0 or tree.run(chunk, deadline, limits.nodes or 0) < chunk:
-                break
-            elapsed = time.monotonic() - start
+        for past_soft_limit in run_in_chunks(tree, limits, start):
             if progress:
                 progress(self.result(state, self.statistics(tree, kept), point_of_view,
                                      multipv, start))
-            if soft is not None and elapsed > soft and self.settled(tree, state):
+            if past_soft_limit and self.settled(tree, state):
                 break
         return self.statistics(tree, kept)
 
@@ -400,17 +408,10 @@ class ISMCTSEngine(Engine):
                       self.options["opponent"])
         tree.set_stop(stop)
         tree.reset_counters()
-        soft, hard = limits.budget()
-        deadline = start + hard if hard is not None else 0.0
-        while True:
-            chunk = MCTS_CHUNK
-            if limits.simulations is not None:
-                chunk = min(chunk, limits.simulations - tree.simulations)
-            if chunk <= 0 or tree.run(chunk, deadline, limits.nodes or 0) < chunk:
-                break
+        for past_soft_limit in run_in_chunks(tree, limits, start):
             if progress:
                 progress(self.result(state, tree, point_of_view, start, None))
-            if soft is not None and time.monotonic() - start > soft:
+            if past_soft_limit:
                 break
         return self.result(state, tree, point_of_view, start, rng)
 

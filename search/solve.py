@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from crystalpick.engine.game import GameError
 
 from .dfpn import DISPROVEN_STATUS, PROVEN_STATUS, ProofNumberSearch
-from .engines import refuse_imperfect_information
+from .engines import line_strings, refuse_imperfect_information
 from .score import DRAW, LOSS, WIN, Proven
 from .stop import StopFlag
 
@@ -250,12 +250,3 @@ class Solver:
             rows.append(RootMove(move, state.move_to_str(move), verdict,
                                  length + 1 if verdict in ("win", "loss") else None))
         return rows
-
-
-def line_strings(state, moves) -> list[str]:
-    walker = state.clone()
-    out = []
-    for move in moves:
-        out.append(walker.move_to_str(move))
-        walker.play(move)
-    return out
