@@ -220,3 +220,35 @@ def test_a_game_finished_twice_is_stored_and_counted_once(tmp_path):
     results = state.results
     assert sum(state.terminations.values()) == 4 and sum(results.pairs) == 2
     assert results.wins + results.draws + results.losses == 4
+
+
+def test_workers_die_with_a_runner_killed_outright(tmp_path):
+    """SIGTERM ends the runner without any clean-up of its own; its forked workers must not
+    play their games on (they get SIGTERM when their parent dies; without it each would
+    finish its game, here at 3 s a move, before it noticed)."""
+    command = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", "match",
+               "mattock", "--engine", "alphabeta:time=3", "--engine", "greedy",
+               "--games", "40", "--concurrency", "2", "--db", str(tmp_path / "t.sqlite")]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def workers():
+        path = f"/proc/{process.pid}/task/{process.pid}/children"
+        try:
+            return [int(pid) for pid in open(path).read().split()]
+        except FileNotFoundError:
+            return []
+    deadline = time.monotonic() + 60
+    while len(workers()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    started = workers()
+    assert len(started) == 2, "the match did not start its two workers"
+    time.sleep(0.5)                       # the workers are in their first search
+    process.terminate()
+    process.wait()
+    deadline = time.monotonic() + 2.5
+    alive = started
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.05)
+        alive = [pid for pid in started if os.path.exists(f"/proc/{pid}")
+                 and "zombie" not in open(f"/proc/{pid}/status").read()]
+    assert not alive, f"workers {alive} outlived their runner"

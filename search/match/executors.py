@@ -15,8 +15,10 @@ machines: games run there, not on the machine that runs ``crystalpick match``.
 """
 from __future__ import annotations
 
+import ctypes
 import logging
 import multiprocessing
+import os
 import queue
 import signal
 from collections import deque
@@ -71,9 +73,19 @@ class Executor:
         self.close()
 
 
-def _ignore_interrupts():
-    """Workers leave Ctrl-C to the parent, which stops them and keeps what is finished."""
+PR_SET_PDEATHSIG = 1       # Linux prctl(2): the signal a process gets when its parent dies
+
+
+def _start_worker(parent: int):
+    """Workers leave Ctrl-C to the parent, which stops them and keeps what is finished, and
+    die with it (a parent killed outright, e.g. by SIGTERM, would leave them playing on)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):          # not Linux: no such call
+        return
+    if os.getppid() != parent:                 # the parent died before the call
+        os._exit(1)
 
 
 class LocalPool(Executor):
@@ -98,7 +110,7 @@ class LocalPool(Executor):
             return
         if self.pool is None:
             self.pool = multiprocessing.get_context("fork").Pool(
-                self.concurrency, initializer=_ignore_interrupts)
+                self.concurrency, initializer=_start_worker, initargs=(os.getpid(),))
         self.pool.apply_async(function, args, callback=self.finished.put,
                               error_callback=self.finished.put)
 
