@@ -16,21 +16,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from crystalpick.engine import get_game
 from crystalpick.search import Limits, analyse, make_engine
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
-from test_ismcts import PENNIES, PENNIES_POSITION  # noqa: E402  (the one definition)
-
-
-def pennies_game(folder: Path):
-    (folder / "cards.toml").write_text(PENNIES)
-    (folder / "p1.toml").write_text("cards = [1, 2]\n")
-    (folder / "p2.toml").write_text("cards = [3, 4]\n")
-    return get_game("cardbattle", {"deck1": str(folder / "p1.toml"),
-                                   "deck2": str(folder / "p2.toml"), "deck-minimum": "2",
-                                   "target": "2", "refill": "none"},
-                    tileset=str(folder / "cards.toml"))
+from test_ismcts import PENNIES_POSITION, pennies_game  # noqa: E402  (the one definition)
 
 
 def main() -> None:

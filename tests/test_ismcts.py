@@ -175,9 +175,9 @@ PENNIES_POSITION = (
     "left=0 flags=ck")
 
 
-@pytest.fixture(scope="module")
-def pennies(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("pennies")
+def pennies_game(folder):
+    """The matching-pennies position's game, its card set and decks written into ``folder``
+    (bench/ismcts_pennies.py uses it too)."""
     (folder / "cards.toml").write_text(PENNIES)
     (folder / "p1.toml").write_text("cards = [1, 2]\n")
     (folder / "p2.toml").write_text("cards = [3, 4]\n")
@@ -185,6 +185,11 @@ def pennies(tmp_path_factory):
                                    "deck2": str(folder / "p2.toml"), "deck-minimum": "2",
                                    "target": "2", "refill": "none"},
                     tileset=str(folder / "cards.toml"))
+
+
+@pytest.fixture(scope="module")
+def pennies(tmp_path_factory):
+    return pennies_game(tmp_path_factory.mktemp("pennies"))
 
 
 @pytest.mark.parametrize("selection", ["rm", "exp3"])
