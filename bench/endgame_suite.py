@@ -7,7 +7,8 @@
 move: about one second on an idle core of the development machine, which measured
 ~460,000-620,000 alpha-beta nodes per CPU second on Mattock; a node budget makes the games
 the same on any machine and under any load) from the 50 openings of
-``positions/mattock.openings``, in an order shuffled by the seed, and keeps from every game the
+``positions/mattock.openings``, in an order shuffled by the seed, then from random 2-ply
+openings (``game_openings``), and keeps from every game the
 positions 6, 10, 14 and 18 plies before its end. Each side keeps its engine (and so its
 table) through the game, as in a match.
 
@@ -49,6 +50,24 @@ def random_opening(game, rng: random.Random) -> str:
     return " ".join(moves)
 
 
+def game_openings(game, seed: int, last: int) -> list[str]:
+    """The openings of games 1 to ``last``: the shipped ones shuffled by the seed, then
+    random ones, each drawn again until it differs from every earlier game's (alpha-beta is
+    deterministic, so a repeated opening would repeat a whole game and its positions)."""
+    order = openings()
+    random.Random(seed).shuffle(order)
+    for number in range(len(order) + 1, last + 1):
+        attempt = 0
+        while True:
+            rng = random.Random(f"{seed}-{number}" + (f"-{attempt}" if attempt else ""))
+            opening = random_opening(game, rng)
+            if opening not in order:
+                break
+            attempt += 1
+        order.append(opening)
+    return order[:last]
+
+
 def self_play(game, opening: str) -> list[str]:
     """The positions of one alpha-beta self-play game from ``opening``, to its end."""
     state = game.state(None, opening)
@@ -66,18 +85,16 @@ def generate(seed: int, first: int, last: int) -> None:
     """Games ``first`` to ``last`` (1-based) of the shuffled openings; slices of the same
     seed concatenate to the whole suite (the header comes with the slice holding game 1)."""
     game = get_game("mattock")
-    order = openings()
-    random.Random(seed).shuffle(order)
+    order = game_openings(game, seed, last)
     if first == 1:
         print(f"# Mattock endgames: positions 6, 10, 14 and 18 plies before the end of "
               f"alpha-beta\n# self-play games ({NODES:,} nodes a move, about 1 s on an idle "
               f"core), from the\n# openings of mattock.openings shuffled with seed {seed}, "
-              f"then random 2-ply openings:\n#   python bench/endgame_suite.py generate "
+              f"then random 2-ply openings, each\n# different from every earlier game's:\n#   python bench/endgame_suite.py generate "
               f"--seed {seed} --last {last} > positions/{SUITE}\n"
               f"# id mattock-end-K-G: K plies before the end of game G\n")
     for number in range(first, last + 1):
-        opening = order[number - 1] if number <= len(order) else \
-            random_opening(game, random.Random(f"{seed}-{number}"))
+        opening = order[number - 1]
         started = time.process_time()
         positions = self_play(game, opening)
         length = len(positions) - 1
