@@ -94,12 +94,13 @@ class Solver:
     """One df-pn table for a game; ``solve`` may be called on several positions."""
 
     def __init__(self, game, hash_megabytes: int = 64, epsilon: float = 0.25,
-                 evaluation_order: bool = True):
+                 evaluation_order: bool = True, mobility: bool = True):
         refuse_unsolvable(game)
         self.game = game
         self.searcher = ProofNumberSearch(
             game.new_initial_state().search_kernel().clone(), game.evaluator(),
-            hash_megabytes, epsilon, game.evaluation_scale if evaluation_order else 0.0)
+            hash_megabytes, epsilon, game.evaluation_scale if evaluation_order else 0.0,
+            mobility)
         self.loaded_entries = 0
 
     # -- the table file --------------------------------------------------------------------
