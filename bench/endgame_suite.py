@@ -106,18 +106,21 @@ def generate(seed: int, first: int, last: int) -> None:
                       f"position {positions[length - back]}\n", flush=True)
 
 
-def run(seconds: float, report_path: str | None, part: str, exact: bool) -> None:
-    """Solve the positions of ``part`` (K/N: every N-th from the K-th, 1-based; several
-    parts may run at once, each writing its own --json rows) and report per group."""
+def run(seconds: float, report_path: str | None, part: str, exact: bool,
+        groups: list[int], mobility: bool) -> None:
+    """Solve the positions of ``groups`` in ``part`` (K/N: every N-th from the K-th,
+    1-based; several parts may run at once, each writing its own --json rows) and report
+    per group."""
     from crystalpick.search.solve import Solver
 
     game = get_game("mattock")
     index, count = (int(x) for x in part.split("/"))
-    cases = parse_suite(read_text(SUITE), SUITE)[index - 1::count]
+    cases = [case for case in parse_suite(read_text(SUITE), SUITE)
+             if int(case.id.split("-")[2]) in groups][index - 1::count]
     rows = []
     for case in cases:
         group = int(case.id.split("-")[2])
-        solver = Solver(game, 64)
+        solver = Solver(game, 64, mobility=mobility)
         state = game.parse_position(case.position)
         solution = solver.solve(state, cpu_seconds=seconds, exact=exact)
         proven = solution.score is not None
@@ -130,7 +133,7 @@ def run(seconds: float, report_path: str | None, part: str, exact: bool) -> None
               f"{solution.nodes:,} nodes", file=sys.stderr, flush=True)
     print(f"{'plies left':>10}  {'positions':>9}  {'proven':>7}  {'share':>6}  "
           f"{'median s':>8}  {'max s':>6}  {'exact length':>12}")
-    for group in PLIES_BEFORE_END:
+    for group in groups:
         mine = [r for r in rows if r["group"] == group]
         proven = [r for r in mine if r["proven"]]
         times = [r["proof_cpu"] for r in proven]
@@ -159,11 +162,17 @@ def main() -> None:
                          help="do not make the lengths exact after the proof")
     measure.add_argument("--part", default="1/1", help="K/N: solve every N-th position from "
                                                        "the K-th (default 1/1: all)")
+    measure.add_argument("--group", type=int, action="append", choices=PLIES_BEFORE_END,
+                         help="only the positions this many plies before the end "
+                              "(repeatable; default all four groups)")
+    measure.add_argument("--no-mobility", action="store_true",
+                         help="the solver without move counts in its initial numbers")
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.seed, args.first, args.last)
     else:
-        run(args.seconds, args.report, args.part, not args.proof_only)
+        run(args.seconds, args.report, args.part, not args.proof_only,
+            args.group or list(PLIES_BEFORE_END), not args.no_mobility)
 
 
 if __name__ == "__main__":
