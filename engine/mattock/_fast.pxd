@@ -3,6 +3,7 @@ from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
 
 cdef extern from *:
     int lowest_bit "__builtin_ctzll"(u64 bits) noexcept nogil
+    int bit_count "__builtin_popcountll"(u64 bits) noexcept nogil
 
 cdef enum:
     MAX_CELLS = 128
@@ -13,9 +14,11 @@ cdef enum:
 # player's miners and the empty tiles per group.
 cdef struct Labels:
     int count
-    int group[MAX_CELLS]             # group of each cell, -1 for rock and opponent-held tiles
+    int group[MAX_CELLS]             # group of each tile, -1 for opponent-held tiles (rock: unset)
     int miners[MAX_CELLS]
     int empty[MAX_CELLS]
+    u64 members[MAX_CELLS][WORDS]    # the tiles of each group
+    u64 reach[WORDS]                 # the tiles of the groups holding one of the player's miners
 
 cdef struct Undo:
     int mine, source, target      # source/target -1 when no miner moved
@@ -30,6 +33,7 @@ cdef struct MState:
     int on_board[2]
     int neighbour_count[MAX_CELLS]
     int neighbours[MAX_CELLS][6]
+    u64 around[MAX_CELLS][WORDS]      # the neighbours of each cell as a cell set
     signed char tile[MAX_CELLS]       # 1 tile, 0 rock
     signed char miner[MAX_CELLS]      # -1 none, 0 first, 1 second
     int touching[MAX_CELLS]           # how many tiles each cell touches
@@ -39,6 +43,7 @@ cdef struct MState:
     # cell sets (bit c of word c / 64), walked in ascending order by the generators:
     u64 tiles[WORDS]
     u64 frontier[WORDS]               # rock touching 1-3 tiles: the only possible mine cells
+    u64 miners_of[2][WORDS]           # each player's miners
     u64 key
     long long changes                 # makes + unmakes so far: dates cached labels
     # Labels of the current position per player, valid while labelled_at[p] == changes: a
@@ -66,15 +71,8 @@ cdef inline bint collapse_allows(MState* s, int c) noexcept nogil:
 cdef inline bint joins_own_miner(MState* s, int c, Labels* own) noexcept nogil:
     """Whether a tile next to ``c`` is in a group holding one of the labelled player's miners
     (``own`` may be either player's labels)."""
-    cdef int i, k
-    for i in range(s.touching[c]):
-        k = own.group[s.tile_neighbours[c][i]]
-        if k >= 0 and own.miners[k] > 0:
-            return True
-    return False
+    return ((s.around[c][0] & own.reach[0]) | (s.around[c][1] & own.reach[1])) != 0
 
-# The player's miners and the empty tiles, ascending; returns the number of miners.
-cdef int list_tiles(MState* s, int player, int* miners, int* empty, int* empty_count) noexcept nogil
 # The functions below take the mover's labels. mine_cells stops after ``limit`` cells.
 cdef int mine_cells(MState* s, Labels* own, int* out, int limit) noexcept nogil
 # The mine cells (ascending, as mine_cells) and the number of turns mining each, from the

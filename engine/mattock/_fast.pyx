@@ -74,47 +74,88 @@ cdef inline void fill(MState* s, int mine) noexcept nogil:
 
 # -- components ------------------------------------------------------------------------------
 
-cdef inline void flood(MState* s, int start, int player, int k, Labels* out) noexcept nogil:
-    """Give group ``k`` to the tiles reachable from ``start`` avoiding opponent miners."""
-    cdef int stack[MAX_CELLS]
-    cdef int top = 1, cur, i, nb, opponent = 1 - player
-    out.miners[k] = 0
-    out.empty[k] = 0
-    out.group[start] = k
-    stack[0] = start
-    while top:
-        top -= 1
-        cur = stack[top]
-        if s.miner[cur] == player:
-            out.miners[k] += 1
-        else:
-            out.empty[k] += 1
-        for i in range(s.touching[cur]):
-            nb = s.tile_neighbours[cur][i]
-            if out.group[nb] < 0 and s.miner[nb] != opponent:
-                out.group[nb] = k
-                stack[top] = nb
-                top += 1
+cdef inline void set_bit(u64* cells, int c) noexcept nogil:
+    cells[c >> 6] |= 1ULL << (c & 63)
+
+
+cdef inline void clear_bit(u64* cells, int c) noexcept nogil:
+    cells[c >> 6] &= ~(1ULL << (c & 63))
+
+
+cdef inline int nth_bit(u64* cells, long long n) noexcept nogil:
+    """The n-th cell of a set, ascending (-1 if it holds fewer)."""
+    cdef int w, count
+    cdef u64 bits
+    for w in range(WORDS):
+        bits = cells[w]
+        count = bit_count(bits)
+        if n < count:
+            while n:
+                bits &= bits - 1
+                n -= 1
+            return w * 64 + lowest_bit(bits)
+        n -= count
+    return -1
+
+
+cdef inline void flood(MState* s, int start, u64* open_cells, u64* out) noexcept nogil:
+    """``out``: the cells of ``open_cells`` connected to ``start`` through ``open_cells``, grown
+    a ring at a time with the neighbour sets (no stack, few branches)."""
+    cdef u64 ring[WORDS]
+    cdef u64 grown[WORDS]
+    cdef u64 bits
+    cdef int w, x
+    out[0] = out[1] = ring[0] = ring[1] = 0
+    set_bit(out, start)
+    set_bit(ring, start)
+    while ring[0] | ring[1]:
+        grown[0] = grown[1] = 0
+        for w in range(WORDS):
+            bits = ring[w]
+            while bits:
+                x = w * 64 + lowest_bit(bits)
+                bits &= bits - 1
+                grown[0] |= s.around[x][0]
+                grown[1] |= s.around[x][1]
+        for w in range(WORDS):
+            ring[w] = grown[w] & open_cells[w] & ~out[w]
+            out[w] |= ring[w]
 
 
 cdef void label(MState* s, int player, Labels* out) noexcept nogil:
     """Groups are numbered by their lowest cell, so the labels depend on the position only.
     Only tiles are labelled (rock entries are left as they were: nothing reads them)."""
-    cdef int c, w, k = 0
+    cdef u64 left[WORDS]
     cdef u64 bits
+    cdef u64* members
+    cdef int c, w, w2, m, k = 0
     for w in range(WORDS):
-        bits = s.tiles[w]
+        left[w] = s.tiles[w] & ~s.miners_of[1 - player][w]
+        out.reach[w] = 0
+        bits = s.miners_of[1 - player][w]
         while bits:
             out.group[w * 64 + lowest_bit(bits)] = -1
             bits &= bits - 1
     for w in range(WORDS):
-        bits = s.tiles[w]
-        while bits:
-            c = w * 64 + lowest_bit(bits)
-            bits &= bits - 1
-            if out.group[c] < 0 and s.miner[c] != 1 - player:
-                flood(s, c, player, k, out)
-                k += 1
+        while left[w]:
+            members = out.members[k]
+            flood(s, w * 64 + lowest_bit(left[w]), left, members)
+            m = 0
+            c = 0
+            for w2 in range(WORDS):
+                left[w2] &= ~members[w2]
+                m += bit_count(members[w2] & s.miners_of[player][w2])
+                c += bit_count(members[w2])
+                bits = members[w2]
+                while bits:
+                    out.group[w2 * 64 + lowest_bit(bits)] = k
+                    bits &= bits - 1
+            out.miners[k] = m
+            out.empty[k] = c - m
+            if m:
+                for w2 in range(WORDS):
+                    out.reach[w2] |= members[w2]
+            k += 1
     out.count = k
 
 
@@ -149,22 +190,10 @@ cdef inline bint in_merged(int k, int* merged) noexcept nogil:
 
 # -- move generation -------------------------------------------------------------------------
 
-cdef int list_tiles(MState* s, int player, int* miners, int* empty, int* empty_count) noexcept nogil:
-    cdef int c, w, count = 0
-    cdef u64 bits
-    empty_count[0] = 0
+cdef inline void empty_tiles(MState* s, u64* out) noexcept nogil:
+    cdef int w
     for w in range(WORDS):
-        bits = s.tiles[w]
-        while bits:
-            c = w * 64 + lowest_bit(bits)
-            bits &= bits - 1
-            if s.miner[c] == player:
-                miners[count] = c
-                count += 1
-            elif s.miner[c] == -1:
-                empty[empty_count[0]] = c
-                empty_count[0] += 1
-    return count
+        out[w] = s.tiles[w] & ~(s.miners_of[0][w] | s.miners_of[1][w])
 
 
 cdef int mine_cells(MState* s, Labels* own, int* out, int limit) noexcept nogil:
@@ -216,41 +245,40 @@ cdef inline long long turns_at(MState* s, Labels* own, int c, long long base) no
     return turns + <long long>m * e
 
 
-cdef int nth_cell(int* cells, int count, int* group, int* merged, int k, long long n,
-                  int first) noexcept nogil:
-    """The n-th of ``cells`` (``first`` before them if >= 0) that lies in group ``k``, or in
-    one of the ``merged`` groups if k < 0."""
-    cdef int i, g
+cdef inline int nth_of(u64* cells, u64* within, long long n, int first) noexcept nogil:
+    """The n-th cell of ``cells & within``, ascending, after ``first`` if >= 0."""
+    cdef u64 both[WORDS]
+    cdef int w
     if first >= 0:
         if n == 0:
             return first
         n -= 1
-    for i in range(count):
-        g = group[cells[i]]
-        if in_merged(g, merged) if k < 0 else g == k:
-            if n == 0:
-                return cells[i]
-            n -= 1
-    return -1
+    for w in range(WORDS):
+        both[w] = cells[w] & within[w]
+    return nth_bit(both, n)
 
 
 cdef int turn_at(MState* s, Labels* own, int c, long long index) noexcept nogil:
     cdef int merged[3]
-    cdef int own_miners[MAX_MINERS]
-    cdef int empty[MAX_CELLS]
-    cdef int own_count, empty_count, m, e, k = 0, placed, source, target
+    cdef u64 merged_cells[WORDS]
+    cdef u64 empty[WORDS]
+    cdef u64* mine = s.miners_of[s.to_move]
+    cdef int m, e, j, k = 0, placed, source, target, w
     cdef long long pairs
     if index == 0:
         return move_code(c, -1, -1)
     index -= 1
-    own_count = list_tiles(s, s.to_move, own_miners, empty, &empty_count)
+    empty_tiles(s, empty)
     placed = merged_size(s, own, merged, merged_groups(s, c, own, merged), &m, &e)
     pairs = <long long>m * e
     if index < pairs:
-        source = nth_cell(own_miners, own_count, own.group, merged, -1, index // e,
-                          c if placed else -1)
-        target = nth_cell(empty, empty_count, own.group, merged, -1, index % e,
-                          -1 if placed else c)
+        merged_cells[0] = merged_cells[1] = 0
+        for j in range(3):
+            if merged[j] >= 0:
+                for w in range(WORDS):
+                    merged_cells[w] |= own.members[merged[j]][w]
+        source = nth_of(mine, merged_cells, index // e, c if placed else -1)
+        target = nth_of(empty, merged_cells, index % e, -1 if placed else c)
         return move_code(c, source, target)
     index -= pairs
     for k in range(own.count):
@@ -260,8 +288,8 @@ cdef int turn_at(MState* s, Labels* own, int c, long long index) noexcept nogil:
         if index < pairs:
             break
         index -= pairs
-    source = nth_cell(own_miners, own_count, own.group, merged, k, index // own.empty[k], -1)
-    target = nth_cell(empty, empty_count, own.group, merged, k, index % own.empty[k], -1)
+    source = nth_of(mine, own.members[k], index // own.empty[k], -1)
+    target = nth_of(empty, own.members[k], index % own.empty[k], -1)
     return move_code(c, source, target)
 
 
@@ -295,57 +323,60 @@ cdef long long generate_turns(MState* s, Labels* own, int* out, long long capaci
     """Write the turns (mine cell ascending; no move first, then source, target ascending)
     to ``out`` while they fit in ``capacity``; return how many there are in all.
 
-    The mover's miners and the empty tiles are listed once; for each mine cell, a source's
-    targets are the empty tiles of its group, where the groups the cell merges count as one
-    (holding the cell itself: a re-entered miner's source, else a target)."""
+    For each mine cell, a source's targets are the empty tiles of its group, where the groups
+    the cell merges count as one (holding the cell itself: a re-entered miner's source, else
+    a target); groups are cell sets, so only the targets are visited."""
     cdef int* group = own.group
     cdef int merged[3]
-    cdef int own_miners[MAX_MINERS]
-    cdef int empty[MAX_CELLS]
+    cdef u64 merged_cells[WORDS]
+    cdef u64 empty[WORDS]
+    cdef u64 sources[WORDS]
+    cdef u64 targets[WORDS]
+    cdef u64* within
+    cdef u64 bits, source_bits
     cdef int p = s.to_move
     cdef int placed = s.on_board[p] < s.miners_per_player
-    cdef int own_count, empty_count
     cdef long long n = 0
     cdef int cells[MAX_CELLS]
-    cdef int c, i, j, k, source, target, source_group
-    cdef bint mine_is_source, mine_is_target
-    own_count = list_tiles(s, p, own_miners, empty, &empty_count)
+    cdef int c, j, k, w, v, source, target
+    empty_tiles(s, empty)
     for k in range(mine_cells(s, own, cells, MAX_CELLS)):
         c = cells[k]
         if n < capacity:
             out[n] = c
         n += 1
         merged_groups(s, c, own, merged)
-        mine_is_source = placed
-        i = 0
-        while True:
-            if mine_is_source and (i == own_count or own_miners[i] > c):
-                source = c
-                source_group = -2            # the merged group around c
-                mine_is_source = False
-            elif i < own_count:
-                source = own_miners[i]
-                source_group = -2 if in_merged(group[source], merged) else group[source]
-                i += 1
-            else:
-                break
-            mine_is_target = not placed and source_group == -2
-            for j in range(empty_count):
-                target = empty[j]
-                if mine_is_target and target > c:
-                    if n < capacity:
-                        out[n] = move_code(c, source, c)
-                    n += 1
-                    mine_is_target = False
-                if (in_merged(group[target], merged) if source_group == -2
-                        else group[target] == source_group):
-                    if n < capacity:
-                        out[n] = move_code(c, source, target)
-                    n += 1
-            if mine_is_target:
-                if n < capacity:
-                    out[n] = move_code(c, source, c)
-                n += 1
+        merged_cells[0] = merged_cells[1] = 0
+        for j in range(3):
+            if merged[j] >= 0:
+                for w in range(WORDS):
+                    merged_cells[w] |= own.members[merged[j]][w]
+        # c is a source when a miner re-enters on it, else a target of the merged group
+        for w in range(WORDS):
+            sources[w] = s.miners_of[p][w]
+        if placed:
+            set_bit(sources, c)
+        for v in range(WORDS):
+            source_bits = sources[v]
+            while source_bits:
+                source = v * 64 + lowest_bit(source_bits)
+                source_bits &= source_bits - 1
+                if source == c or in_merged(group[source], merged):
+                    within = &merged_cells[0]
+                else:
+                    within = &own.members[group[source]][0]
+                for w in range(WORDS):
+                    targets[w] = empty[w] & within[w]
+                if not placed and within == &merged_cells[0]:
+                    set_bit(targets, c)
+                for w in range(WORDS):
+                    bits = targets[w]
+                    while bits:
+                        target = w * 64 + lowest_bit(bits)
+                        bits &= bits - 1
+                        if n < capacity:
+                            out[n] = move_code(c, source, target)
+                        n += 1
     return n
 
 
@@ -404,22 +435,25 @@ cdef void make_move(MState* s, int move) noexcept nogil:
     u.placed = s.on_board[p] < s.miners_per_player
     if u.placed:
         s.miner[mine] = p
+        set_bit(s.miners_of[p], mine)
         s.on_board[p] += 1
         s.key ^= miner_key(p, mine)
     if source >= 0:
         s.miner[source] = -1
         s.miner[target] = p
+        clear_bit(s.miners_of[p], source)
+        set_bit(s.miners_of[p], target)
         s.key ^= miner_key(p, source) ^ miner_key(p, target)
     # Removal: X has a friend through empty tiles exactly when X's group in q's travel graph
     # holds another q miner (the first one on a path to it is reached through empty tiles).
     # Those labels also serve the next node, unless a removal changes the position.
     travel = labels_of(s, q)
     for w in range(WORDS):
-        bits = s.tiles[w]
+        bits = s.miners_of[q][w]
         while bits:
             x = w * 64 + lowest_bit(bits)
             bits &= bits - 1
-            if s.miner[x] != q or travel.miners[travel.group[x]] >= 2:
+            if travel.miners[travel.group[x]] >= 2:
                 continue
             if mark == 0:
                 memset(stamp, 0, sizeof(stamp))
@@ -432,6 +466,7 @@ cdef void make_move(MState* s, int move) noexcept nogil:
     for i in range(u.removed_count):
         x = u.removed[i]
         s.miner[x] = -1
+        clear_bit(s.miners_of[q], x)
         s.on_board[q] -= 1
         s.key ^= miner_key(q, x)
     s.to_move = q
@@ -447,12 +482,16 @@ cdef void unmake_move(MState* s) noexcept nogil:
     cdef int i
     for i in range(u.removed_count):
         s.miner[u.removed[i]] = q
+        set_bit(s.miners_of[q], u.removed[i])
         s.on_board[q] += 1
     if u.source >= 0:
         s.miner[u.target] = -1
         s.miner[u.source] = p
+        clear_bit(s.miners_of[p], u.target)
+        set_bit(s.miners_of[p], u.source)
     if u.placed:
         s.miner[u.mine] = -1
+        clear_bit(s.miners_of[p], u.mine)
         s.on_board[p] -= 1
     fill(s, u.mine)
     s.to_move = p
@@ -500,11 +539,13 @@ cdef class Kernel:
             self.s.neighbour_count[c] = len(b.neighbours[c])
             for i, nb in enumerate(b.neighbours[c]):
                 self.s.neighbours[c][i] = nb
+                set_bit(self.s.around[c], nb)
             self.s.tile[c] = position.tiles[c] == TILE
             self.s.miner[c] = position.miners[c]
             if self.s.tile[c]:
                 self.s.key ^= tile_key(c)
             if position.miners[c] != EMPTY:
+                set_bit(self.s.miners_of[position.miners[c]], c)
                 self.s.on_board[position.miners[c]] += 1
                 self.s.key ^= miner_key(position.miners[c], c)
         for c in range(b.cell_count):
