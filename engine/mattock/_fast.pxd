@@ -3,7 +3,13 @@ from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
 
 cdef extern from *:
     int lowest_bit "__builtin_ctzll"(u64 bits) noexcept nogil
-    int bit_count "__builtin_popcountll"(u64 bits) noexcept nogil
+
+cdef inline int bit_count(u64 bits) noexcept nogil:
+    """Population count in registers (GCC's builtin is a library call without -mpopcnt)."""
+    bits -= (bits >> 1) & 0x5555555555555555ULL
+    bits = (bits & 0x3333333333333333ULL) + ((bits >> 2) & 0x3333333333333333ULL)
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0FULL
+    return <int>((bits * 0x0101010101010101ULL) >> 56)
 
 cdef enum:
     MAX_CELLS = 128
@@ -43,29 +49,43 @@ cdef struct MState:
     # cell sets (bit c of word c / 64), walked in ascending order by the generators:
     u64 tiles[WORDS]
     u64 frontier[WORDS]               # rock touching 1-3 tiles: the only possible mine cells
+    u64 full[WORDS]                   # tiles touching 3 tiles: their rock neighbours collapse
     u64 miners_of[2][WORDS]           # each player's miners
     u64 key
     long long changes                 # makes + unmakes so far: dates cached labels
-    # Labels of the current position per player, valid while labelled_at[p] == changes: a
-    # node asks who is to move (can they mine?), then for its moves; make_move labels the
-    # next mover to test removals, and that serves the next node too.
+    # Labels of the current position per player, in two stages: the groups of the player's
+    # miners (valid while labelled_at[p] == changes), which answer "can they mine?", the
+    # removal test and the evaluation, and all groups (completed_at[p] == changes), which
+    # move generation and the sampler need. make_move labels the next mover's miner groups
+    # to test removals, and they serve the next node too: a leaf of a search never labels
+    # the groups without miners.
     Labels labels[2]
     long long labelled_at[2]
+    long long completed_at[2]
+    int mover                         # player() of the position dated mover_at
+    long long mover_at
     Undo history[MAX_PLIES]
 
-cdef void label(MState* s, int player, Labels* out) noexcept nogil
+# The labels of the player's miner groups (count, members, miners, empty and reach of those
+# groups; group[] of the player's miners only), and the complete labels.
+cdef Labels* miner_labels_of(MState* s, int player) noexcept nogil
 cdef Labels* labels_of(MState* s, int player) noexcept nogil
 # The two tests of a mine cell (rules: collapse, and reach), inline here so that the evaluation
 # inlines them too.
-cdef inline bint collapse_allows(MState* s, int c) noexcept nogil:
-    """The collapse rule: rock cell c touches 1-3 tiles and none of them already touches 3."""
-    cdef int i
-    if s.tile[c] or s.touching[c] == 0 or s.touching[c] > 3:
-        return False
-    for i in range(s.touching[c]):
-        if s.touching[s.tile_neighbours[c][i]] >= 3:
-            return False
-    return True
+cdef inline void collapse_allowed(MState* s, u64* out) noexcept nogil:
+    """The collapse rule for every cell at once: rock touching 1-3 tiles (the frontier) of
+    which none already touches 3 (no neighbour of a full tile)."""
+    cdef int w, x
+    cdef u64 bits
+    out[0] = s.frontier[0]
+    out[1] = s.frontier[1]
+    for w in range(WORDS):
+        bits = s.full[w]
+        while bits:
+            x = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            out[0] &= ~s.around[x][0]
+            out[1] &= ~s.around[x][1]
 
 
 cdef inline bint joins_own_miner(MState* s, int c, Labels* own) noexcept nogil:

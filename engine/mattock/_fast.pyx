@@ -40,11 +40,16 @@ cdef inline u64 miner_key(int player, int cell) noexcept nogil:
 
 
 cdef inline void update_frontier(MState* s, int c) noexcept nogil:
+    """c's entries in the frontier and the full tiles, after its tile or touching changed."""
     cdef u64 bit = 1ULL << (c & 63)
     if not s.tile[c] and 0 < s.touching[c] <= 3:
         s.frontier[c >> 6] |= bit
     else:
         s.frontier[c >> 6] &= ~bit
+    if s.tile[c] and s.touching[c] >= 3:
+        s.full[c >> 6] |= bit
+    else:
+        s.full[c >> 6] &= ~bit
 
 
 cdef inline void dig(MState* s, int mine) noexcept nogil:
@@ -122,53 +127,114 @@ cdef inline void flood(MState* s, int start, u64* open_cells, u64* out) noexcept
             out[w] |= ring[w]
 
 
-cdef void label(MState* s, int player, Labels* out) noexcept nogil:
-    """Groups are numbered by their lowest cell, so the labels depend on the position only.
-    Only tiles are labelled (rock entries are left as they were: nothing reads them)."""
+cdef inline void add_group(MState* s, int player, int start, u64* left, Labels* out) noexcept nogil:
+    """Flood a new group from ``start`` through ``left`` (which loses it) and count it."""
+    cdef u64* members = out.members[out.count]
+    cdef int w, m = 0, n = 0
+    flood(s, start, left, members)
+    for w in range(WORDS):
+        left[w] &= ~members[w]
+        m += bit_count(members[w] & s.miners_of[player][w])
+        n += bit_count(members[w])
+    out.miners[out.count] = m
+    out.empty[out.count] = n - m
+    out.count += 1
+
+
+cdef void label_miner_groups(MState* s, int player, Labels* out) noexcept nogil:
+    """The first stage of the labels: only the groups holding the player's miners, in the
+    order of their lowest miner, with ``reach`` and the group of each of those miners. That
+    is all "can they mine?", the removal test and the evaluation ask."""
     cdef u64 left[WORDS]
     cdef u64 bits
-    cdef u64* members
-    cdef int c, w, w2, m, k = 0
+    cdef int w, x, k
+    out.count = 0
     for w in range(WORDS):
         left[w] = s.tiles[w] & ~s.miners_of[1 - player][w]
         out.reach[w] = 0
+    for w in range(WORDS):
+        bits = s.miners_of[player][w]
+        while bits:
+            x = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if not (out.reach[w] >> (x & 63)) & 1:
+                add_group(s, player, x, left, out)
+                for k in range(WORDS):
+                    out.reach[k] |= out.members[out.count - 1][k]
+            for k in range(out.count):
+                if (out.members[k][w] >> (x & 63)) & 1:
+                    out.group[x] = k
+                    break
+
+
+cdef inline int lowest_cell(u64* cells) noexcept nogil:
+    return lowest_bit(cells[0]) if cells[0] else 64 + lowest_bit(cells[1])
+
+
+cdef void complete_labels(MState* s, int player, Labels* out) noexcept nogil:
+    """The second stage: the groups without the player's miners too, every group numbered
+    by its lowest cell (so the labels depend on the position only) and every tile's group
+    (-1 under an opponent miner; rock entries are left as they were: nothing reads them)."""
+    cdef u64 left[WORDS]
+    cdef u64 bits
+    cdef int order[MAX_CELLS]
+    cdef int low[MAX_CELLS]
+    cdef int miners[MAX_CELLS]
+    cdef int empty[MAX_CELLS]
+    cdef u64 members[MAX_CELLS][WORDS]
+    cdef int w, k, j, g, count
+    for w in range(WORDS):
+        left[w] = s.tiles[w] & ~s.miners_of[1 - player][w] & ~out.reach[w]
         bits = s.miners_of[1 - player][w]
         while bits:
             out.group[w * 64 + lowest_bit(bits)] = -1
             bits &= bits - 1
     for w in range(WORDS):
         while left[w]:
-            members = out.members[k]
-            flood(s, w * 64 + lowest_bit(left[w]), left, members)
-            m = 0
-            c = 0
-            for w2 in range(WORDS):
-                left[w2] &= ~members[w2]
-                m += bit_count(members[w2] & s.miners_of[player][w2])
-                c += bit_count(members[w2])
-                bits = members[w2]
-                while bits:
-                    out.group[w2 * 64 + lowest_bit(bits)] = k
-                    bits &= bits - 1
-            out.miners[k] = m
-            out.empty[k] = c - m
-            if m:
-                for w2 in range(WORDS):
-                    out.reach[w2] |= members[w2]
-            k += 1
-    out.count = k
+            add_group(s, player, w * 64 + lowest_bit(left[w]), left, out)
+    count = out.count
+    for k in range(count):              # insertion sort of the groups by their lowest cell
+        low[k] = lowest_cell(out.members[k])
+        j = k
+        while j > 0 and low[order[j - 1]] > low[k]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = k
+    for k in range(count):
+        if order[k] != k:               # the miner groups were found out of order
+            for j in range(count):
+                g = order[j]
+                miners[j] = out.miners[g]
+                empty[j] = out.empty[g]
+                members[j][0] = out.members[g][0]
+                members[j][1] = out.members[g][1]
+            for j in range(count):
+                out.miners[j] = miners[j]
+                out.empty[j] = empty[j]
+                out.members[j][0] = members[j][0]
+                out.members[j][1] = members[j][1]
+            break
+    for k in range(count):
+        for w in range(WORDS):
+            bits = out.members[k][w]
+            while bits:
+                out.group[w * 64 + lowest_bit(bits)] = k
+                bits &= bits - 1
 
 
-cdef Labels* labels_of(MState* s, int player) noexcept nogil:
+cdef Labels* miner_labels_of(MState* s, int player) noexcept nogil:
     if s.labelled_at[player] != s.changes:
-        label(s, player, &s.labels[player])
+        label_miner_groups(s, player, &s.labels[player])
         s.labelled_at[player] = s.changes
     return &s.labels[player]
 
 
-cdef inline bint is_mine_cell(MState* s, int c, Labels* own) noexcept nogil:
-    """Rock that touches a tile joined to an own miner, and the collapse rule allows."""
-    return collapse_allows(s, c) and joins_own_miner(s, c, own)
+cdef Labels* labels_of(MState* s, int player) noexcept nogil:
+    cdef Labels* out = miner_labels_of(s, player)
+    if s.completed_at[player] != s.changes:
+        complete_labels(s, player, out)
+        s.completed_at[player] = s.changes
+    return out
 
 
 cdef inline int merged_groups(MState* s, int c, Labels* own, int* out) noexcept nogil:
@@ -199,12 +265,14 @@ cdef inline void empty_tiles(MState* s, u64* out) noexcept nogil:
 cdef int mine_cells(MState* s, Labels* own, int* out, int limit) noexcept nogil:
     cdef int c, w, n = 0
     cdef u64 bits
+    cdef u64 allowed[WORDS]
+    collapse_allowed(s, allowed)
     for w in range(WORDS):
-        bits = s.frontier[w]
+        bits = allowed[w]
         while bits and n < limit:
             c = w * 64 + lowest_bit(bits)
             bits &= bits - 1
-            if is_mine_cell(s, c, own):
+            if joins_own_miner(s, c, own):
                 out[n] = c
                 n += 1
     return n
@@ -297,12 +365,14 @@ cdef int mine_cell_turns(MState* s, Labels* own, int* cells, long long* turns) n
     cdef int c, w, n = 0
     cdef u64 bits
     cdef long long base = miner_moves(own)
+    cdef u64 allowed[WORDS]
+    collapse_allowed(s, allowed)
     for w in range(WORDS):
-        bits = s.frontier[w]
+        bits = allowed[w]
         while bits:
             c = w * 64 + lowest_bit(bits)
             bits &= bits - 1
-            if is_mine_cell(s, c, own):
+            if joins_own_miner(s, c, own):
                 cells[n] = c
                 turns[n] = turns_at(s, own, c, base)
                 n += 1
@@ -447,7 +517,7 @@ cdef void make_move(MState* s, int move) noexcept nogil:
     # Removal: X has a friend through empty tiles exactly when X's group in q's travel graph
     # holds another q miner (the first one on a path to it is reached through empty tiles).
     # Those labels also serve the next node, unless a removal changes the position.
-    travel = labels_of(s, q)
+    travel = miner_labels_of(s, q)
     for w in range(WORDS):
         bits = s.miners_of[q][w]
         while bits:
@@ -462,7 +532,7 @@ cdef void make_move(MState* s, int move) noexcept nogil:
                 u.removed[u.removed_count] = x
                 u.removed_count += 1
     if u.removed_count:
-        s.labelled_at[q] = -1
+        s.labelled_at[q] = s.completed_at[q] = -1
     for i in range(u.removed_count):
         x = u.removed[i]
         s.miner[x] = -1
@@ -529,6 +599,7 @@ cdef class Kernel:
         b = position.board
         memset(&self.s, 0, sizeof(MState))
         self.s.labelled_at[0] = self.s.labelled_at[1] = -1
+        self.s.completed_at[0] = self.s.completed_at[1] = self.s.mover_at = -1
         self.s.size = position.size
         self.s.cells = b.cell_count
         self.s.miners_per_player = b.miners_per_player
@@ -564,8 +635,11 @@ cdef class Kernel:
     # -- the C-level game interface (engine/kernel.pxd) --
     cdef int player(self) noexcept nogil:
         cdef int cell
-        return self.s.to_move if mine_cells(&self.s, labels_of(&self.s, self.s.to_move), &cell,
-                                            1) else -2
+        if self.s.mover_at != self.s.changes:     # a searcher asks again on re-entry
+            self.s.mover = self.s.to_move if mine_cells(
+                &self.s, miner_labels_of(&self.s, self.s.to_move), &cell, 1) else -2
+            self.s.mover_at = self.s.changes
+        return self.s.mover
 
     cdef long long move_count(self) noexcept nogil:
         return count_turns(&self.s, labels_of(&self.s, self.s.to_move))
@@ -612,7 +686,8 @@ cdef class Kernel:
 
     def mine_cells(self):
         cdef int cells[MAX_CELLS]
-        cdef int n = mine_cells(&self.s, labels_of(&self.s, self.s.to_move), cells, MAX_CELLS)
+        cdef int n = mine_cells(&self.s, miner_labels_of(&self.s, self.s.to_move), cells,
+                                MAX_CELLS)
         return [cells[i] for i in range(n)]
 
     def turns_by_cell(self):
