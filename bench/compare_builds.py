@@ -1,15 +1,16 @@
 """Mattock search speed of this build against a baseline build, measured in the same run.
 
-    python bench/compare_builds.py BASELINE [--seconds 1] [--rounds 3]
+    python bench/compare_builds.py BASELINE [--nodes 300000] [--sims 3000] [--rounds 3]
 
 BASELINE is a folder holding another build as ``BASELINE/crystalpick/{engine,search,cli,
 positions}`` (links to a built checkout's folders, e.g. a ``git worktree`` of the older commit
 with its compiled ``.so`` files). On a shared machine rates drift from minute to minute, so the
 two builds are measured alternately, round after round, each in its own process on the same
-positions (the start position and the bench suite), and the ratio is the number to trust.
-Prints, per build, the best round's alpha-beta nodes/s and MCTS simulations/s with uniformly
-random playouts to the end of the game (the two rates of ``bench/perf_table.py`` issue 17
-targets), summed over the positions, and the ratios.
+fixed work (alpha-beta to a node count, MCTS to a simulation count, from the start position
+and each bench position) timed by the process's CPU time, and the ratio is the number to
+trust. Prints, per build, the best round's alpha-beta nodes/s and MCTS simulations/s with
+uniformly random playouts to the end of the game (the two rates of ``bench/perf_table.py``
+issue 17 targets), over all the positions, and the ratios.
 """
 from __future__ import annotations
 
@@ -23,29 +24,30 @@ MEASURE = """
 import json, sys, time
 from crystalpick.engine import get_game
 from crystalpick.search import Limits, make_engine
-game, seconds = get_game("mattock"), float(sys.argv[1])
+game, nodes, sims = get_game("mattock"), int(sys.argv[1]), int(sys.argv[2])
 states = [game.new_initial_state()] + [game.parse_position(c.position) for c in game.bench_suite()]
 totals = {"alphabeta": [0, 0.0], "random_playouts": [0, 0.0]}
 for state in states:
     if state.is_terminal():
         continue
     player = state.current_player()
-    ab = make_engine("alphabeta").analyse(state, Limits(time=seconds), None, player, 1)
-    mcts = make_engine("mcts", seed=1, playout="random", playout_depth=0, reuse=False).analyse(
-        state, Limits(time=seconds), None, player, 1)
-    totals["alphabeta"][0] += ab.nodes
-    totals["alphabeta"][1] += ab.elapsed
-    totals["random_playouts"][0] += mcts.simulations
-    totals["random_playouts"][1] += mcts.elapsed
+    for name, engine, limits in (
+            ("alphabeta", make_engine("alphabeta"), Limits(nodes=nodes)),
+            ("random_playouts", make_engine("mcts", seed=1, playout="random", playout_depth=0,
+                                            reuse=False), Limits(simulations=sims))):
+        started = time.process_time()
+        result = engine.analyse(state, limits, None, player, 1)
+        totals[name][1] += time.process_time() - started
+        totals[name][0] += result.nodes if name == "alphabeta" else result.simulations
 print(json.dumps({k: n / t for k, (n, t) in totals.items()}))
 """
 
 
-def measure(path: str | None, seconds: float) -> dict:
+def measure(path: str | None, nodes: int, sims: int) -> dict:
     env = dict(os.environ)
     if path:
         env["PYTHONPATH"] = os.path.abspath(path)
-    out = subprocess.run([sys.executable, "-c", MEASURE, str(seconds)], env=env,
+    out = subprocess.run([sys.executable, "-c", MEASURE, str(nodes), str(sims)], env=env,
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
@@ -53,7 +55,10 @@ def measure(path: str | None, seconds: float) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("baseline", help="folder holding the baseline build's crystalpick/")
-    parser.add_argument("--seconds", type=float, default=1.0, help="per search (default 1)")
+    parser.add_argument("--nodes", type=int, default=300_000,
+                        help="alpha-beta nodes per position (default 300,000)")
+    parser.add_argument("--sims", type=int, default=3000,
+                        help="MCTS simulations per position (default 3,000)")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     if not os.path.isdir(os.path.join(args.baseline, "crystalpick", "engine")):
@@ -62,10 +67,11 @@ def main() -> None:
     best = {"baseline": {}, "this build": {}}
     for _ in range(args.rounds):
         for name, path in (("baseline", args.baseline), ("this build", None)):
-            for key, value in measure(path, args.seconds).items():
+            for key, value in measure(path, args.nodes, args.sims).items():
                 best[name][key] = max(best[name].get(key, 0.0), value)
-    print(f"best of {args.rounds} alternating rounds, {args.seconds:g} s per search, start "
-          "position + bench suite:")
+    print(f"best of {args.rounds} alternating rounds, {args.nodes:,} alpha-beta nodes and "
+          f"{args.sims:,} MCTS simulations per position, start position + bench suite, "
+          "per CPU second:")
     for key in best["baseline"]:
         before, after = best["baseline"][key], best["this build"][key]
         print(f"  {key}: baseline {before:,.0f}/s, this build {after:,.0f}/s, "

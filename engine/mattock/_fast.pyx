@@ -452,32 +452,39 @@ cdef long long generate_turns(MState* s, Labels* own, int* out, long long capaci
 
 # -- make / unmake ---------------------------------------------------------------------------
 
-cdef int miners_reached(MState* s, int x, int mover, bint through_mover, int* stamp,
-                        int mark) noexcept nogil:
+cdef int miners_reached(MState* s, int x, int mover, bint through_mover) noexcept nogil:
     """How many of the mover's miners the walk from opponent miner ``x`` meets: through empty
-    tiles (and through the mover's miners too if ``through_mover``)."""
-    cdef int stack[MAX_CELLS]
-    cdef int top = 1, cur, i, nb, m, met = 0
-    stack[0] = x
-    stamp[x] = mark
-    while top:
-        top -= 1
-        cur = stack[top]
-        for i in range(s.touching[cur]):
-            nb = s.tile_neighbours[cur][i]
-            if stamp[nb] == mark:
-                continue
-            m = s.miner[nb]
-            if m == -1:
-                stamp[nb] = mark
-                stack[top] = nb
-                top += 1
-            elif m == mover:
-                stamp[nb] = mark
-                met += 1
-                if through_mover:
-                    stack[top] = nb
-                    top += 1
+    tiles (and through the mover's miners too if ``through_mover``). Grown a ring at a time
+    like ``flood``; a miner the walk stops at is one the walked cells touch."""
+    cdef u64 open_cells[WORDS]
+    cdef u64 region[WORDS]
+    cdef u64 ring[WORDS]
+    cdef u64 grown[WORDS]
+    cdef u64 touched[WORDS]
+    cdef u64 bits
+    cdef int w, y, met = 0
+    for w in range(WORDS):
+        open_cells[w] = s.tiles[w] & ~(s.miners_of[0][w] | s.miners_of[1][w])
+        if through_mover:
+            open_cells[w] |= s.miners_of[mover][w]
+        region[w] = ring[w] = touched[w] = 0
+    set_bit(region, x)
+    set_bit(ring, x)
+    while ring[0] | ring[1]:
+        grown[0] = grown[1] = 0
+        for w in range(WORDS):
+            bits = ring[w]
+            while bits:
+                y = w * 64 + lowest_bit(bits)
+                bits &= bits - 1
+                grown[0] |= s.around[y][0]
+                grown[1] |= s.around[y][1]
+        for w in range(WORDS):
+            touched[w] |= grown[w]
+            ring[w] = grown[w] & open_cells[w] & ~region[w]
+            region[w] |= ring[w]
+    for w in range(WORDS):
+        met += bit_count((region[w] if through_mover else touched[w]) & s.miners_of[mover][w])
     return met
 
 
@@ -487,8 +494,7 @@ cdef void make_move(MState* s, int move) noexcept nogil:
     cdef int source = move_source(move)
     cdef int target = move_target(move)
     cdef Undo* u
-    cdef int stamp[MAX_CELLS]
-    cdef int i, x, w, mark = 0
+    cdef int i, x, w
     cdef u64 bits
     cdef Labels* travel
     if s.ply >= MAX_PLIES:
@@ -525,10 +531,7 @@ cdef void make_move(MState* s, int move) noexcept nogil:
             bits &= bits - 1
             if travel.miners[travel.group[x]] >= 2:
                 continue
-            if mark == 0:
-                memset(stamp, 0, sizeof(stamp))
-            mark += 1
-            if miners_reached(s, x, p, s.literal, stamp, mark) >= 2:
+            if miners_reached(s, x, p, s.literal) >= 2:
                 u.removed[u.removed_count] = x
                 u.removed_count += 1
     if u.removed_count:
