@@ -50,6 +50,8 @@ cdef struct MState:
     u64 tiles[WORDS]
     u64 frontier[WORDS]               # rock touching 1-3 tiles: the only possible mine cells
     u64 full[WORDS]                   # tiles touching 3 tiles: their rock neighbours collapse
+    int full_neighbours[MAX_CELLS]    # how many full tiles each cell touches
+    u64 near_full[WORDS]              # the cells touching a full tile
     u64 miners_of[2][WORDS]           # each player's miners
     u64 key
     long long changes                 # makes + unmakes so far: dates cached labels
@@ -75,17 +77,8 @@ cdef Labels* labels_of(MState* s, int player) noexcept nogil
 cdef inline void collapse_allowed(MState* s, u64* out) noexcept nogil:
     """The collapse rule for every cell at once: rock touching 1-3 tiles (the frontier) of
     which none already touches 3 (no neighbour of a full tile)."""
-    cdef int w, x
-    cdef u64 bits
-    out[0] = s.frontier[0]
-    out[1] = s.frontier[1]
-    for w in range(WORDS):
-        bits = s.full[w]
-        while bits:
-            x = w * 64 + lowest_bit(bits)
-            bits &= bits - 1
-            out[0] &= ~s.around[x][0]
-            out[1] &= ~s.around[x][1]
+    out[0] = s.frontier[0] & ~s.near_full[0]
+    out[1] = s.frontier[1] & ~s.near_full[1]
 
 
 cdef inline bint joins_own_miner(MState* s, int c, Labels* own) noexcept nogil:

@@ -39,17 +39,36 @@ cdef inline u64 miner_key(int player, int cell) noexcept nogil:
     return KEYS[(1 + player) * MAX_CELLS + cell]
 
 
+cdef inline void set_bit(u64* cells, int c) noexcept nogil:
+    cells[c >> 6] |= 1ULL << (c & 63)
+
+
+cdef inline void clear_bit(u64* cells, int c) noexcept nogil:
+    cells[c >> 6] &= ~(1ULL << (c & 63))
+
+
 cdef inline void update_frontier(MState* s, int c) noexcept nogil:
-    """c's entries in the frontier and the full tiles, after its tile or touching changed."""
+    """c's entries in the frontier, the full tiles and (if c's fullness changed) its
+    neighbours' count of full tiles, after its tile or touching changed."""
     cdef u64 bit = 1ULL << (c & 63)
+    cdef bint full = s.tile[c] and s.touching[c] >= 3
+    cdef int i, y
     if not s.tile[c] and 0 < s.touching[c] <= 3:
         s.frontier[c >> 6] |= bit
     else:
         s.frontier[c >> 6] &= ~bit
-    if s.tile[c] and s.touching[c] >= 3:
-        s.full[c >> 6] |= bit
-    else:
-        s.full[c >> 6] &= ~bit
+    if full == ((s.full[c >> 6] & bit) != 0):
+        return
+    s.full[c >> 6] ^= bit
+    for i in range(s.neighbour_count[c]):
+        y = s.neighbours[c][i]
+        if full:
+            s.full_neighbours[y] += 1
+            set_bit(s.near_full, y)
+        else:
+            s.full_neighbours[y] -= 1
+            if s.full_neighbours[y] == 0:
+                clear_bit(s.near_full, y)
 
 
 cdef inline void dig(MState* s, int mine) noexcept nogil:
@@ -78,14 +97,6 @@ cdef inline void fill(MState* s, int mine) noexcept nogil:
 
 
 # -- components ------------------------------------------------------------------------------
-
-cdef inline void set_bit(u64* cells, int c) noexcept nogil:
-    cells[c >> 6] |= 1ULL << (c & 63)
-
-
-cdef inline void clear_bit(u64* cells, int c) noexcept nogil:
-    cells[c >> 6] &= ~(1ULL << (c & 63))
-
 
 cdef inline int nth_bit(u64* cells, long long n) noexcept nogil:
     """The n-th cell of a set, ascending (-1 if it holds fewer)."""
