@@ -27,6 +27,7 @@ cdef struct Labels:
     u64 reach[WORDS]                 # the tiles of the groups holding one of the player's miners
 
 cdef struct Undo:
+    long long parent_id           # the position id (MState.changes) before the move
     int mine, source, target      # source/target -1 when no miner moved
     int placed                    # 1 if a miner came back onto the mine cell
     int removed_count
@@ -54,7 +55,11 @@ cdef struct MState:
     u64 near_full[WORDS]              # the cells touching a full tile
     u64 miners_of[2][WORDS]           # each player's miners
     u64 key
-    long long changes                 # makes + unmakes so far: dates cached labels
+    # The current position's id, which dates cached labels: each make gives the new position
+    # a fresh id (serial counts them), each unmake brings the parent's id back, so what was
+    # computed for a parent is still valid when a search returns to it.
+    long long changes
+    long long serial
     # Labels of the current position per player, in two stages: the groups of the player's
     # miners (valid while labelled_at[p] == changes), which answer "can they mine?", the
     # removal test and the evaluation, and all groups (completed_at[p] == changes), which
@@ -64,6 +69,11 @@ cdef struct MState:
     Labels labels[2]
     long long labelled_at[2]
     long long completed_at[2]
+    # The miner groups of the player who just moved, derived from their complete labels one
+    # ply up (valid while derived_at == changes): a search leaf's evaluation needs them, and
+    # the parent's labels serve every sibling.
+    Labels derived
+    long long derived_at
     int mover                         # player() of the position dated mover_at
     long long mover_at
     Undo history[MAX_PLIES]

@@ -233,15 +233,77 @@ cdef void complete_labels(MState* s, int player, Labels* out) noexcept nogil:
                 bits &= bits - 1
 
 
+cdef void derive_after_move(MState* s, int player, Undo* u, Labels* parent,
+                            Labels* out) noexcept nogil:
+    """The miner groups of ``player``, who just made move ``u`` without removing anyone, from
+    their complete labels before it: their travel graph only gained the mine cell, which
+    joins the groups it touches; a miner move stays within one group, so only a re-entered
+    miner changes a count. Groups in the parent's order, the merged one last."""
+    cdef int merged[3]
+    cdef int c = u.mine, k, w, x, j
+    cdef u64* joined
+    cdef u64 bits
+    merged_groups(s, c, parent, merged)
+    out.count = 0
+    out.reach[0] = out.reach[1] = 0
+    for k in range(parent.count):
+        if parent.miners[k] == 0 or in_merged(k, merged):
+            continue
+        out.miners[out.count] = parent.miners[k]
+        out.empty[out.count] = parent.empty[k]
+        for w in range(WORDS):
+            out.members[out.count][w] = parent.members[k][w]
+            out.reach[w] |= parent.members[k][w]
+        out.count += 1
+    joined = out.members[out.count]
+    joined[0] = joined[1] = 0
+    set_bit(joined, c)
+    out.miners[out.count] = u.placed
+    out.empty[out.count] = 1 - u.placed
+    for j in range(3):
+        if merged[j] >= 0:
+            out.miners[out.count] += parent.miners[merged[j]]
+            out.empty[out.count] += parent.empty[merged[j]]
+            for w in range(WORDS):
+                joined[w] |= parent.members[merged[j]][w]
+    for w in range(WORDS):
+        out.reach[w] |= joined[w]
+    out.count += 1
+    for w in range(WORDS):
+        bits = s.miners_of[player][w]
+        while bits:
+            x = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            for k in range(out.count):
+                if (out.members[k][w] >> (x & 63)) & 1:
+                    out.group[x] = k
+                    break
+
+
 cdef Labels* miner_labels_of(MState* s, int player) noexcept nogil:
-    if s.labelled_at[player] != s.changes:
-        label_miner_groups(s, player, &s.labels[player])
-        s.labelled_at[player] = s.changes
+    cdef Undo* u
+    if s.labelled_at[player] == s.changes:
+        return &s.labels[player]
+    if s.derived_at == s.changes and player != s.to_move:
+        return &s.derived
+    if s.ply > 0 and player != s.to_move:
+        u = &s.history[s.ply - 1]
+        if u.removed_count == 0 and s.completed_at[player] == u.parent_id:
+            derive_after_move(s, player, u, &s.labels[player], &s.derived)
+            s.derived_at = s.changes
+            return &s.derived
+    label_miner_groups(s, player, &s.labels[player])
+    s.labelled_at[player] = s.changes
+    s.completed_at[player] = -1        # the slot held another position's complete labels
     return &s.labels[player]
 
 
 cdef Labels* labels_of(MState* s, int player) noexcept nogil:
-    cdef Labels* out = miner_labels_of(s, player)
+    cdef Labels* out = &s.labels[player]
+    if s.labelled_at[player] != s.changes:
+        label_miner_groups(s, player, out)
+        s.labelled_at[player] = s.changes
+        s.completed_at[player] = -1
     if s.completed_at[player] != s.changes:
         complete_labels(s, player, out)
         s.completed_at[player] = s.changes
@@ -516,7 +578,9 @@ cdef void make_move(MState* s, int move) noexcept nogil:
     u.target = target
     u.key = s.key
     u.removed_count = 0
-    s.changes += 1
+    u.parent_id = s.changes
+    s.serial += 1
+    s.changes = s.serial
     dig(s, mine)
     s.key ^= tile_key(mine)
     u.placed = s.on_board[p] < s.miners_per_player
@@ -533,7 +597,11 @@ cdef void make_move(MState* s, int move) noexcept nogil:
         s.key ^= miner_key(p, source) ^ miner_key(p, target)
     # Removal: X has a friend through empty tiles exactly when X's group in q's travel graph
     # holds another q miner (the first one on a path to it is reached through empty tiles).
-    # Those labels also serve the next node, unless a removal changes the position.
+    # Those labels also serve the next node, unless a removal changes the position. The turn
+    # passes first, so the labelling sees q to move and this move on top of the history.
+    s.to_move = q
+    s.key ^= KEYS[SIDE_KEY]
+    s.ply += 1
     travel = miner_labels_of(s, q)
     for w in range(WORDS):
         bits = s.miners_of[q][w]
@@ -553,15 +621,12 @@ cdef void make_move(MState* s, int move) noexcept nogil:
         clear_bit(s.miners_of[q], x)
         s.on_board[q] -= 1
         s.key ^= miner_key(q, x)
-    s.to_move = q
-    s.key ^= KEYS[SIDE_KEY]
-    s.ply += 1
 
 
 cdef void unmake_move(MState* s) noexcept nogil:
     s.ply -= 1
-    s.changes += 1
     cdef Undo* u = &s.history[s.ply]
+    s.changes = u.parent_id
     cdef int q = s.to_move, p = 1 - s.to_move
     cdef int i
     for i in range(u.removed_count):
@@ -614,6 +679,7 @@ cdef class Kernel:
         memset(&self.s, 0, sizeof(MState))
         self.s.labelled_at[0] = self.s.labelled_at[1] = -1
         self.s.completed_at[0] = self.s.completed_at[1] = self.s.mover_at = -1
+        self.s.derived_at = -1
         self.s.size = position.size
         self.s.cells = b.cell_count
         self.s.miners_per_player = b.miners_per_player
