@@ -9,11 +9,17 @@ components C merges) + (merged m)*(merged e), with no move ever generated. ``cou
 is that formula; ``generate_turns`` lists the same turns for play.
 
 What keeps the rest cheap: every cell keeps the list of tiles it touches (a tile touches at
-most 3), so walks never look at rock; the tiles and the "frontier" (rock touching 1-3 tiles,
-the only cells that can be mined) are kept as bit sets and walked in ascending order; and a
-position's labels are cached in the state, dated by a make/unmake counter, so a node labels
-the mover once for "can they mine?", for its moves, for the evaluation and for the removal
-test of the move that led to it.
+most 3), so walks never look at rock; tiles, each player's miners, the "frontier" (rock
+touching 1-3 tiles, the only cells that can be mined) and the cells next to a full tile are
+kept as bit sets through make/unmake, so the collapse rule for every cell is two word
+operations; groups are cell sets too, flooded a ring at a time with per-cell neighbour sets,
+and the generator and the turn decoder walk a group's set instead of scanning the tiles.
+
+Labels are cached per player and dated by a position id that unmake restores, in two
+stages: the groups holding the player's miners (all that "can they mine?", the removal test
+and the evaluation need) and, only for move generation and the sampler, the other groups.
+The player who just moved gets their miner groups derived from their complete labels one ply
+up (the mine cell joins the groups it touches), so a search leaf floods one player only.
 
 Everything here is nogil C; the :class:`Kernel` class only converts to and from Python.
 """
