@@ -1,6 +1,7 @@
 """Mattock search speed of this build against a baseline build, measured in the same run.
 
     python bench/compare_builds.py BASELINE [--nodes 300000] [--sims 3000] [--rounds 3]
+                                            [--positions all|start]
 
 BASELINE is a folder holding another build as ``BASELINE/crystalpick/{engine,search,cli,
 positions}`` (links to a built checkout's folders, e.g. a ``git worktree`` of the older commit
@@ -25,7 +26,9 @@ import json, sys, time
 from crystalpick.engine import get_game
 from crystalpick.search import Limits, make_engine
 game, nodes, sims = get_game("mattock"), int(sys.argv[1]), int(sys.argv[2])
-states = [game.new_initial_state()] + [game.parse_position(c.position) for c in game.bench_suite()]
+states = [game.new_initial_state()]
+if sys.argv[3] == "all":
+    states += [game.parse_position(c.position) for c in game.bench_suite()]
 totals = {"alphabeta": [0, 0.0], "random_playouts": [0, 0.0]}
 for state in states:
     if state.is_terminal():
@@ -43,11 +46,11 @@ print(json.dumps({k: n / t for k, (n, t) in totals.items()}))
 """
 
 
-def measure(path: str | None, nodes: int, sims: int) -> dict:
+def measure(path: str | None, nodes: int, sims: int, positions: str) -> dict:
     env = dict(os.environ)
     if path:
         env["PYTHONPATH"] = os.path.abspath(path)
-    out = subprocess.run([sys.executable, "-c", MEASURE, str(nodes), str(sims)], env=env,
+    out = subprocess.run([sys.executable, "-c", MEASURE, str(nodes), str(sims), positions], env=env,
                          capture_output=True, text=True, check=True)
     return json.loads(out.stdout)
 
@@ -60,6 +63,8 @@ def main() -> None:
     parser.add_argument("--sims", type=int, default=3000,
                         help="MCTS simulations per position (default 3,000)")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--positions", choices=("all", "start"), default="all",
+                        help="the start position and the bench suite (default), or the start")
     args = parser.parse_args()
     if not os.path.isdir(os.path.join(args.baseline, "crystalpick", "engine")):
         sys.exit(f"error: baseline {args.baseline!r}: expected a folder holding "
@@ -67,11 +72,12 @@ def main() -> None:
     best = {"baseline": {}, "this build": {}}
     for _ in range(args.rounds):
         for name, path in (("baseline", args.baseline), ("this build", None)):
-            for key, value in measure(path, args.nodes, args.sims).items():
+            for key, value in measure(path, args.nodes, args.sims, args.positions).items():
                 best[name][key] = max(best[name].get(key, 0.0), value)
     print(f"best of {args.rounds} alternating rounds, {args.nodes:,} alpha-beta nodes and "
-          f"{args.sims:,} MCTS simulations per position, start position + bench suite, "
-          "per CPU second:")
+          f"{args.sims:,} MCTS simulations per position, "
+          f"{'start position + bench suite' if args.positions == 'all' else 'start position'}"
+          ", per CPU second:")
     for key in best["baseline"]:
         before, after = best["baseline"][key], best["this build"][key]
         print(f"  {key}: baseline {before:,.0f}/s, this build {after:,.0f}/s, "
