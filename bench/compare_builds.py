@@ -67,8 +67,8 @@ def main() -> None:
                         help="the start position and the bench suite (default), or the start")
     args = parser.parse_args()
     if not os.path.isdir(os.path.join(args.baseline, "crystalpick", "engine")):
-        sys.exit(f"error: baseline {args.baseline!r}: expected a folder holding "
-                 "crystalpick/engine (a built checkout's folders)")
+        parser.error(f"baseline {args.baseline!r}: expected a folder holding "
+                     "crystalpick/engine (a built checkout's folders)")
     best = {"baseline": {}, "this build": {}}
     for _ in range(args.rounds):
         for name, path in (("baseline", args.baseline), ("this build", None)):
