@@ -49,6 +49,27 @@ def test_turn_decoder_lists_exactly_the_generated_turns_of_each_cell():
                    for move in turns)
 
 
+def test_scores_after_a_move_equal_those_of_the_same_position_built_afresh():
+    """The kernel derives the mover's groups after a move from those before it and keeps
+    labels across make/unmake by position id; a fresh kernel of the same position labels
+    from nothing. Every sampled child, and the parent again after undo, must score alike."""
+    game, hook, rng, checked = get_game("mattock"), MattockEvaluator(), random.Random(5), 0
+    for state in POSITIONS[::2]:
+        if state.is_terminal():
+            continue
+        state = state.clone()
+        before = hook.score(state)
+        moves = state.legal_moves()
+        for move in rng.sample(moves, min(6, len(moves))):
+            state.play(move)
+            if not state.is_terminal():
+                assert hook.score(state) == hook.score(game.parse_position(state.position()))
+                checked += 1
+            state.undo()
+            assert hook.score(state) == before
+    assert checked > 500
+
+
 def test_start_favours_neither_side_beyond_the_tempo_term():
     """The start maps onto itself with colours swapped (rules section 2)."""
     start = get_game("mattock").new_initial_state()

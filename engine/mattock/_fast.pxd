@@ -4,6 +4,13 @@ from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
 cdef extern from *:
     int lowest_bit "__builtin_ctzll"(u64 bits) noexcept nogil
 
+cdef inline int bit_count(u64 bits) noexcept nogil:
+    """Population count in registers (GCC's builtin is a library call without -mpopcnt)."""
+    bits -= (bits >> 1) & 0x5555555555555555ULL
+    bits = (bits & 0x3333333333333333ULL) + ((bits >> 2) & 0x3333333333333333ULL)
+    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0FULL
+    return <int>((bits * 0x0101010101010101ULL) >> 56)
+
 cdef enum:
     MAX_CELLS = 128
     WORDS = 2                         # u64 words in a cell set
@@ -13,11 +20,14 @@ cdef enum:
 # player's miners and the empty tiles per group.
 cdef struct Labels:
     int count
-    int group[MAX_CELLS]             # group of each cell, -1 for rock and opponent-held tiles
+    int group[MAX_CELLS]             # group of each tile, -1 for opponent-held tiles (rock: unset)
     int miners[MAX_CELLS]
     int empty[MAX_CELLS]
+    u64 members[MAX_CELLS][WORDS]    # the tiles of each group
+    u64 reach[WORDS]                 # the tiles of the groups holding one of the player's miners
 
 cdef struct Undo:
+    long long parent_id           # the position id (MState.changes) before the move
     int mine, source, target      # source/target -1 when no miner moved
     int placed                    # 1 if a miner came back onto the mine cell
     int removed_count
@@ -30,6 +40,7 @@ cdef struct MState:
     int on_board[2]
     int neighbour_count[MAX_CELLS]
     int neighbours[MAX_CELLS][6]
+    u64 around[MAX_CELLS][WORDS]      # the neighbours of each cell as a cell set
     signed char tile[MAX_CELLS]       # 1 tile, 0 rock
     signed char miner[MAX_CELLS]      # -1 none, 0 first, 1 second
     int touching[MAX_CELLS]           # how many tiles each cell touches
@@ -39,42 +50,52 @@ cdef struct MState:
     # cell sets (bit c of word c / 64), walked in ascending order by the generators:
     u64 tiles[WORDS]
     u64 frontier[WORDS]               # rock touching 1-3 tiles: the only possible mine cells
+    u64 full[WORDS]                   # tiles touching 3 tiles: their rock neighbours collapse
+    int full_neighbours[MAX_CELLS]    # how many full tiles each cell touches
+    u64 near_full[WORDS]              # the cells touching a full tile
+    u64 miners_of[2][WORDS]           # each player's miners
     u64 key
-    long long changes                 # makes + unmakes so far: dates cached labels
-    # Labels of the current position per player, valid while labelled_at[p] == changes: a
-    # node asks who is to move (can they mine?), then for its moves; make_move labels the
-    # next mover to test removals, and that serves the next node too.
+    # The current position's id, which dates cached labels: each make gives the new position
+    # a fresh id (serial counts them), each unmake brings the parent's id back, so what was
+    # computed for a parent is still valid when a search returns to it.
+    long long changes
+    long long serial
+    # Labels of the current position per player, in two stages: the groups of the player's
+    # miners (valid while labelled_at[p] == changes), which answer "can they mine?", the
+    # removal test and the evaluation, and all groups (completed_at[p] == changes), which
+    # move generation and the sampler need. make_move labels the next mover's miner groups
+    # to test removals, and they serve the next node too: a leaf of a search never labels
+    # the groups without miners.
     Labels labels[2]
     long long labelled_at[2]
+    long long completed_at[2]
+    # The miner groups of the player who just moved, derived from their complete labels one
+    # ply up (valid while derived_at == changes): a search leaf's evaluation needs them, and
+    # the parent's labels serve every sibling.
+    Labels derived
+    long long derived_at
+    int mover                         # player() of the position dated mover_at
+    long long mover_at
     Undo history[MAX_PLIES]
 
-cdef void label(MState* s, int player, Labels* out) noexcept nogil
+# The labels of the player's miner groups (count, members, miners, empty and reach of those
+# groups; group[] of the player's miners only), and the complete labels.
+cdef Labels* miner_labels_of(MState* s, int player) noexcept nogil
 cdef Labels* labels_of(MState* s, int player) noexcept nogil
 # The two tests of a mine cell (rules: collapse, and reach), inline here so that the evaluation
 # inlines them too.
-cdef inline bint collapse_allows(MState* s, int c) noexcept nogil:
-    """The collapse rule: rock cell c touches 1-3 tiles and none of them already touches 3."""
-    cdef int i
-    if s.tile[c] or s.touching[c] == 0 or s.touching[c] > 3:
-        return False
-    for i in range(s.touching[c]):
-        if s.touching[s.tile_neighbours[c][i]] >= 3:
-            return False
-    return True
+cdef inline void collapse_allowed(MState* s, u64* out) noexcept nogil:
+    """The collapse rule for every cell at once: rock touching 1-3 tiles (the frontier) of
+    which none already touches 3 (no neighbour of a full tile)."""
+    out[0] = s.frontier[0] & ~s.near_full[0]
+    out[1] = s.frontier[1] & ~s.near_full[1]
 
 
 cdef inline bint joins_own_miner(MState* s, int c, Labels* own) noexcept nogil:
     """Whether a tile next to ``c`` is in a group holding one of the labelled player's miners
     (``own`` may be either player's labels)."""
-    cdef int i, k
-    for i in range(s.touching[c]):
-        k = own.group[s.tile_neighbours[c][i]]
-        if k >= 0 and own.miners[k] > 0:
-            return True
-    return False
+    return ((s.around[c][0] & own.reach[0]) | (s.around[c][1] & own.reach[1])) != 0
 
-# The player's miners and the empty tiles, ascending; returns the number of miners.
-cdef int list_tiles(MState* s, int player, int* miners, int* empty, int* empty_count) noexcept nogil
 # The functions below take the mover's labels. mine_cells stops after ``limit`` cells.
 cdef int mine_cells(MState* s, Labels* own, int* out, int limit) noexcept nogil
 # The mine cells (ascending, as mine_cells) and the number of turns mining each, from the

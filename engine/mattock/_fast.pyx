@@ -9,11 +9,17 @@ components C merges) + (merged m)*(merged e), with no move ever generated. ``cou
 is that formula; ``generate_turns`` lists the same turns for play.
 
 What keeps the rest cheap: every cell keeps the list of tiles it touches (a tile touches at
-most 3), so walks never look at rock; the tiles and the "frontier" (rock touching 1-3 tiles,
-the only cells that can be mined) are kept as bit sets and walked in ascending order; and a
-position's labels are cached in the state, dated by a make/unmake counter, so a node labels
-the mover once for "can they mine?", for its moves, for the evaluation and for the removal
-test of the move that led to it.
+most 3), so walks never look at rock; tiles, each player's miners, the "frontier" (rock
+touching 1-3 tiles, the only cells that can be mined) and the cells next to a full tile are
+kept as bit sets through make/unmake, so the collapse rule for every cell is two word
+operations; groups are cell sets too, flooded a ring at a time with per-cell neighbour sets,
+and the generator and the turn decoder walk a group's set instead of scanning the tiles.
+
+Labels are cached per player and dated by a position id that unmake restores, in two
+stages: the groups holding the player's miners (all that "can they mine?", the removal test
+and the evaluation need) and, only for move generation and the sampler, the other groups.
+The player who just moved gets their miner groups derived from their complete labels one ply
+up (the mine cell joins the groups it touches), so a search leaf floods one player only.
 
 Everything here is nogil C; the :class:`Kernel` class only converts to and from Python.
 """
@@ -39,12 +45,36 @@ cdef inline u64 miner_key(int player, int cell) noexcept nogil:
     return KEYS[(1 + player) * MAX_CELLS + cell]
 
 
+cdef inline void set_bit(u64* cells, int c) noexcept nogil:
+    cells[c >> 6] |= 1ULL << (c & 63)
+
+
+cdef inline void clear_bit(u64* cells, int c) noexcept nogil:
+    cells[c >> 6] &= ~(1ULL << (c & 63))
+
+
 cdef inline void update_frontier(MState* s, int c) noexcept nogil:
+    """c's entries in the frontier, the full tiles and (if c's fullness changed) its
+    neighbours' count of full tiles, after its tile or touching changed."""
     cdef u64 bit = 1ULL << (c & 63)
+    cdef bint full = s.tile[c] and s.touching[c] >= 3
+    cdef int i, y
     if not s.tile[c] and 0 < s.touching[c] <= 3:
         s.frontier[c >> 6] |= bit
     else:
         s.frontier[c >> 6] &= ~bit
+    if full == ((s.full[c >> 6] & bit) != 0):
+        return
+    s.full[c >> 6] ^= bit
+    for i in range(s.neighbour_count[c]):
+        y = s.neighbours[c][i]
+        if full:
+            s.full_neighbours[y] += 1
+            set_bit(s.near_full, y)
+        else:
+            s.full_neighbours[y] -= 1
+            if s.full_neighbours[y] == 0:
+                clear_bit(s.near_full, y)
 
 
 cdef inline void dig(MState* s, int mine) noexcept nogil:
@@ -74,60 +104,216 @@ cdef inline void fill(MState* s, int mine) noexcept nogil:
 
 # -- components ------------------------------------------------------------------------------
 
-cdef inline void flood(MState* s, int start, int player, int k, Labels* out) noexcept nogil:
-    """Give group ``k`` to the tiles reachable from ``start`` avoiding opponent miners."""
-    cdef int stack[MAX_CELLS]
-    cdef int top = 1, cur, i, nb, opponent = 1 - player
-    out.miners[k] = 0
-    out.empty[k] = 0
-    out.group[start] = k
-    stack[0] = start
-    while top:
-        top -= 1
-        cur = stack[top]
-        if s.miner[cur] == player:
-            out.miners[k] += 1
-        else:
-            out.empty[k] += 1
-        for i in range(s.touching[cur]):
-            nb = s.tile_neighbours[cur][i]
-            if out.group[nb] < 0 and s.miner[nb] != opponent:
-                out.group[nb] = k
-                stack[top] = nb
-                top += 1
-
-
-cdef void label(MState* s, int player, Labels* out) noexcept nogil:
-    """Groups are numbered by their lowest cell, so the labels depend on the position only.
-    Only tiles are labelled (rock entries are left as they were: nothing reads them)."""
-    cdef int c, w, k = 0
+cdef inline int nth_bit(u64* cells, long long n) noexcept nogil:
+    """The n-th cell of a set, ascending (-1 if it holds fewer)."""
+    cdef int w, count
     cdef u64 bits
     for w in range(WORDS):
-        bits = s.tiles[w]
+        bits = cells[w]
+        count = bit_count(bits)
+        if n < count:
+            while n:
+                bits &= bits - 1
+                n -= 1
+            return w * 64 + lowest_bit(bits)
+        n -= count
+    return -1
+
+
+cdef inline void flood(MState* s, int start, u64* open_cells, u64* out) noexcept nogil:
+    """``out``: the cells of ``open_cells`` connected to ``start`` through ``open_cells``, grown
+    a ring at a time with the neighbour sets (no stack, few branches)."""
+    cdef u64 ring[WORDS]
+    cdef u64 grown[WORDS]
+    cdef u64 bits
+    cdef int w, x
+    out[0] = out[1] = ring[0] = ring[1] = 0
+    set_bit(out, start)
+    set_bit(ring, start)
+    while ring[0] | ring[1]:
+        grown[0] = grown[1] = 0
+        for w in range(WORDS):
+            bits = ring[w]
+            while bits:
+                x = w * 64 + lowest_bit(bits)
+                bits &= bits - 1
+                grown[0] |= s.around[x][0]
+                grown[1] |= s.around[x][1]
+        for w in range(WORDS):
+            ring[w] = grown[w] & open_cells[w] & ~out[w]
+            out[w] |= ring[w]
+
+
+cdef inline void add_group(MState* s, int player, int start, u64* left, Labels* out) noexcept nogil:
+    """Flood a new group from ``start`` through ``left`` (which loses it) and count it."""
+    cdef u64* members = out.members[out.count]
+    cdef int w, m = 0, n = 0
+    flood(s, start, left, members)
+    for w in range(WORDS):
+        left[w] &= ~members[w]
+        m += bit_count(members[w] & s.miners_of[player][w])
+        n += bit_count(members[w])
+    out.miners[out.count] = m
+    out.empty[out.count] = n - m
+    out.count += 1
+
+
+cdef void label_miner_groups(MState* s, int player, Labels* out) noexcept nogil:
+    """The first stage of the labels: only the groups holding the player's miners, in the
+    order of their lowest miner, with ``reach`` and the group of each of those miners. That
+    is all "can they mine?", the removal test and the evaluation ask."""
+    cdef u64 left[WORDS]
+    cdef u64 bits
+    cdef int w, x, k
+    out.count = 0
+    for w in range(WORDS):
+        left[w] = s.tiles[w] & ~s.miners_of[1 - player][w]
+        out.reach[w] = 0
+    for w in range(WORDS):
+        bits = s.miners_of[player][w]
+        while bits:
+            x = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if not (out.reach[w] >> (x & 63)) & 1:
+                add_group(s, player, x, left, out)
+                for k in range(WORDS):
+                    out.reach[k] |= out.members[out.count - 1][k]
+            for k in range(out.count):
+                if (out.members[k][w] >> (x & 63)) & 1:
+                    out.group[x] = k
+                    break
+
+
+cdef inline int lowest_cell(u64* cells) noexcept nogil:
+    return lowest_bit(cells[0]) if cells[0] else 64 + lowest_bit(cells[1])
+
+
+cdef void complete_labels(MState* s, int player, Labels* out) noexcept nogil:
+    """The second stage: the groups without the player's miners too, every group numbered
+    by its lowest cell (so the labels depend on the position only) and every tile's group
+    (-1 under an opponent miner; rock entries are left as they were: nothing reads them)."""
+    cdef u64 left[WORDS]
+    cdef u64 bits
+    cdef int order[MAX_CELLS]
+    cdef int low[MAX_CELLS]
+    cdef int miners[MAX_CELLS]
+    cdef int empty[MAX_CELLS]
+    cdef u64 members[MAX_CELLS][WORDS]
+    cdef int w, k, j, g, count
+    for w in range(WORDS):
+        left[w] = s.tiles[w] & ~s.miners_of[1 - player][w] & ~out.reach[w]
+        bits = s.miners_of[1 - player][w]
         while bits:
             out.group[w * 64 + lowest_bit(bits)] = -1
             bits &= bits - 1
     for w in range(WORDS):
-        bits = s.tiles[w]
+        while left[w]:
+            add_group(s, player, w * 64 + lowest_bit(left[w]), left, out)
+    count = out.count
+    for k in range(count):              # insertion sort of the groups by their lowest cell
+        low[k] = lowest_cell(out.members[k])
+        j = k
+        while j > 0 and low[order[j - 1]] > low[k]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = k
+    for k in range(count):
+        if order[k] != k:               # the miner groups were found out of order
+            for j in range(count):
+                g = order[j]
+                miners[j] = out.miners[g]
+                empty[j] = out.empty[g]
+                members[j][0] = out.members[g][0]
+                members[j][1] = out.members[g][1]
+            for j in range(count):
+                out.miners[j] = miners[j]
+                out.empty[j] = empty[j]
+                out.members[j][0] = members[j][0]
+                out.members[j][1] = members[j][1]
+            break
+    for k in range(count):
+        for w in range(WORDS):
+            bits = out.members[k][w]
+            while bits:
+                out.group[w * 64 + lowest_bit(bits)] = k
+                bits &= bits - 1
+
+
+cdef void derive_after_move(MState* s, int player, Undo* u, Labels* parent,
+                            Labels* out) noexcept nogil:
+    """The miner groups of ``player``, who just made move ``u`` without removing anyone, from
+    their complete labels before it: their travel graph only gained the mine cell, which
+    joins the groups it touches; a miner move stays within one group, so only a re-entered
+    miner changes a count. Groups in the parent's order, the merged one last."""
+    cdef int merged[3]
+    cdef int c = u.mine, k, w, x, j
+    cdef u64* joined
+    cdef u64 bits
+    merged_groups(s, c, parent, merged)
+    out.count = 0
+    out.reach[0] = out.reach[1] = 0
+    for k in range(parent.count):
+        if parent.miners[k] == 0 or in_merged(k, merged):
+            continue
+        out.miners[out.count] = parent.miners[k]
+        out.empty[out.count] = parent.empty[k]
+        for w in range(WORDS):
+            out.members[out.count][w] = parent.members[k][w]
+            out.reach[w] |= parent.members[k][w]
+        out.count += 1
+    joined = out.members[out.count]
+    joined[0] = joined[1] = 0
+    set_bit(joined, c)
+    out.miners[out.count] = u.placed
+    out.empty[out.count] = 1 - u.placed
+    for j in range(3):
+        if merged[j] >= 0:
+            out.miners[out.count] += parent.miners[merged[j]]
+            out.empty[out.count] += parent.empty[merged[j]]
+            for w in range(WORDS):
+                joined[w] |= parent.members[merged[j]][w]
+    for w in range(WORDS):
+        out.reach[w] |= joined[w]
+    out.count += 1
+    for w in range(WORDS):
+        bits = s.miners_of[player][w]
         while bits:
-            c = w * 64 + lowest_bit(bits)
+            x = w * 64 + lowest_bit(bits)
             bits &= bits - 1
-            if out.group[c] < 0 and s.miner[c] != 1 - player:
-                flood(s, c, player, k, out)
-                k += 1
-    out.count = k
+            for k in range(out.count):
+                if (out.members[k][w] >> (x & 63)) & 1:
+                    out.group[x] = k
+                    break
 
 
-cdef Labels* labels_of(MState* s, int player) noexcept nogil:
-    if s.labelled_at[player] != s.changes:
-        label(s, player, &s.labels[player])
-        s.labelled_at[player] = s.changes
+cdef Labels* miner_labels_of(MState* s, int player) noexcept nogil:
+    cdef Undo* u
+    if s.labelled_at[player] == s.changes:
+        return &s.labels[player]
+    if s.derived_at == s.changes and player != s.to_move:
+        return &s.derived
+    if s.ply > 0 and player != s.to_move:
+        u = &s.history[s.ply - 1]
+        if u.removed_count == 0 and s.completed_at[player] == u.parent_id:
+            derive_after_move(s, player, u, &s.labels[player], &s.derived)
+            s.derived_at = s.changes
+            return &s.derived
+    label_miner_groups(s, player, &s.labels[player])
+    s.labelled_at[player] = s.changes
+    s.completed_at[player] = -1        # the slot held another position's complete labels
     return &s.labels[player]
 
 
-cdef inline bint is_mine_cell(MState* s, int c, Labels* own) noexcept nogil:
-    """Rock that touches a tile joined to an own miner, and the collapse rule allows."""
-    return collapse_allows(s, c) and joins_own_miner(s, c, own)
+cdef Labels* labels_of(MState* s, int player) noexcept nogil:
+    cdef Labels* out = &s.labels[player]
+    if s.labelled_at[player] != s.changes:
+        label_miner_groups(s, player, out)
+        s.labelled_at[player] = s.changes
+        s.completed_at[player] = -1
+    if s.completed_at[player] != s.changes:
+        complete_labels(s, player, out)
+        s.completed_at[player] = s.changes
+    return out
 
 
 cdef inline int merged_groups(MState* s, int c, Labels* own, int* out) noexcept nogil:
@@ -149,33 +335,23 @@ cdef inline bint in_merged(int k, int* merged) noexcept nogil:
 
 # -- move generation -------------------------------------------------------------------------
 
-cdef int list_tiles(MState* s, int player, int* miners, int* empty, int* empty_count) noexcept nogil:
-    cdef int c, w, count = 0
-    cdef u64 bits
-    empty_count[0] = 0
+cdef inline void empty_tiles(MState* s, u64* out) noexcept nogil:
+    cdef int w
     for w in range(WORDS):
-        bits = s.tiles[w]
-        while bits:
-            c = w * 64 + lowest_bit(bits)
-            bits &= bits - 1
-            if s.miner[c] == player:
-                miners[count] = c
-                count += 1
-            elif s.miner[c] == -1:
-                empty[empty_count[0]] = c
-                empty_count[0] += 1
-    return count
+        out[w] = s.tiles[w] & ~(s.miners_of[0][w] | s.miners_of[1][w])
 
 
 cdef int mine_cells(MState* s, Labels* own, int* out, int limit) noexcept nogil:
     cdef int c, w, n = 0
     cdef u64 bits
+    cdef u64 allowed[WORDS]
+    collapse_allowed(s, allowed)
     for w in range(WORDS):
-        bits = s.frontier[w]
+        bits = allowed[w]
         while bits and n < limit:
             c = w * 64 + lowest_bit(bits)
             bits &= bits - 1
-            if is_mine_cell(s, c, own):
+            if joins_own_miner(s, c, own):
                 out[n] = c
                 n += 1
     return n
@@ -216,41 +392,40 @@ cdef inline long long turns_at(MState* s, Labels* own, int c, long long base) no
     return turns + <long long>m * e
 
 
-cdef int nth_cell(int* cells, int count, int* group, int* merged, int k, long long n,
-                  int first) noexcept nogil:
-    """The n-th of ``cells`` (``first`` before them if >= 0) that lies in group ``k``, or in
-    one of the ``merged`` groups if k < 0."""
-    cdef int i, g
+cdef inline int nth_of(u64* cells, u64* within, long long n, int first) noexcept nogil:
+    """The n-th cell of ``cells & within``, ascending, after ``first`` if >= 0."""
+    cdef u64 both[WORDS]
+    cdef int w
     if first >= 0:
         if n == 0:
             return first
         n -= 1
-    for i in range(count):
-        g = group[cells[i]]
-        if in_merged(g, merged) if k < 0 else g == k:
-            if n == 0:
-                return cells[i]
-            n -= 1
-    return -1
+    for w in range(WORDS):
+        both[w] = cells[w] & within[w]
+    return nth_bit(both, n)
 
 
 cdef int turn_at(MState* s, Labels* own, int c, long long index) noexcept nogil:
     cdef int merged[3]
-    cdef int own_miners[MAX_MINERS]
-    cdef int empty[MAX_CELLS]
-    cdef int own_count, empty_count, m, e, k = 0, placed, source, target
+    cdef u64 merged_cells[WORDS]
+    cdef u64 empty[WORDS]
+    cdef u64* mine = s.miners_of[s.to_move]
+    cdef int m, e, j, k = 0, placed, source, target, w
     cdef long long pairs
     if index == 0:
         return move_code(c, -1, -1)
     index -= 1
-    own_count = list_tiles(s, s.to_move, own_miners, empty, &empty_count)
+    empty_tiles(s, empty)
     placed = merged_size(s, own, merged, merged_groups(s, c, own, merged), &m, &e)
     pairs = <long long>m * e
     if index < pairs:
-        source = nth_cell(own_miners, own_count, own.group, merged, -1, index // e,
-                          c if placed else -1)
-        target = nth_cell(empty, empty_count, own.group, merged, -1, index % e,
-                          -1 if placed else c)
+        merged_cells[0] = merged_cells[1] = 0
+        for j in range(3):
+            if merged[j] >= 0:
+                for w in range(WORDS):
+                    merged_cells[w] |= own.members[merged[j]][w]
+        source = nth_of(mine, merged_cells, index // e, c if placed else -1)
+        target = nth_of(empty, merged_cells, index % e, -1 if placed else c)
         return move_code(c, source, target)
     index -= pairs
     for k in range(own.count):
@@ -260,8 +435,8 @@ cdef int turn_at(MState* s, Labels* own, int c, long long index) noexcept nogil:
         if index < pairs:
             break
         index -= pairs
-    source = nth_cell(own_miners, own_count, own.group, merged, k, index // own.empty[k], -1)
-    target = nth_cell(empty, empty_count, own.group, merged, k, index % own.empty[k], -1)
+    source = nth_of(mine, own.members[k], index // own.empty[k], -1)
+    target = nth_of(empty, own.members[k], index % own.empty[k], -1)
     return move_code(c, source, target)
 
 
@@ -269,12 +444,14 @@ cdef int mine_cell_turns(MState* s, Labels* own, int* cells, long long* turns) n
     cdef int c, w, n = 0
     cdef u64 bits
     cdef long long base = miner_moves(own)
+    cdef u64 allowed[WORDS]
+    collapse_allowed(s, allowed)
     for w in range(WORDS):
-        bits = s.frontier[w]
+        bits = allowed[w]
         while bits:
             c = w * 64 + lowest_bit(bits)
             bits &= bits - 1
-            if is_mine_cell(s, c, own):
+            if joins_own_miner(s, c, own):
                 cells[n] = c
                 turns[n] = turns_at(s, own, c, base)
                 n += 1
@@ -295,88 +472,98 @@ cdef long long generate_turns(MState* s, Labels* own, int* out, long long capaci
     """Write the turns (mine cell ascending; no move first, then source, target ascending)
     to ``out`` while they fit in ``capacity``; return how many there are in all.
 
-    The mover's miners and the empty tiles are listed once; for each mine cell, a source's
-    targets are the empty tiles of its group, where the groups the cell merges count as one
-    (holding the cell itself: a re-entered miner's source, else a target)."""
+    For each mine cell, a source's targets are the empty tiles of its group, where the groups
+    the cell merges count as one (holding the cell itself: a re-entered miner's source, else
+    a target); groups are cell sets, so only the targets are visited."""
     cdef int* group = own.group
     cdef int merged[3]
-    cdef int own_miners[MAX_MINERS]
-    cdef int empty[MAX_CELLS]
+    cdef u64 merged_cells[WORDS]
+    cdef u64 empty[WORDS]
+    cdef u64 sources[WORDS]
+    cdef u64 targets[WORDS]
+    cdef u64* within
+    cdef u64 bits, source_bits
     cdef int p = s.to_move
     cdef int placed = s.on_board[p] < s.miners_per_player
-    cdef int own_count, empty_count
     cdef long long n = 0
     cdef int cells[MAX_CELLS]
-    cdef int c, i, j, k, source, target, source_group
-    cdef bint mine_is_source, mine_is_target
-    own_count = list_tiles(s, p, own_miners, empty, &empty_count)
+    cdef int c, j, k, w, v, source, target
+    empty_tiles(s, empty)
     for k in range(mine_cells(s, own, cells, MAX_CELLS)):
         c = cells[k]
         if n < capacity:
             out[n] = c
         n += 1
         merged_groups(s, c, own, merged)
-        mine_is_source = placed
-        i = 0
-        while True:
-            if mine_is_source and (i == own_count or own_miners[i] > c):
-                source = c
-                source_group = -2            # the merged group around c
-                mine_is_source = False
-            elif i < own_count:
-                source = own_miners[i]
-                source_group = -2 if in_merged(group[source], merged) else group[source]
-                i += 1
-            else:
-                break
-            mine_is_target = not placed and source_group == -2
-            for j in range(empty_count):
-                target = empty[j]
-                if mine_is_target and target > c:
-                    if n < capacity:
-                        out[n] = move_code(c, source, c)
-                    n += 1
-                    mine_is_target = False
-                if (in_merged(group[target], merged) if source_group == -2
-                        else group[target] == source_group):
-                    if n < capacity:
-                        out[n] = move_code(c, source, target)
-                    n += 1
-            if mine_is_target:
-                if n < capacity:
-                    out[n] = move_code(c, source, c)
-                n += 1
+        merged_cells[0] = merged_cells[1] = 0
+        for j in range(3):
+            if merged[j] >= 0:
+                for w in range(WORDS):
+                    merged_cells[w] |= own.members[merged[j]][w]
+        # c is a source when a miner re-enters on it, else a target of the merged group
+        for w in range(WORDS):
+            sources[w] = s.miners_of[p][w]
+        if placed:
+            set_bit(sources, c)
+        for v in range(WORDS):
+            source_bits = sources[v]
+            while source_bits:
+                source = v * 64 + lowest_bit(source_bits)
+                source_bits &= source_bits - 1
+                if source == c or in_merged(group[source], merged):
+                    within = &merged_cells[0]
+                else:
+                    within = &own.members[group[source]][0]
+                for w in range(WORDS):
+                    targets[w] = empty[w] & within[w]
+                if not placed and within == &merged_cells[0]:
+                    set_bit(targets, c)
+                for w in range(WORDS):
+                    bits = targets[w]
+                    while bits:
+                        target = w * 64 + lowest_bit(bits)
+                        bits &= bits - 1
+                        if n < capacity:
+                            out[n] = move_code(c, source, target)
+                        n += 1
     return n
 
 
 # -- make / unmake ---------------------------------------------------------------------------
 
-cdef int miners_reached(MState* s, int x, int mover, bint through_mover, int* stamp,
-                        int mark) noexcept nogil:
+cdef int miners_reached(MState* s, int x, int mover, bint through_mover) noexcept nogil:
     """How many of the mover's miners the walk from opponent miner ``x`` meets: through empty
-    tiles (and through the mover's miners too if ``through_mover``)."""
-    cdef int stack[MAX_CELLS]
-    cdef int top = 1, cur, i, nb, m, met = 0
-    stack[0] = x
-    stamp[x] = mark
-    while top:
-        top -= 1
-        cur = stack[top]
-        for i in range(s.touching[cur]):
-            nb = s.tile_neighbours[cur][i]
-            if stamp[nb] == mark:
-                continue
-            m = s.miner[nb]
-            if m == -1:
-                stamp[nb] = mark
-                stack[top] = nb
-                top += 1
-            elif m == mover:
-                stamp[nb] = mark
-                met += 1
-                if through_mover:
-                    stack[top] = nb
-                    top += 1
+    tiles (and through the mover's miners too if ``through_mover``). Grown a ring at a time
+    like ``flood``; a miner the walk stops at is one the walked cells touch."""
+    cdef u64 open_cells[WORDS]
+    cdef u64 region[WORDS]
+    cdef u64 ring[WORDS]
+    cdef u64 grown[WORDS]
+    cdef u64 touched[WORDS]
+    cdef u64 bits
+    cdef int w, y, met = 0
+    for w in range(WORDS):
+        open_cells[w] = s.tiles[w] & ~(s.miners_of[0][w] | s.miners_of[1][w])
+        if through_mover:
+            open_cells[w] |= s.miners_of[mover][w]
+        region[w] = ring[w] = touched[w] = 0
+    set_bit(region, x)
+    set_bit(ring, x)
+    while ring[0] | ring[1]:
+        grown[0] = grown[1] = 0
+        for w in range(WORDS):
+            bits = ring[w]
+            while bits:
+                y = w * 64 + lowest_bit(bits)
+                bits &= bits - 1
+                grown[0] |= s.around[y][0]
+                grown[1] |= s.around[y][1]
+        for w in range(WORDS):
+            touched[w] |= grown[w]
+            ring[w] = grown[w] & open_cells[w] & ~region[w]
+            region[w] |= ring[w]
+    for w in range(WORDS):
+        met += bit_count((region[w] if through_mover else touched[w]) & s.miners_of[mover][w])
     return met
 
 
@@ -386,8 +573,7 @@ cdef void make_move(MState* s, int move) noexcept nogil:
     cdef int source = move_source(move)
     cdef int target = move_target(move)
     cdef Undo* u
-    cdef int stamp[MAX_CELLS]
-    cdef int i, x, w, mark = 0
+    cdef int i, x, w
     cdef u64 bits
     cdef Labels* travel
     if s.ply >= MAX_PLIES:
@@ -398,61 +584,69 @@ cdef void make_move(MState* s, int move) noexcept nogil:
     u.target = target
     u.key = s.key
     u.removed_count = 0
-    s.changes += 1
+    u.parent_id = s.changes
+    s.serial += 1
+    s.changes = s.serial
     dig(s, mine)
     s.key ^= tile_key(mine)
     u.placed = s.on_board[p] < s.miners_per_player
     if u.placed:
         s.miner[mine] = p
+        set_bit(s.miners_of[p], mine)
         s.on_board[p] += 1
         s.key ^= miner_key(p, mine)
     if source >= 0:
         s.miner[source] = -1
         s.miner[target] = p
+        clear_bit(s.miners_of[p], source)
+        set_bit(s.miners_of[p], target)
         s.key ^= miner_key(p, source) ^ miner_key(p, target)
     # Removal: X has a friend through empty tiles exactly when X's group in q's travel graph
     # holds another q miner (the first one on a path to it is reached through empty tiles).
-    # Those labels also serve the next node, unless a removal changes the position.
-    travel = labels_of(s, q)
-    for w in range(WORDS):
-        bits = s.tiles[w]
-        while bits:
-            x = w * 64 + lowest_bit(bits)
-            bits &= bits - 1
-            if s.miner[x] != q or travel.miners[travel.group[x]] >= 2:
-                continue
-            if mark == 0:
-                memset(stamp, 0, sizeof(stamp))
-            mark += 1
-            if miners_reached(s, x, p, s.literal, stamp, mark) >= 2:
-                u.removed[u.removed_count] = x
-                u.removed_count += 1
-    if u.removed_count:
-        s.labelled_at[q] = -1
-    for i in range(u.removed_count):
-        x = u.removed[i]
-        s.miner[x] = -1
-        s.on_board[q] -= 1
-        s.key ^= miner_key(q, x)
+    # Those labels also serve the next node, unless a removal changes the position. The turn
+    # passes first, so the labelling sees q to move and this move on top of the history.
     s.to_move = q
     s.key ^= KEYS[SIDE_KEY]
     s.ply += 1
+    travel = miner_labels_of(s, q)
+    for w in range(WORDS):
+        bits = s.miners_of[q][w]
+        while bits:
+            x = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            if travel.miners[travel.group[x]] >= 2:
+                continue
+            if miners_reached(s, x, p, s.literal) >= 2:
+                u.removed[u.removed_count] = x
+                u.removed_count += 1
+    if u.removed_count:
+        s.labelled_at[q] = s.completed_at[q] = -1
+    for i in range(u.removed_count):
+        x = u.removed[i]
+        s.miner[x] = -1
+        clear_bit(s.miners_of[q], x)
+        s.on_board[q] -= 1
+        s.key ^= miner_key(q, x)
 
 
 cdef void unmake_move(MState* s) noexcept nogil:
     s.ply -= 1
-    s.changes += 1
     cdef Undo* u = &s.history[s.ply]
+    s.changes = u.parent_id
     cdef int q = s.to_move, p = 1 - s.to_move
     cdef int i
     for i in range(u.removed_count):
         s.miner[u.removed[i]] = q
+        set_bit(s.miners_of[q], u.removed[i])
         s.on_board[q] += 1
     if u.source >= 0:
         s.miner[u.target] = -1
         s.miner[u.source] = p
+        clear_bit(s.miners_of[p], u.target)
+        set_bit(s.miners_of[p], u.source)
     if u.placed:
         s.miner[u.mine] = -1
+        clear_bit(s.miners_of[p], u.mine)
         s.on_board[p] -= 1
     fill(s, u.mine)
     s.to_move = p
@@ -490,6 +684,8 @@ cdef class Kernel:
         b = position.board
         memset(&self.s, 0, sizeof(MState))
         self.s.labelled_at[0] = self.s.labelled_at[1] = -1
+        self.s.completed_at[0] = self.s.completed_at[1] = self.s.mover_at = -1
+        self.s.derived_at = -1
         self.s.size = position.size
         self.s.cells = b.cell_count
         self.s.miners_per_player = b.miners_per_player
@@ -500,11 +696,13 @@ cdef class Kernel:
             self.s.neighbour_count[c] = len(b.neighbours[c])
             for i, nb in enumerate(b.neighbours[c]):
                 self.s.neighbours[c][i] = nb
+                set_bit(self.s.around[c], nb)
             self.s.tile[c] = position.tiles[c] == TILE
             self.s.miner[c] = position.miners[c]
             if self.s.tile[c]:
                 self.s.key ^= tile_key(c)
             if position.miners[c] != EMPTY:
+                set_bit(self.s.miners_of[position.miners[c]], c)
                 self.s.on_board[position.miners[c]] += 1
                 self.s.key ^= miner_key(position.miners[c], c)
         for c in range(b.cell_count):
@@ -523,8 +721,11 @@ cdef class Kernel:
     # -- the C-level game interface (engine/kernel.pxd) --
     cdef int player(self) noexcept nogil:
         cdef int cell
-        return self.s.to_move if mine_cells(&self.s, labels_of(&self.s, self.s.to_move), &cell,
-                                            1) else -2
+        if self.s.mover_at != self.s.changes:     # a searcher asks again on re-entry
+            self.s.mover = self.s.to_move if mine_cells(
+                &self.s, miner_labels_of(&self.s, self.s.to_move), &cell, 1) else -2
+            self.s.mover_at = self.s.changes
+        return self.s.mover
 
     cdef long long move_count(self) noexcept nogil:
         return count_turns(&self.s, labels_of(&self.s, self.s.to_move))
@@ -571,7 +772,8 @@ cdef class Kernel:
 
     def mine_cells(self):
         cdef int cells[MAX_CELLS]
-        cdef int n = mine_cells(&self.s, labels_of(&self.s, self.s.to_move), cells, MAX_CELLS)
+        cdef int n = mine_cells(&self.s, miner_labels_of(&self.s, self.s.to_move), cells,
+                                MAX_CELLS)
         return [cells[i] for i in range(n)]
 
     def turns_by_cell(self):

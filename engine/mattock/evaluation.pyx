@@ -15,14 +15,15 @@ scored as (side to move) - (opponent):
 * ``OFF_BOARD``: a removed miner costs the tempo of re-entering it.
 * ``TEMPO``: the side to move mines first.
 
-Which cells a player reaches is the kernel's own test (``collapse_allows``,
+Which cells a player reaches is the kernel's own test (``collapse_allowed``,
 ``joins_own_miner``), so no rule is written twice.
 
 The sum is clamped to +-EVAL_BOUND. Weights are hand-set, checked only by greedy-vs-random
 play (docs/search.md).
 """
-from crystalpick.engine.mattock._fast cimport (Kernel, MState, Labels, WORDS, collapse_allows,
-                                              joins_own_miner, labels_of, lowest_bit)
+from crystalpick.engine.mattock._fast cimport (Kernel, MState, Labels, WORDS, collapse_allowed,
+                                              joins_own_miner, miner_labels_of,
+                                              lowest_bit)
 
 cdef enum:
     REACH = 12
@@ -45,16 +46,16 @@ cdef double mattock_score(Kernel kernel) noexcept nogil:
     cdef u64 bits
     cdef bint reached[2]
     cdef double total = TEMPO
-    groups[0] = labels_of(s, 0)
-    groups[1] = labels_of(s, 1)
+    cdef u64 allowed[WORDS]
+    groups[0] = miner_labels_of(s, 0)       # the groups without miners add no term
+    groups[1] = miner_labels_of(s, 1)
     reach[0] = reach[1] = exclusive[0] = exclusive[1] = 0
+    collapse_allowed(s, allowed)
     for w in range(WORDS):
-        bits = s.frontier[w]
+        bits = allowed[w]
         while bits:
             c = w * 64 + lowest_bit(bits)
             bits &= bits - 1
-            if not collapse_allows(s, c):
-                continue
             for side in range(2):
                 reached[side] = joins_own_miner(s, c, groups[side])
             for side in range(2):
