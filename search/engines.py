@@ -459,7 +459,7 @@ class ISMCTSEngine(Engine):
             expected = sum(line.probability * line.win_probability for line in lines)
         else:
             expected = tree.result_sum / simulations if simulations else 0.5
-        play = None
+        play, how = None, None
         if rng is not None and lines:
             # drawn even when not used, so each search takes the same share of the seed
             drawn = rng.choices([line.move for line in lines],
@@ -467,6 +467,7 @@ class ISMCTSEngine(Engine):
             mode = self.options["play"]
             pure = mode == "best" or (mode == "auto" and not tree.root_is_secret())
             play = secure_move(lines) if pure else drawn
+            how = "pure" if pure else "drawn"
         elapsed = time.monotonic() - start
         return Analysis(
             engine=self.name, point_of_view=observer,
@@ -477,7 +478,8 @@ class ISMCTSEngine(Engine):
             tree_nodes=tree.node_count, bytes_per_node=ISMCTS.bytes_per_node(),
             play_move=play,
             info={"simulations_per_second": simulations / elapsed if elapsed > 0 else 0.0,
-                  "selection": selection, "observer": state.game.player_names[observer]})
+                  "selection": selection, "observer": state.game.player_names[observer],
+                  **({"play": how} if how else {})})
 
 
 class DfpnEngine(Engine):
