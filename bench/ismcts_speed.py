@@ -5,6 +5,7 @@ run, the kernel's native random playouts from the same positions, as the ratio's
 (a simulation is a determinization, a walk down the tree and a playout).
 
     python bench/ismcts_speed.py [--sims 20000] [--positions 4] [--seed 1] [--playout random]
+        [--epsilon 0] [--model 0] [--warmup 0]
 """
 from __future__ import annotations
 
@@ -38,6 +39,9 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=4, help="per deck pairing")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--playout", choices=("random", "heuristic"), default="random")
+    parser.add_argument("--epsilon", type=float, default=0.0, help="ismcts's epsilon")
+    parser.add_argument("--model", type=float, default=0.0, help="ismcts's model")
+    parser.add_argument("--warmup", type=int, default=0, help="ismcts's warmup")
     args = parser.parse_args()
     sims = cpu = wall = 0.0
     playouts = playout_cpu = 0.0
@@ -45,7 +49,8 @@ def main() -> None:
         for state in decisions(first, second, args.positions, args.seed):
             kernel = state.game.parse_position(state.position()).search_kernel()
             tree = ISMCTS(kernel, state.game.playout_policy(), state.current_player(),
-                          seed=args.seed, playout=args.playout, warmup=0)
+                          seed=args.seed, playout=args.playout, warmup=args.warmup,
+                          epsilon=args.epsilon, model=args.model)
             started, clock = time.process_time(), time.perf_counter()
             sims += tree.run(args.sims)
             cpu += time.process_time() - started

@@ -45,7 +45,8 @@ def analysis_document(analysis, inputs: dict, final: bool) -> dict:
         play = analysis.play_move
         result.update(mixed=True, play_move=None if play is None else next(
             line.move_str for line in analysis.lines if line.move == play),
-            seed=analysis.seed, selection=analysis.info.get("selection"))
+            seed=analysis.seed, selection=analysis.info.get("selection"),
+            play=analysis.info.get("play", "drawn"))
     return {"schema": SCHEMA, "final": final, "input": inputs,
             "point_of_view": analysis.point_of_view_name, "result": result}
 
@@ -68,7 +69,11 @@ def mixed_table(analysis, to_move: str) -> str:
     out.append(f"win probability for {pov}: {100 * analysis.win_probability:.1f}%")
     if analysis.play_move is not None:
         drawn = next(line.move_str for line in analysis.lines if line.move == analysis.play_move)
-        out.append(f"drawn from the mixed strategy with seed {analysis.seed}: {drawn}")
+        if analysis.info.get("play") == "pure":
+            out.append(f"played pure, not drawn (the others see this choice): {drawn}, the "
+                       f"best win rate less 1/sqrt(visits)")
+        else:
+            out.append(f"drawn from the mixed strategy with seed {analysis.seed}: {drawn}")
     out.append(f"{analysis.simulations:,} simulations ({analysis.info.get('selection')}), "
                f"{analysis.nodes:,} nodes in {analysis.elapsed:.2f} s "
                f"({analysis.nps:,.0f} nodes/s)")

@@ -26,7 +26,8 @@ cdef class PlayoutPolicy(KernelReader):
     # A uniformly random legal move at a decision node, -2 if the game is over, or
     # NO_SAMPLER (also at chance nodes) when the caller must generate the moves itself.
     cdef int sample_move(self, GameKernel kernel, u64* rng) noexcept nogil
-    # A playout move of the game's own choosing (an informed, still random policy) for the
-    # information-set searcher; NO_SAMPLER where the caller must draw uniformly itself, -2
-    # if the game is over. Default: sample_move.
+    # A playout move of the game's own choosing (an informed policy, random or not: the
+    # information-set searcher mixes in uniform moves itself) for the information-set
+    # searcher; NO_SAMPLER where the caller must draw uniformly itself, -2 if the game is
+    # over. Default: sample_move.
     cdef int playout_move(self, GameKernel kernel, u64* rng) noexcept nogil

@@ -27,10 +27,14 @@ Selection rules (``selection``):
 A node's first ``warmup`` visits play the game's playout move instead (counted in the values,
 not in regrets, weights or the average strategy): before it has learnt anything a node
 plays like the playouts, not uniformly, so the values above it are not those of random
-play. The recommended mixed strategy at the root is the rule's average strategy (for ``uct``
+play. With ``model`` (a share in 0..1) the other players' nodes choose by the playout
+policy, from the hand the determinization gave them, that share of the time, counted the
+same way: an opponent model (1: the others play as the game's greedy policy would), where
+the public information sets alone give them one policy for every hand. The recommended mixed strategy at the root is the rule's average strategy (for ``uct``
 the visit shares). Rewards are the mover's result in [0, 1]. One expansion per simulation (the new
-information set chooses nothing yet), then a playout to the end from it: the game's own playout moves (``PlayoutPolicy.playout_move``) or, with
-``playout="random"``, uniform ones. Deterministic for a given seed; time and the stop flag are checked
+information set chooses nothing yet), then a playout to the end from it: uniform moves
+(``playout="random"``) or the game's own playout moves (``PlayoutPolicy.playout_move``,
+``"heuristic"``), each replaced by a uniform one with probability ``epsilon``. Deterministic for a given seed; time and the stop flag are checked
 between simulations.
 """
 from libc.math cimport exp, log, sqrt
@@ -53,6 +57,7 @@ cdef enum:
 SELECTIONS = ("rm", "exp3", "uct")
 PLAYOUTS = ("heuristic", "random")
 OPPONENTS = ("public", "own")
+PLAYS = ("auto", "sample", "best")    # how the engine picks the move played (engines.py)
 _CODES = {"uct": UCT, "rm": RM, "exp3": EXP3}
 
 cdef struct Node:           # one information set of one player
@@ -93,6 +98,8 @@ cdef class ISMCTS:
     cdef readonly int root_player
     cdef bint informed                  # playouts by the game's playout_move
     cdef int warmup                     # visits a node plays the playout policy first
+    cdef double epsilon                 # informed playouts: share of uniform moves
+    cdef double model                   # share of the others' choices by the playout policy
     cdef bint public                    # the others' nodes keyed by the public view
     cdef int selection
     cdef public double exploration      # uct: c; rm, exp3: gamma
@@ -134,7 +141,7 @@ cdef class ISMCTS:
     def __init__(self, GameKernel kernel, PlayoutPolicy policy, int root_player,
                  str selection="rm", double exploration=0.1, unsigned long long seed=0,
                  int max_nodes=1_000_000, str playout="random", int warmup=0,
-                 str opponent="public"):
+                 str opponent="public", double epsilon=0.0, double model=0.0):
         if selection not in _CODES:
             raise ValueError(f"unknown selection {selection!r}; expected one of "
                              f"{', '.join(SELECTIONS)}")
@@ -143,6 +150,10 @@ cdef class ISMCTS:
                              f"{', '.join(PLAYOUTS)}")
         self.informed = playout == "heuristic"
         self.warmup = warmup if self.informed else 0
+        if not (0.0 <= epsilon <= 1.0 and 0.0 <= model <= 1.0):
+            raise ValueError(f"epsilon and model are shares in 0..1, got {epsilon}, {model}")
+        self.epsilon = epsilon
+        self.model = model
         if opponent not in OPPONENTS:
             raise ValueError(f"unknown opponent view {opponent!r}; expected one of "
                              f"{', '.join(OPPONENTS)}")
@@ -439,6 +450,15 @@ cdef class ISMCTS:
         step.node = index
         step.first_option = first
         step.option_count = <int>n
+        if self.nodes[index].mover != self.root_player and self.model > 0 and (
+                self.model >= 1 or random_unit(&self.rng) < self.model):
+            # the other player as the playout policy models them (their sampled hand)
+            move = self.policy.playout_move(self.kernel, &self.rng)
+            for i in range(n):
+                if self.moves[i] == move:
+                    step.arm = self.options[first + i]
+                    step.probability = 0.0
+                    return True
         if self.nodes[index].visits < self.warmup:
             # too few visits to have learnt anything: play as the playouts do (if the policy
             # has a move here), so values above are not those of uniform play
@@ -496,7 +516,8 @@ cdef class ISMCTS:
         cdef int player, move
         cdef long long n
         while self.kernel.plies() < MAX_PLIES - 1:
-            move = (self.policy.playout_move(self.kernel, &self.rng) if self.informed
+            move = (self.policy.playout_move(self.kernel, &self.rng) if self.informed and (
+                        self.epsilon == 0 or random_unit(&self.rng) >= self.epsilon)
                     else self.policy.sample_move(self.kernel, &self.rng))
             if move >= 0:
                 self.kernel.make(move)
@@ -514,6 +535,36 @@ cdef class ISMCTS:
         return 0.0
 
     # -- what the search found -------------------------------------------------------------
+
+    def root_is_secret(self):
+        """Whether the root player's decision is a secret simultaneous choice, where a
+        mixed strategy is the point: they wait on another player's secret choice (the
+        determinization takes it back), or their own move stays hidden from the others
+        (every legal move leaves the public observation the same). Otherwise (a call, a
+        boost) the others see the move and answer it, as in a sequential game."""
+        cdef u64 probe = 0, seen = 0
+        cdef long long n, i
+        cdef int moves[512]
+        twin = self.kernel.clone()
+        cdef GameKernel k = <GameKernel>twin
+        if k.player() != self.root_player:
+            return False
+        k.determinize(self.root_player, &probe)
+        if k.player() != self.root_player:
+            return True
+        k.unmake()
+        n = k.moves(moves, 512)
+        if n > 512:
+            return True
+        for i in range(n):
+            k.make(moves[i])
+            if i == 0:
+                seen = k.observation_key(PUBLIC_VIEW)
+            elif k.observation_key(PUBLIC_VIEW) != seen:
+                k.unmake()
+                return False
+            k.unmake()
+        return n > 1
 
     def root_arms(self):
         """``(move, visits, value sum, average-strategy sum, available)`` per arm of the root

@@ -43,7 +43,8 @@ class Analysis:
     bytes_per_node: int | None = None
     info: dict = field(default_factory=dict)
     # ISMCTS: the move to play, drawn from the mixed strategy (lines[].probability) with the
-    # engine's seed; the lines are then every option, the likeliest first
+    # engine's seed or chosen pure (info["play"]); the lines are every option, the likeliest
+    # first
     play_move: int | None = None
 
     @property

@@ -16,6 +16,7 @@ from crystalpick.search.specs import SCHEMAS, parse_spec
     ("mcts:c=0", {"c": 0.0}), ("mcts:c=1.5,playout=heuristic", {"c": 1.5, "playout": "heuristic"}),
     ("alphabeta:lmr=off,star2=yes", {"lmr": False, "star2": True}),
     ("alphabeta:tt_megabytes=65536", {"tt_megabytes": 65536}), ("random:seed=4", {"seed": 4}),
+    ("ismcts:epsilon=0.1,model=1,play=best", {"epsilon": 0.1, "model": 1.0, "play": "best"}),
 ])
 def test_good_specs_parse_to_typed_values(text, value):
     assert parse_spec(text).options == value
@@ -33,6 +34,9 @@ def test_good_specs_parse_to_typed_values(text, value):
     ("alphabeta:lmr=maybe", "expected true or false"),
     ("alphabeta:time=0", "time=0: expected a finite number > 0"),
     ("mcts:sims=10,c", "expected KEY=VALUE"),
+    ("ismcts:epsilon=1.5", "epsilon=1.5: expected a finite number in 0..1"),
+    ("ismcts:model=-0.1", "model=-0.1: expected a finite number in 0..1"),
+    ("ismcts:play=mixed", "play=mixed: expected auto|sample|best"),
 ])
 def test_bad_specs_are_refused_when_parsed(text, fragment):
     with pytest.raises(OptionError) as caught:

@@ -228,3 +228,102 @@ def test_ismcts_plays_legal_moves_in_a_match():
     for swapped in (False, True):
         outcome = play_game(settings, 0, swapped)
         assert outcome.termination.name == "NORMAL" and outcome.plies > 0
+
+
+# -- the greedy playouts, and the move played where nothing is secret ----------------------------
+
+def test_the_kernels_greedy_playout_move_is_the_greedy_policy():
+    """playout.pyx is State.greedy_move in C (the reference): the same move at every decision
+    of games between every pair of sample decks, half of their moves random."""
+    from crystalpick.engine.cardbattle.playout import CardBattlePlayout
+    policy, rng, compared = CardBattlePlayout(), random.Random(5), 0
+    decks = ["titas", "arsenal", "alianca", "mista"]
+    for number in range(60):
+        first, second = rng.sample(decks, 2)
+        game = get_game("cardbattle", {"deck1": first, "deck2": second},
+                        seed=rng.randrange(2**31))
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.play(sample_chance(state, rng.random()))
+                continue
+            greedy = state.greedy_move()
+            assert policy.playout(state, number) == greedy, state.position()
+            compared += 1
+            state.play(rng.choice(state.legal_moves()) if rng.random() < 0.5 else greedy)
+    assert compared > 2000
+
+
+# P1 (1 crystal of 2) chose its 4 against P2's 5 and may boost: Big (+2) wins the game, Small
+# (+1) only ties (and P2's Nine, in its discard pile, wins the tie-break against P1's One),
+# passing loses the round. Nothing about the boost is secret: P2 sees it.
+BOOST_CARDS = PENNIES + """
+[[card]]
+number = 7
+name = "Nine"
+kind = "creature"
+families = ["X"]
+mythic = false
+values = { a = 9, b = 9 }
+""" + "".join(f"""
+[[card]]
+number = {number}
+name = "{name}"
+kind = "equipment"
+families = ["X"]
+bonus = {{ a = {bonus} }}
+""" for number, name, bonus in ((5, "Big", 2), (6, "Small", 1)))
+BOOST_POSITION = (
+    "cardbattle phase=boost actor=P1 caller=P1 attr=a round=1 ply=22 tiebreak=0 result=- | "
+    "P1 won=1 tokens=0 hand=5.6 deck=- discard=2 table=1 chosen=1 tie=- value=4 left=0 "
+    "flags=ck | P2 won=0 tokens=0 hand=4 deck=- discard=7 table=3 chosen=3 tie=- value=5 "
+    "left=0 flags=ck")
+
+
+@pytest.fixture(scope="module")
+def boost_game(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("boost")
+    (folder / "cards.toml").write_text(BOOST_CARDS)
+    (folder / "p1.toml").write_text("cards = [1, 2, 5, 6]\n")
+    (folder / "p2.toml").write_text("cards = [3, 4, 7]\n")
+    return get_game("cardbattle", {"deck1": str(folder / "p1.toml"),
+                                   "deck2": str(folder / "p2.toml"), "deck-minimum": "2",
+                                   "target": "2", "refill": "none"},
+                    tileset=str(folder / "cards.toml"))
+
+
+def test_the_searcher_plays_the_winning_boost_pure(boost_game):
+    """play=auto (the default) plays pure where the move is not secret, by win rate: after
+    300 simulations the average strategy still mixes, and at some seeds it gives pass the
+    largest share, so neither drawing from it nor taking its largest share would do."""
+    state = boost_game.state(BOOST_POSITION)
+    big = state.parse_move("boost:5")
+    largest_shares = set()
+    for seed in range(20):
+        result = analyse(state, make_engine("ismcts", seed=seed), Limits(simulations=300))
+        assert result.play_move == big
+        assert next(line for line in result.lines if line.move == big).win_probability == 1.0
+        largest_shares.add(result.lines[0].move)
+    assert largest_shares != {big}
+
+
+@pytest.mark.parametrize("moves", ["", "play:1"])     # P1 to choose; P2 after P1's secret
+def test_only_the_simultaneous_choice_counts_as_secret(pennies, boost_game, moves):
+    from crystalpick.search.ismcts import ISMCTS
+    for game, position, expected in ((pennies, PENNIES_POSITION, True),
+                                     (boost_game, BOOST_POSITION, False)):
+        state = game.state(position, moves if game is pennies else "")
+        kernel = game.parse_position(state.position()).search_kernel()
+        tree = ISMCTS(kernel, game.playout_policy(), state.current_player())
+        assert tree.root_is_secret() == expected
+
+
+@pytest.mark.parametrize("moves,secret", [("keep", False), ("keep keep toss:P2", False),
+                                          ("keep keep toss:P2 call:forca", True)])
+def test_mulligans_and_calls_are_public_and_the_creature_choice_secret(moves, secret):
+    from crystalpick.search.ismcts import ISMCTS
+    game = get_game("cardbattle", DECKS, seed=7)
+    state = game.state(None, moves)
+    tree = ISMCTS(game.parse_position(state.position()).search_kernel(),
+                  game.playout_policy(), state.current_player())
+    assert tree.root_is_secret() == secret

@@ -45,7 +45,7 @@ def test_analyse_json_of_a_view_follows_the_schema():
     assert document["input"]["engine"] == "ismcts" and document["input"]["position"] == view
     assert document["point_of_view"] == "P2" and document["input"]["seat"] == "P2"
     outcome = document["result"]
-    assert outcome["mixed"] and outcome["seed"] == 3
+    assert outcome["mixed"] and outcome["seed"] == 3 and outcome["play"] == "drawn"
     assert abs(sum(line["probability"] for line in outcome["lines"]) - 1) < 1e-3
     assert outcome["play_move"] in {line["move"] for line in outcome["lines"]}
     assert {line["move"] for line in outcome["lines"]} == \
@@ -92,3 +92,14 @@ def test_annotate_card_battle_records_from_each_movers_view(tmp_path):
     assert "ismcts" in out.read_text()
     replay = run("replay", out, "--annotations")
     assert replay.exit_code == 0 and "annotated by ismcts" in replay.output
+
+
+def test_a_call_is_played_pure_and_says_so():
+    """The others see a call: play=auto (the default) plays it pure instead of drawing it."""
+    text = run("analyse", "cardbattle", "--seed", 7, "--moves", "keep keep toss:P1",
+               "--sims", 1000).stdout
+    assert "played pure, not drawn" in text and "drawn from the mixed strategy" not in text
+    document = json.loads(run("analyse", "cardbattle", "--seed", 7, "--moves",
+                              "keep keep toss:P1", "--sims", 1000, "--json").stdout)
+    jsonschema.validate(document, SCHEMA)
+    assert document["result"]["play"] == "pure"

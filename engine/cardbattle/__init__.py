@@ -82,7 +82,7 @@ class CardBattle(Game):
         return self.cardset.card(card).name
 
     def playout_policy(self):
-        """Randomised greedy playouts from the mover's own hand (playout.pyx)."""
+        """The greedy policy in C for playouts, from the mover's own view (playout.pyx)."""
         from .playout import CardBattlePlayout
         return CardBattlePlayout()
 
