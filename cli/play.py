@@ -36,9 +36,9 @@ class TerminalGame:
         names = [engine_spec if side in self.players else "human" for side in (0, 1)]
         self.record = new_record(game, state, names[0], names[1], seed)
 
-    def close(self) -> None:
+    def close(self, at_once: bool = False) -> None:
         for player in self.players.values():
-            player.close()
+            player.close(at_once)
 
     def say(self, text: str = "") -> None:
         click.echo(text)

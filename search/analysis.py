@@ -16,10 +16,13 @@ observer: the search reads only what they observe.
 
 ``stop`` is a :class:`search.stop.StopFlag`: set it from another thread (or a signal
 handler's thread, or a worker process) and the search returns its best result so far within
-milliseconds.
+milliseconds. Called on the main thread without one (a match's move, an ``annotate``
+position), the search gets its own flag, which Ctrl-C sets: the KeyboardInterrupt is raised
+at once instead of when the C loop next returns to Python (an alpha-beta iteration later).
 """
 from __future__ import annotations
 
+import threading
 
 from crystalpick.engine.game import CHANCE, TERMINAL, GameError, State
 
@@ -60,8 +63,39 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
                         f"{names[observer]}'s point of view only, not {names[point_of_view]}'s")
     refuse_for(engine.name, state.game)
     state.search_kernel()       # a GameError for an implementation that cannot be searched
+    def search(flag):
+        return engine.analyse(state, limits, progress, point_of_view, max(1, multipv), flag)
     try:
-        return engine.analyse(state, limits, progress, point_of_view, max(1, multipv), stop)
+        if stop is None and threading.current_thread() is threading.main_thread():
+            return stopped_by_interrupt(search)
+        return search(stop)
     except MemoryError:     # the table or tree the options ask for does not fit
         raise GameError(f"{engine.name}: not enough memory for the table or tree its options "
                         f"ask for (lower tt_megabytes or max_nodes)") from None
+
+
+def stopped_by_interrupt(search):
+    """``search(flag)`` on a thread while this one, the main thread, waits: a signal's
+    exception (Ctrl-C's KeyboardInterrupt) is raised here at once, sets the flag so the
+    search ends within milliseconds, and is raised again once it has."""
+    flag = StopFlag()
+    outcome = {}
+
+    def target():
+        try:
+            outcome["value"] = search(flag)
+        except BaseException as err:          # handed to the waiting thread
+            outcome["error"] = err
+
+    thread = threading.Thread(target=target, name="search", daemon=True)
+    thread.start()
+    try:
+        while thread.is_alive():
+            thread.join(0.05)
+    except BaseException:
+        flag.set()
+        thread.join()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]

@@ -76,10 +76,17 @@ class Executor:
 PR_SET_PDEATHSIG = 1       # Linux prctl(2): the signal a process gets when its parent dies
 
 
+def _leave(signum, frame):
+    raise SystemExit(128 + signum)
+
+
 def _start_worker(parent: int):
     """Workers leave Ctrl-C to the parent, which stops them and keeps what is finished, and
-    die with it (a parent killed outright, e.g. by SIGTERM, would leave them playing on)."""
+    die with it (a parent killed outright, e.g. by SIGTERM, would leave them playing on).
+    SIGTERM (the parent's cancel, or its death) unwinds the task, so a game's players
+    close and kill their external engines' process groups before the worker ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _leave)
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):          # not Linux: no such call
