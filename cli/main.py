@@ -278,7 +278,7 @@ def show(game, position, moves, rules, seed, tileset, impl, svg_path):
     if state.is_terminal():
         winner = state.winner()
         click.echo("game over: " + (f"{game_obj.player_names[winner]} wins" if winner is not None
-                                    else "draw"))
+                                    else "draw") + f" ({state.end_reason()})")
     if seed_note(game_obj):
         click.echo(seed_note(game_obj))
 

@@ -78,8 +78,7 @@ class TerminalGame:
                 return
         end = GameEnd.by_rules(self.state)
         finish_record(self.record, end)
-        self.say(f"game over after {len(self.record.plies)} plies: {end.reason} (the "
-                 f"{self.game.name} rules end the game in this position)")
+        self.say(f"game over after {len(self.record.plies)} plies: {end.reason}")
         if not self.humans:
             self.say("")
             self.say(format_record(self.record).rstrip())

@@ -257,6 +257,6 @@ def test_ctrl_c_in_perft_prints_what_was_counted_and_exits_130():
 
 def test_play_says_why_the_game_ended():
     result = run("play", "mattock", "--engine", "random", "--human", "none", "--seed", "2")
-    assert "game over after" in result.output and "by the rules" in result.output
+    assert "game over after" in result.output and "cannot mine" in result.output
     quit_early = run("play", "mattock", "--engine", "random", "--seed", "2", stdin="quit\n")
     assert "first quit" in quit_early.output
