@@ -10,6 +10,7 @@ import functools
 import io
 import json
 import os
+import signal
 import sys
 import time
 
@@ -1191,6 +1192,9 @@ def results(db_path, as_json):
 
 
 def main():
+    # killed politely (kill PID, a job scheduler's SIGTERM): unwind, so every worker and
+    # external engine's process group is stopped on the way out, as after Ctrl-C
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
         cli(prog_name="crystalpick")
     except SystemExit as end:

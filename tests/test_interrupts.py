@@ -47,11 +47,14 @@ def alive(pids) -> list[int]:
         time.sleep(0.05)
 
 
-@pytest.mark.parametrize("concurrency", [1, 2])
-def test_ctrl_c_of_a_match_leaves_no_external_engine_process(tmp_path, concurrency):
+@pytest.mark.parametrize("concurrency, stop", [(1, signal.SIGINT), (2, signal.SIGINT),
+                                               (1, signal.SIGTERM), (2, signal.SIGTERM)],
+                         ids=["ctrl-c", "ctrl-c-2-workers", "sigterm", "sigterm-2-workers"])
+def test_a_stopped_match_leaves_no_external_engine_process(tmp_path, concurrency, stop):
     """A ``cmd:`` engine that is a wrapper script with a child of its own (the grandchild of
-    the match, or of its worker): after Ctrl-C, every process the wrapper started is gone,
-    checked by its process id."""
+    the match, or of its worker): after Ctrl-C (SIGINT to the process group) or SIGTERM to
+    the runner alone, every process the wrapper started is gone, checked by its process
+    id."""
     pids = tmp_path / "pids"
     wrapper = tmp_path / "engine.sh"
     wrapper.write_text(f"#!/bin/sh\necho $$ >> {pids}\nsleep 300 &\necho $! >> {pids}\n"
@@ -71,14 +74,21 @@ def test_ctrl_c_of_a_match_leaves_no_external_engine_process(tmp_path, concurren
             time.sleep(0.05)
         time.sleep(0.3)                   # the games are waiting for the engine's move
         assert alive(started(pids)[2:]), "the games' engines are not running"
-        os.killpg(process.pid, signal.SIGINT)
+        if stop == signal.SIGINT:
+            os.killpg(process.pid, signal.SIGINT)
+        else:
+            process.send_signal(stop)
         out, err = process.communicate(timeout=30)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-    assert process.returncode == INTERRUPTED, err[-2000:]
-    assert "Results of" in err and "--resume --match-id" in err
+    if stop == signal.SIGINT:
+        assert process.returncode == INTERRUPTED, err[-2000:]
+        assert "Results of" in err and "--resume --match-id" in err
+    else:
+        assert process.returncode == 128 + stop, err[-2000:]
+        assert "Traceback" not in err
     assert not alive(started(pids)), "engine processes outlived the match"
     assert not session_pids(process.pid)
 
