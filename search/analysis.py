@@ -22,6 +22,8 @@ at once instead of when the C loop next returns to Python (an alpha-beta iterati
 """
 from __future__ import annotations
 
+import os
+import queue
 import threading
 
 from crystalpick.engine.game import CHANCE, TERMINAL, GameError, State
@@ -74,28 +76,48 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
                         f"ask for (lower tt_megabytes or max_nodes)") from None
 
 
-def stopped_by_interrupt(search):
-    """``search(flag)`` on a thread while this one, the main thread, waits: a signal's
-    exception (Ctrl-C's KeyboardInterrupt) is raised here at once, sets the flag so the
-    search ends within milliseconds, and is raised again once it has."""
-    flag = StopFlag()
-    outcome = {}
+class MainThreadSearches:
+    """Searches asked for on the main thread, run on one long-lived thread while the main
+    thread waits: a signal's exception (Ctrl-C's KeyboardInterrupt) is raised there at once,
+    sets the flag so the search ends within milliseconds, and is raised again once it has.
+    One thread and one flag serve every search (starting a thread and mapping a flag per
+    search would cost more than a depth-1 search); a forked process builds its own."""
 
-    def target():
+    def __init__(self):
+        self.pid = None
+
+    def start(self) -> None:
+        self.pid = os.getpid()
+        self.flag = StopFlag()
+        self.jobs, self.results = queue.SimpleQueue(), queue.SimpleQueue()
+        threading.Thread(target=self.serve, args=(self.jobs, self.results, self.flag),
+                         name="search", daemon=True).start()
+
+    @staticmethod
+    def serve(jobs, results, flag) -> None:
+        while True:
+            search = jobs.get()
+            try:
+                results.put((True, search(flag)))
+            except BaseException as err:           # handed to the waiting thread
+                results.put((False, err))
+
+    def run(self, search):
+        """``search(flag)``'s result (or exception), waited for interruptibly."""
+        if self.pid != os.getpid():
+            self.start()
+        self.flag.clear()
+        self.jobs.put(search)
         try:
-            outcome["value"] = search(flag)
-        except BaseException as err:          # handed to the waiting thread
-            outcome["error"] = err
+            done, value = self.results.get()
+        except BaseException:
+            self.flag.set()
+            self.pid = None          # the next search starts afresh, even if this wait fails
+            self.results.get()
+            raise
+        if not done:
+            raise value
+        return value
 
-    thread = threading.Thread(target=target, name="search", daemon=True)
-    thread.start()
-    try:
-        while thread.is_alive():
-            thread.join(0.05)
-    except BaseException:
-        flag.set()
-        thread.join()
-        raise
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+
+stopped_by_interrupt = MainThreadSearches().run
