@@ -1153,7 +1153,13 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
 
 
 def write_atomically(path: str, text: str) -> None:
-    """Write the whole file or nothing: a reader never sees half of it."""
+    """Write the whole file or nothing: a reader never sees half of it. What exists and is
+    not a regular file (``-o /dev/null``, a pipe) is written to, never renamed over: that
+    would replace the device with a file."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return
     partial = f"{path}.partial"
     with open(partial, "w", encoding="utf-8") as handle:
         handle.write(text)
