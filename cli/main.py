@@ -429,8 +429,9 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
 
     from .output import analysis_document, lines_table, mixed_table
 
+    check_folder("--svg", svg_path, "the diagram")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
-    engine_spec = engine_spec or default_engine(game_obj)
+    engine_spec = default_engine(game_obj) if engine_spec is None else engine_spec
     try:
         spec = parse_spec(engine_spec)
     except ValueError as err:
@@ -587,6 +588,7 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
 
     from .solving import progress_text, solution_document, solution_text
 
+    check_folder("--resume", resume_path, "the table")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     solver = Solver(game_obj, hash_mb)
     if resume_path:
@@ -643,7 +645,7 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
 
     seed = seed if seed is not None else _random.SystemRandom().randrange(2**31)
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
-    engine_spec = engine_spec or f"{default_engine(game_obj)}:time=1"
+    engine_spec = f"{default_engine(game_obj)}:time=1" if engine_spec is None else engine_spec
     try:
         parse_spec(engine_spec)
     except ValueError as err:
@@ -693,6 +695,7 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
 
     from crystalpick.search.bench import bench_game, benched_games, signature, totals
 
+    check_folder("--profile", profile_path, "the profile")
     names = [game.lower()] if game else benched_games()
     if game and GAMES[names[0]].bench_settings is None:
         raise click.UsageError(f"{game} has no bench workload; games with one: "
@@ -837,6 +840,8 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
                                                  start_match)
     from crystalpick.search.match.termination import EngineStartError
 
+    check_folder("--records", records_path, "the records")
+    check_folder("--db", db_path, "the results database")     # the default's is made
     if resume:
         db = ResultsDB(db_path or default_path())
         try:
@@ -1096,8 +1101,7 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
     from crystalpick.search.match.executors import ClusterError, open_executor
     from crystalpick.search.match.records import format_record
 
-    if output_path and not os.path.isdir(os.path.dirname(os.path.abspath(output_path))):
-        raise InputError(f"-o {output_path}: no such folder to write the records in")
+    check_folder("-o", output_path, "the records")
     records = read_records(records_file)
     if not records:
         raise InputError(f"{records_file} holds no game records")
@@ -1106,7 +1110,7 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
             raise InputError(f"record {number} of {records_file} is a {record.tags['Game']} "
                              f"game, not {game}")
     from crystalpick.search.engines import default_engine
-    engine_spec = engine_spec or default_engine(GAMES[game.lower()])
+    engine_spec = default_engine(GAMES[game.lower()]) if engine_spec is None else engine_spec
     spec = annotating_spec(engine_spec)
     limits = search_limits(spec, {"depth": depth, "nodes": nodes, "sims": sims,
                                   "time": time_limit}, Limits(time=0.2))
@@ -1150,6 +1154,13 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
             (f", kept in {written}" if written else "") + \
             " and reported above"
         raise stopped
+
+
+def check_folder(option: str, path: str | None, what: str) -> None:
+    """Before any work: the folder a file is to be written in exists (else the work would
+    be done and lost at the end)."""
+    if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise InputError(f"{option} {path}: no such folder to write {what} in")
 
 
 def write_atomically(path: str, text: str) -> None:
