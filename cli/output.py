@@ -92,7 +92,8 @@ def lines_table(analysis, to_move: str) -> str:
         out.append("  ".join(cell.rjust(w) if i in (0, 2, 3, 4) else cell.ljust(w)
                              for i, (cell, w) in enumerate(zip(row, widths))) + "  " + row[-1])
     effort = (f"{analysis.simulations:,} simulations" if analysis.simulations is not None
-              else f"depth {analysis.depth}/{analysis.seldepth}")
+              else f"depth {analysis.depth}" + (f"/{analysis.seldepth}"
+                                                 if analysis.seldepth is not None else ""))
     out.append(f"{effort}, {analysis.nodes:,} nodes in {analysis.elapsed:.2f} s "
                f"({analysis.nps:,.0f} nodes/s)")
     return "\n".join(out)

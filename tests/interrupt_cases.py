@@ -64,6 +64,11 @@ CASES = [
     Case("annotate concurrency=2", ["annotate", "mattock", "{records}", "--time", "30",
                                     "--concurrency", "2"], "positions",
          ["totals by player", "interrupted: 0 of"], settle=1.0),
+    Case("deck", ["deck", "cardbattle", "--deck", "titas", "--against", "arsenal", "--games",
+                  "2000", "--seed", "1", "--engine", "ismcts:time=30"], "deck advisor",
+         ["interrupted after", "seed"]),
+    Case("bench", ["bench", "mattock", "--perft-depth", "9"], "perft depth 9",
+         ["interrupted: the positions finished are listed above"]),
     Case("engine", ["engine", "mattock"], "readyok", ["bestmove"],
          stdin=["position start", "isready", "go infinite"]),
 ]
