@@ -20,6 +20,7 @@ from crystalpick.engine import GAMES, GameError, get_game
 from crystalpick.engine.perft import perft_by_move
 
 from .interrupts import abandon_on_interrupt
+from .output import shortened
 from .params import (BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS, CONCURRENCY, DEPTH,
                      GAME_COUNT, IMPROVE_STEPS, MATCH_ID, MAX_PLIES, MOVE_TIME, MULTIPV, NODES,
                      PERFT_DEPTH, SEED, SIMS, SOLVE_HASH, SWAP_OUTS, TIME, TOLERANCE)
@@ -31,6 +32,9 @@ class InputError(click.ClickException):
     """Bad input from the user: one line on stderr, exit status 2."""
 
     exit_code = 2
+
+    def __init__(self, message: str):
+        super().__init__(shortened(message))
 
 
 class Interrupted(click.ClickException):

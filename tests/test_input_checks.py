@@ -247,6 +247,17 @@ def session_output(*lines):
     return out.getvalue().splitlines()
 
 
+def test_a_pasted_megabyte_is_not_echoed_back_whole():
+    """Found by fuzzing: a huge position or command came back whole in the error line."""
+    huge = "a" * 100_000
+    result = run("show", "mattock", huge)
+    refused(result, "... (")
+    assert len(result.output) < 1000
+    said, ready = session_output(huge, "isready")
+    assert said.startswith("info string error: unknown command") and len(said) < 1000
+    assert ready == "readyok"
+
+
 @pytest.mark.parametrize("go,fragment", [
     ("go depth 1e400", "depth=1e400"), ("go nodes inf", "nodes=inf"),
     ("go movetime nan", "movetime=nan"), ("go depth 2.7", "depth=2.7"),
