@@ -23,7 +23,8 @@ from .interrupts import abandon_on_interrupt
 from .output import shortened
 from .params import (BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS, CONCURRENCY, DEPTH,
                      GAME_COUNT, IMPROVE_STEPS, MATCH_ID, MAX_PLIES, MOVE_TIME, MULTIPV, NODES,
-                     PERFT_DEPTH, SEED, SIMS, SOLVE_HASH, SWAP_OUTS, TIME, TOLERANCE)
+                     PERFT_DEPTH, RECORD_NUMBER, REPLAY_PLY, SEED, SIMS, SOLVE_HASH, SWAP_OUTS,
+                     TIME, TOLERANCE)
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -1027,9 +1028,9 @@ def read_records(path: str):
 
 @cli.command()
 @click.argument("record_file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--ply", type=click.IntRange(min=0), default=None,
+@click.option("--ply", type=REPLAY_PLY, default=None,
               help="Show the position after this many plies (default: the end).")
-@click.option("--game", "index", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--game", "index", type=RECORD_NUMBER, default=1, show_default=True,
               help="Which record of the file (1 = first).")
 @click.option("--annotations", "list_annotations", is_flag=True,
               help="Also list every annotated move of the game ('crystalpick annotate').")
