@@ -542,6 +542,11 @@ def search_limits(spec, flags: dict, default):
     return Limits(**fields) if fields else default
 
 
+# How often a thread waiting for work wakes up so that a signal's Python handler runs: the
+# kernel may hand Ctrl-C to any thread, and Python runs handlers on the main thread only.
+SIGNAL_POLL_SECONDS = 0.05
+
+
 def until_interrupted(search, stop):
     """Run ``search`` on a thread while this one waits, so Ctrl-C sets ``stop`` at once (a
     signal reaches Python code only between bytecodes, never inside the C search loops) and
@@ -561,7 +566,12 @@ def until_interrupted(search, stop):
     previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
         with ThreadPoolExecutor(1) as pool:
-            return pool.submit(search).result(), interrupted.is_set()
+            future = pool.submit(search)
+            while True:     # short waits: the handler runs on this thread only when it wakes
+                try:        # (a signal the kernel gave another thread wakes no one)
+                    return future.result(timeout=SIGNAL_POLL_SECONDS), interrupted.is_set()
+                except TimeoutError:
+                    pass
     finally:
         signal.signal(signal.SIGINT, previous)
 

@@ -76,6 +76,9 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
                         f"ask for (lower tt_megabytes or max_nodes)") from None
 
 
+SIGNAL_POLL_SECONDS = 0.05    # see MainThreadSearches.outcome
+
+
 class MainThreadSearches:
     """Searches asked for on the main thread, run on one long-lived thread while the main
     thread waits: a signal's exception (Ctrl-C's KeyboardInterrupt) is raised there at once,
@@ -102,6 +105,15 @@ class MainThreadSearches:
             except BaseException as err:           # handed to the waiting thread
                 results.put((False, err))
 
+    def outcome(self):
+        """The search's outcome, waited for in short waits: the handler of a signal that the
+        kernel gave another thread runs only when this, the main thread, wakes."""
+        while True:
+            try:
+                return self.results.get(timeout=SIGNAL_POLL_SECONDS)
+            except queue.Empty:
+                pass
+
     def run(self, search):
         """``search(flag)``'s result (or exception), waited for interruptibly."""
         if self.pid != os.getpid():
@@ -109,7 +121,7 @@ class MainThreadSearches:
         self.flag.clear()
         self.jobs.put(search)
         try:
-            done, value = self.results.get()
+            done, value = self.outcome()
         except BaseException:
             self.flag.set()
             self.pid = None          # the next search starts afresh, even if this wait fails

@@ -127,11 +127,21 @@ class LocalPool(Executor):
                 function, args = self.waiting.popleft()
                 result = function(*args)
             else:
-                result = self.finished.get()
+                result = self.next_result()
             self.outstanding -= 1
             if isinstance(result, BaseException):
                 raise result
             yield result
+
+    def next_result(self):
+        """A finished task's result, waited for in short waits: Ctrl-C's handler runs on
+        the main thread only when it wakes (the kernel may give the signal to a pool
+        thread)."""
+        while True:
+            try:
+                return self.finished.get(timeout=0.05)
+            except queue.Empty:
+                pass
 
     def cancel(self) -> None:
         if self.pool is not None:
