@@ -124,8 +124,11 @@ class MainThreadSearches:
             done, value = self.outcome()
         except BaseException:
             self.flag.set()
-            self.pid = None          # the next search starts afresh, even if this wait fails
-            self.results.get()
+            self.pid = None          # the next search starts afresh, on a new thread
+            try:                     # the stopped search ends within milliseconds; its
+                self.results.get(timeout=1.0)    # result may also be taken already
+            except queue.Empty:
+                pass
             raise
         if not done:
             raise value
