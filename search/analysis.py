@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import queue
+import signal
 import threading
 
 from crystalpick.engine.game import CHANCE, TERMINAL, GameError, State
@@ -98,6 +99,8 @@ class MainThreadSearches:
 
     @staticmethod
     def serve(jobs, results, flag) -> None:
+        # signals go to the main thread, whose handlers must run (a pool worker's SIGTERM)
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         while True:
             search = jobs.get()
             try:
