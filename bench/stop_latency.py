@@ -1,11 +1,20 @@
-"""Measure how fast ``stop`` is answered over the engine protocol (docs/protocol.md).
+"""Measure how fast a search stops: ``stop`` over the engine protocol (docs/protocol.md) and
+Ctrl-C in every command (docs/search.md, "Ctrl-C").
 
-    python bench/stop_latency.py [--tries 10] [--search-ms 300]
+    python bench/stop_latency.py [--tries 10] [--search-ms 300] [--ctrl-c-tries 3]
+                                 [--part protocol|ctrl-c|both]
 
-For each game and engine (alpha-beta, MCTS, MCTS with two worker processes) one engine
-subprocess is started; each try sends ``go infinite``, lets it search ``--search-ms``, then
-times from writing ``stop`` to reading ``bestmove`` on the pipes. Prints the median and the
-maximum in milliseconds.
+``protocol``: for each game and engine (alpha-beta, MCTS, MCTS with two worker processes) one
+engine subprocess is started; each try sends ``go infinite``, lets it search ``--search-ms``,
+then times from writing ``stop`` to reading ``bestmove`` on the pipes.
+
+``ctrl-c``: each command of tests/interrupt_cases.py (analyse, solve, perft, play, match,
+annotate, engine) is started ``--ctrl-c-tries`` times, interrupted as a terminal does it
+(SIGINT to its process group) ``--search-ms`` after it is at work, and timed from the signal
+to its last line of output (the partial result) and to its exit; the exit statuses seen are
+listed (130 everywhere).
+
+Prints the median and the maximum in milliseconds.
 """
 from __future__ import annotations
 
@@ -13,7 +22,12 @@ import argparse
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+import interrupt_cases  # noqa: E402  (the commands and how to interrupt them, one definition)
 
 ENGINE = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", "engine"]
 ENGINES = {"alphabeta": [], "mcts": ["setoption name engine value mcts"],
@@ -63,19 +77,48 @@ def latencies(game: str, setup: list[str], tries: int, search_seconds: float) ->
         engine.close()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tries", type=int, default=10)
-    parser.add_argument("--search-ms", type=int, default=300)
-    args = parser.parse_args()
-    print(f"stop -> bestmove over pipes, {args.tries} tries after {args.search_ms} ms of "
+def protocol_part(tries: int, search_ms: int) -> None:
+    print(f"stop -> bestmove over pipes, {tries} tries after {search_ms} ms of "
           f"'go infinite' (ms)")
     print(f"{'game':<12} {'engine':<16} {'median':>8} {'max':>8}")
     for game in GAMES:
         for name, setup in ENGINES.items():
-            times = latencies(game, setup, args.tries, args.search_ms / 1000)
+            times = latencies(game, setup, tries, search_ms / 1000)
             print(f"{game:<12} {name:<16} {statistics.median(times) * 1000:8.1f} "
                   f"{max(times) * 1000:8.1f}")
+
+
+def ctrl_c_part(tries: int, search_ms: int) -> None:
+    print(f"Ctrl-C (SIGINT to the process group) -> last output and -> exit, {tries} tries "
+          f"after {search_ms} ms at work (ms)")
+    print(f"{'command':<24} {'output median':>13} {'max':>7} {'exit median':>11} {'max':>7}  "
+          f"status")
+    with tempfile.TemporaryDirectory() as folder:
+        for case in interrupt_cases.CASES:
+            outcomes = [interrupt_cases.run(case, Path(folder), search_ms / 1000)
+                        for _ in range(tries)]
+            timed = [o for o in outcomes if o.seconds is not None]
+            if not timed:
+                print(f"{case.name:<24} never got to work")
+                continue
+            shown = [o.reported * 1000 for o in timed]
+            ended = [o.seconds * 1000 for o in timed]
+            statuses = ",".join(sorted({str(o.status) for o in outcomes}))
+            print(f"{case.name:<24} {statistics.median(shown):13.1f} {max(shown):7.1f} "
+                  f"{statistics.median(ended):11.1f} {max(ended):7.1f}  {statuses}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tries", type=int, default=10)
+    parser.add_argument("--ctrl-c-tries", type=int, default=3)
+    parser.add_argument("--search-ms", type=int, default=300)
+    parser.add_argument("--part", choices=["protocol", "ctrl-c", "both"], default="both")
+    args = parser.parse_args()
+    if args.part in ("protocol", "both"):
+        protocol_part(args.tries, args.search_ms)
+    if args.part in ("ctrl-c", "both"):
+        ctrl_c_part(args.ctrl_c_tries, args.search_ms)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ import functools
 import io
 import json
 import os
+import signal
 import sys
 import time
 
@@ -19,9 +20,11 @@ from crystalpick.engine import GAMES, GameError, get_game
 from crystalpick.engine.perft import perft_by_move
 
 from .interrupts import abandon_on_interrupt
+from .output import shortened
 from .params import (BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS, CONCURRENCY, DEPTH,
                      GAME_COUNT, IMPROVE_STEPS, MATCH_ID, MAX_PLIES, MOVE_TIME, MULTIPV, NODES,
-                     PERFT_DEPTH, SEED, SIMS, SOLVE_HASH, SWAP_OUTS, TIME, TOLERANCE)
+                     PERFT_DEPTH, RECORD_NUMBER, REPLAY_PLY, SEED, SIMS, SOLVE_HASH, SWAP_OUTS,
+                     TIME, TOLERANCE)
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -30,6 +33,9 @@ class InputError(click.ClickException):
     """Bad input from the user: one line on stderr, exit status 2."""
 
     exit_code = 2
+
+    def __init__(self, message: str):
+        super().__init__(shortened(message))
 
 
 class Interrupted(click.ClickException):
@@ -278,7 +284,7 @@ def show(game, position, moves, rules, seed, tileset, impl, svg_path):
     if state.is_terminal():
         winner = state.winner()
         click.echo("game over: " + (f"{game_obj.player_names[winner]} wins" if winner is not None
-                                    else "draw"))
+                                    else "draw") + f" ({state.end_reason()})")
     if seed_note(game_obj):
         click.echo(seed_note(game_obj))
 
@@ -428,8 +434,9 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
 
     from .output import analysis_document, lines_table, mixed_table
 
+    check_folder("--svg", svg_path, "the diagram")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
-    engine_spec = engine_spec or default_engine(game_obj)
+    engine_spec = default_engine(game_obj) if engine_spec is None else engine_spec
     try:
         spec = parse_spec(engine_spec)
     except ValueError as err:
@@ -535,6 +542,11 @@ def search_limits(spec, flags: dict, default):
     return Limits(**fields) if fields else default
 
 
+# How often a thread waiting for work wakes up so that a signal's Python handler runs: the
+# kernel may hand Ctrl-C to any thread, and Python runs handlers on the main thread only.
+SIGNAL_POLL_SECONDS = 0.05
+
+
 def until_interrupted(search, stop):
     """Run ``search`` on a thread while this one waits, so Ctrl-C sets ``stop`` at once (a
     signal reaches Python code only between bytecodes, never inside the C search loops) and
@@ -554,7 +566,12 @@ def until_interrupted(search, stop):
     previous = signal.signal(signal.SIGINT, on_interrupt)
     try:
         with ThreadPoolExecutor(1) as pool:
-            return pool.submit(search).result(), interrupted.is_set()
+            future = pool.submit(search)
+            while True:     # short waits: the handler runs on this thread only when it wakes
+                try:        # (a signal the kernel gave another thread wakes no one)
+                    return future.result(timeout=SIGNAL_POLL_SECONDS), interrupted.is_set()
+                except TimeoutError:
+                    pass
     finally:
         signal.signal(signal.SIGINT, previous)
 
@@ -586,6 +603,7 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
 
     from .solving import progress_text, solution_document, solution_text
 
+    check_folder("--resume", resume_path, "the table")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     solver = Solver(game_obj, hash_mb)
     if resume_path:
@@ -642,7 +660,7 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
 
     seed = seed if seed is not None else _random.SystemRandom().randrange(2**31)
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
-    engine_spec = engine_spec or f"{default_engine(game_obj)}:time=1"
+    engine_spec = f"{default_engine(game_obj)}:time=1" if engine_spec is None else engine_spec
     try:
         parse_spec(engine_spec)
     except ValueError as err:
@@ -652,18 +670,20 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
         terminal = TerminalGame(game_obj, state, engine_spec, humans, seed, use_colour())
     except EngineStartError as err:
         raise InputError(f"engine {err}") from None
+    interrupted = False
     try:
         terminal.run()
     except (KeyboardInterrupt, click.Abort) as err:
         if isinstance(err, click.Abort) and not isinstance(err.__context__, KeyboardInterrupt):
             raise
+        interrupted = True
         raise Interrupted(f"interrupted after {len(terminal.record.plies)} plies (seed "
                           f"{seed}); 'save FILE' at the prompt keeps a game") from None
     except EngineFailure as err:
         raise InputError(f"engine {engine_spec!r} failed ({err.termination.label}): "
                          f"{err}") from None
     finally:
-        terminal.close()
+        terminal.close(at_once=interrupted)
 
 
 @cli.command()
@@ -690,6 +710,7 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
 
     from crystalpick.search.bench import bench_game, benched_games, signature, totals
 
+    check_folder("--profile", profile_path, "the profile")
     names = [game.lower()] if game else benched_games()
     if game and GAMES[names[0]].bench_settings is None:
         raise click.UsageError(f"{game} has no bench workload; games with one: "
@@ -834,6 +855,8 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
                                                  start_match)
     from crystalpick.search.match.termination import EngineStartError
 
+    check_folder("--records", records_path, "the records")
+    check_folder("--db", db_path, "the results database")     # the default's is made
     if resume:
         db = ResultsDB(db_path or default_path())
         try:
@@ -1015,9 +1038,9 @@ def read_records(path: str):
 
 @cli.command()
 @click.argument("record_file", type=click.Path(exists=True, dir_okay=False))
-@click.option("--ply", type=click.IntRange(min=0), default=None,
+@click.option("--ply", type=REPLAY_PLY, default=None,
               help="Show the position after this many plies (default: the end).")
-@click.option("--game", "index", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--game", "index", type=RECORD_NUMBER, default=1, show_default=True,
               help="Which record of the file (1 = first).")
 @click.option("--annotations", "list_annotations", is_flag=True,
               help="Also list every annotated move of the game ('crystalpick annotate').")
@@ -1093,8 +1116,7 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
     from crystalpick.search.match.executors import ClusterError, open_executor
     from crystalpick.search.match.records import format_record
 
-    if output_path and not os.path.isdir(os.path.dirname(os.path.abspath(output_path))):
-        raise InputError(f"-o {output_path}: no such folder to write the records in")
+    check_folder("-o", output_path, "the records")
     records = read_records(records_file)
     if not records:
         raise InputError(f"{records_file} holds no game records")
@@ -1103,7 +1125,7 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
             raise InputError(f"record {number} of {records_file} is a {record.tags['Game']} "
                              f"game, not {game}")
     from crystalpick.search.engines import default_engine
-    engine_spec = engine_spec or default_engine(GAMES[game.lower()])
+    engine_spec = default_engine(GAMES[game.lower()]) if engine_spec is None else engine_spec
     spec = annotating_spec(engine_spec)
     limits = search_limits(spec, {"depth": depth, "nodes": nodes, "sims": sims,
                                   "time": time_limit}, Limits(time=0.2))
@@ -1149,8 +1171,21 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
         raise stopped
 
 
+def check_folder(option: str, path: str | None, what: str) -> None:
+    """Before any work: the folder a file is to be written in exists (else the work would
+    be done and lost at the end)."""
+    if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise InputError(f"{option} {path}: no such folder to write {what} in")
+
+
 def write_atomically(path: str, text: str) -> None:
-    """Write the whole file or nothing: a reader never sees half of it."""
+    """Write the whole file or nothing: a reader never sees half of it. What exists and is
+    not a regular file (``-o /dev/null``, a pipe) is written to, never renamed over: that
+    would replace the device with a file."""
+    if os.path.exists(path) and not os.path.isfile(path):
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return
     partial = f"{path}.partial"
     with open(partial, "w", encoding="utf-8") as handle:
         handle.write(text)
@@ -1189,7 +1224,23 @@ def results(db_path, as_json):
 
 
 def main():
-    cli(prog_name="crystalpick")
+    # killed politely (kill PID, a job scheduler's SIGTERM): unwind, so every worker and
+    # external engine's process group is stopped on the way out, as after Ctrl-C
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    try:
+        cli(prog_name="crystalpick")
+    except SystemExit as end:
+        if end.code != Interrupted.exit_code:
+            raise
+        # Ctrl-C: what was found is printed and every worker and engine is stopped, so
+        # leave now; the interpreter's teardown (numpy, the Cython modules) would take
+        # another 0.1-0.3 s on a loaded machine (docs/search.md, "Ctrl-C").
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(end.code)
 
 
 if __name__ == "__main__":

@@ -97,7 +97,19 @@ def lines_table(analysis, to_move: str) -> str:
         out.append("  ".join(cell.rjust(w) if i in (0, 2, 3, 4) else cell.ljust(w)
                              for i, (cell, w) in enumerate(zip(row, widths))) + "  " + row[-1])
     effort = (f"{analysis.simulations:,} simulations" if analysis.simulations is not None
-              else f"depth {analysis.depth}/{analysis.seldepth}")
+              else f"depth {analysis.depth}" + (f"/{analysis.seldepth}"
+                                                 if analysis.seldepth is not None else ""))
     out.append(f"{effort}, {analysis.nodes:,} nodes in {analysis.elapsed:.2f} s "
                f"({analysis.nps:,.0f} nodes/s)")
     return "\n".join(out)
+
+
+LONGEST_MESSAGE = 400    # characters of an error message, which may echo the user's input
+
+
+def shortened(message: str) -> str:
+    """An error message of readable length: input echoed back in it (a pasted megabyte) is
+    cut, saying how long the message was."""
+    if len(message) <= LONGEST_MESSAGE:
+        return message
+    return f"{message[:LONGEST_MESSAGE]}... ({len(message):,} characters)"

@@ -58,3 +58,5 @@ MOVE_TIME = Checked(match.MOVE_TIME)
 TOLERANCE = Checked(match.TOLERANCE)
 MAX_PLIES = Checked(match.MAX_PLIES)
 MATCH_ID = Checked(match.MATCH_ID)
+REPLAY_PLY = checked("ply", "int", 0, KERNEL_PLIES)       # replay: a ply of a record
+RECORD_NUMBER = checked("game", "int", 1, 10**6)          # replay: a record of a file

@@ -36,9 +36,9 @@ class TerminalGame:
         names = [engine_spec if side in self.players else "human" for side in (0, 1)]
         self.record = new_record(game, state, names[0], names[1], seed)
 
-    def close(self) -> None:
+    def close(self, at_once: bool = False) -> None:
         for player in self.players.values():
-            player.close()
+            player.close(at_once)
 
     def say(self, text: str = "") -> None:
         click.echo(text)
@@ -78,8 +78,7 @@ class TerminalGame:
                 return
         end = GameEnd.by_rules(self.state)
         finish_record(self.record, end)
-        self.say(f"game over after {len(self.record.plies)} plies: {end.reason} (the "
-                 f"{self.game.name} rules end the game in this position)")
+        self.say(f"game over after {len(self.record.plies)} plies: {end.reason}")
         if not self.humans:
             self.say("")
             self.say(format_record(self.record).rstrip())

@@ -17,6 +17,8 @@ from crystalpick.search.engines import DEPTH, ENGINES, NODES, SIMS, default_engi
 from crystalpick.search.options import Option, OptionError
 from crystalpick.search.stop import StopFlag
 
+from .output import shortened
+
 MULTIPV = Option("multipv", "int", 1, "Lines reported by info.", minimum=1, maximum=64)
 MILLISECONDS = 86_400_000     # a day, as for every time limit
 GO_WORDS = {
@@ -57,7 +59,7 @@ class Session:
             self.out.flush()
 
     def error(self, message: str) -> None:
-        self.send(f"info string error: {message}")
+        self.send(f"info string error: {shortened(message)}")
 
     # -- commands ------------------------------------------------------------------------
     def new_game(self, rules: dict | None = None, tileset: str | None | bool = False) -> None:

@@ -303,6 +303,18 @@ class State(ABC):
         r = self.returns()
         return 0 if r[0] > r[1] else 1 if r[1] > r[0] else None
 
+    def end_reason(self) -> str:
+        """Why the game is over in this position, in the game's own terms and short (e.g.
+        Mattock's ``second cannot mine``): ``play`` says it, a match records it."""
+        if not self.is_terminal():
+            raise GameError(f"the {self.game.name} game is not over in this position")
+        return self.rules_end_reason()
+
+    @abstractmethod
+    def rules_end_reason(self) -> str:
+        """:meth:`end_reason` at a terminal state: which of the game's end conditions
+        holds, where its rules live."""
+
     @abstractmethod
     def hash_key(self) -> int:
         """A 64-bit Zobrist key of everything that matters to the rules (for TT lookup)."""

@@ -58,6 +58,8 @@ def parse_spec(text: str) -> EngineSpec:
             raise OptionError(f"engine option {item!r} in {text!r}: expected KEY=VALUE; "
                               f"{schema.valid()}")
         field, parsed, is_limit = schema.parse(key.strip(), value)
+        if field in limits or field in options:
+            raise OptionError(f"engine option {key.strip()!r} given twice in {text!r}")
         (limits if is_limit else options)[field] = parsed
     if name == GREEDY.name:
         name, limits = "alphabeta", {"depth": 1}

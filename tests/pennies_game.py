@@ -83,6 +83,9 @@ class PenniesState(State):
             seen[0] = "?"
         return ":".join(["pennies"] + [str(m) for m in seen])
 
+    def rules_end_reason(self):
+        return "both pennies shown"
+
     def move_to_str(self, move):
         return str(move)
 

@@ -2,6 +2,9 @@
 thrown away marked as a blunder, the same annotations on a Dask LocalCluster as in local
 processes, replay showing them, Ctrl-C keeping what is finished, and bad input."""
 import json
+import os
+import stat
+import threading
 
 import pytest
 from click.testing import CliRunner
@@ -154,6 +157,22 @@ def test_local_cluster_gives_the_local_pools_annotations(match_records, tmp_path
     for report in reports:
         del report["seconds"], report["positions_per_second"]
     assert reports[0] == reports[1] and reports[0]["positions"] > 0
+
+
+def test_output_that_is_not_a_regular_file_is_written_not_replaced(match_records, tmp_path):
+    """``-o /dev/null`` must not rename a file over the device (root could): here a pipe,
+    read while annotate writes it, is still a pipe afterwards."""
+    out = tmp_path / "pipe"
+    os.mkfifo(out)
+    read = {}
+    reader = threading.Thread(target=lambda: read.setdefault("text", out.read_text()),
+                              daemon=True)
+    reader.start()
+    result = run("annotate", "mattock", match_records["mattock"], *ENGINE, "-o", out)
+    reader.join(30)
+    assert result.exit_code == 0, result.output
+    assert stat.S_ISFIFO(os.stat(out).st_mode) and not (tmp_path / "pipe.partial").exists()
+    assert "eval_before" in parse_records(read["text"])[0].plies[0].comment
 
 
 def test_replay_shows_the_annotations(match_records, tmp_path):

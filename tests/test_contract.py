@@ -87,6 +87,17 @@ def check_returns(state) -> None:
         assert returns[winner] > returns[1 - winner]
 
 
+def check_end_reason(state) -> None:
+    """A finished game says why in a short line; an unfinished one has no end reason."""
+    if not state.is_terminal():
+        with pytest.raises(GameError):
+            state.end_reason()
+        return
+    reason = state.end_reason()
+    assert isinstance(reason, str) and reason.strip() == reason and 0 < len(reason) <= 80
+    assert "\n" not in reason
+
+
 def check_observations(state) -> None:
     """Each player's observation is JSON data and one line of notation; with perfect
     information it is the whole position."""
@@ -141,6 +152,7 @@ def test_random_games_keep_the_contract(cls, impl):
             moves = check_moves(state, rng)
             check_position_round_trip(state, moves)
             check_returns(state)
+            check_end_reason(state)
             check_observations(state)
             check_mover_knows_its_moves(state, seen)
             if player == TERMINAL:
@@ -192,6 +204,7 @@ def test_reference_and_fast_agree(cls, rules, seeds):
                     assert other.chance_outcomes() == first.chance_outcomes(), first.position()
                 assert other.returns() == first.returns(), first.position()
             if first.is_terminal():
+                assert {other.end_reason() for other in states} == {first.end_reason()}
                 break
             move = choose(first, rng)
             for state in states:

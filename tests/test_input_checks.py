@@ -67,6 +67,35 @@ def test_bad_match_limits_stop_before_anything_is_written(tmp_path, extra, fragm
     assert not db.exists()
 
 
+@pytest.mark.parametrize("args,fragment", [
+    (["analyse", "mattock", "--engine", "mcts:c=1,c=2"], "engine option 'c' given twice"),
+    (["match", "mattock", "--engine", "alphabeta:depth=2,depth=3", "--engine", "random"],
+     "'depth' given twice"),
+    (["analyse", "mattock", "--engine", ""], "unknown engine ''"),
+    (["play", "mattock", "--engine", "", "--human", "none"], "unknown engine ''"),
+    (["annotate", "mattock", "{records}", "--engine", ""], "unknown engine ''"),
+    (["solve", "mattock", "--resume", "{missing}/t.bin"], "--resume {missing}/t.bin: no such "
+                                                          "folder to write the table in"),
+    (["analyse", "mattock", "--svg", "{missing}/b.svg"], "no such folder to write the diagram"),
+    (["bench", "mattock", "--profile", "{missing}/p"], "no such folder to write the profile"),
+    (["match", "mattock", "--engine", "greedy", "--engine", "random", "--records",
+      "{missing}/r.rec", "--db", "{tmp}/r.sqlite"], "no such folder to write the records"),
+    (["match", "mattock", "--engine", "greedy", "--engine", "random", "--db",
+      "{missing}/r.sqlite"], "no such folder to write the results database"),
+])
+def test_bad_specs_and_output_folders_are_refused_before_any_work(tmp_path, args, fragment):
+    """Found by fuzzing after the issue's list: duplicate spec keys were silently merged, an
+    empty spec meant the default in some commands, and a file to write in a missing folder
+    failed after the whole search (or a match's first game), naming a '.partial' file, or
+    had the folder created (--db)."""
+    records = tmp_path / "game.rec"
+    records.write_text('[Game "mattock"]\n[Start "5/3x2/1o5/6o1/9/1x6/5x1/2o3/5 x"]\n'
+                       '[Result "*"]\n\n1. h5/h4-h5\n')
+    filled = {"tmp": tmp_path, "missing": tmp_path / "missing", "records": records}
+    refused(run(*[a.format(**filled) for a in args]), fragment.format(**filled))
+    assert not (tmp_path / "missing").exists() and not (tmp_path / "r.sqlite").exists()
+
+
 def test_a_table_that_does_not_fit_stops_the_match_before_the_first_game(tmp_path, monkeypatch):
     from crystalpick.search import engines
 
@@ -218,6 +247,17 @@ def session_output(*lines):
     return out.getvalue().splitlines()
 
 
+def test_a_pasted_megabyte_is_not_echoed_back_whole():
+    """Found by fuzzing: a huge position or command came back whole in the error line."""
+    huge = "a" * 100_000
+    result = run("show", "mattock", huge)
+    refused(result, "... (")
+    assert len(result.output) < 1000
+    said, ready = session_output(huge, "isready")
+    assert said.startswith("info string error: unknown command") and len(said) < 1000
+    assert ready == "readyok"
+
+
 @pytest.mark.parametrize("go,fragment", [
     ("go depth 1e400", "depth=1e400"), ("go nodes inf", "nodes=inf"),
     ("go movetime nan", "movetime=nan"), ("go depth 2.7", "depth=2.7"),
@@ -257,6 +297,6 @@ def test_ctrl_c_in_perft_prints_what_was_counted_and_exits_130():
 
 def test_play_says_why_the_game_ended():
     result = run("play", "mattock", "--engine", "random", "--human", "none", "--seed", "2")
-    assert "game over after" in result.output and "by the rules" in result.output
+    assert "game over after" in result.output and "cannot mine" in result.output
     quit_early = run("play", "mattock", "--engine", "random", "--seed", "2", stdin="quit\n")
     assert "first quit" in quit_early.output

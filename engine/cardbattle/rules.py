@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .cards import Card, CardSet
 from .options import Options
-from .position import NO_CARD, Position, Seat
+from .position import DRAW_RESULT, NO_CARD, PLY_LIMIT, Position, Seat
 
 
 def boost_bonus(card: Card, target: Card | None, attribute: int) -> int:
@@ -129,6 +129,23 @@ def game_winner(pos: Position, options: Options) -> int:
             return p
     left = [p for p, seat in enumerate(pos.seats) if not seat.out]
     return left[0] if options.stake and len(left) == 1 else -1
+
+
+def end_reason(pos: Position, options: Options, names) -> str:
+    """Why the game ended in ``pos`` (over): §6's target or stake, §4.9's deck-out, or a
+    draw at a limit."""
+    if pos.result == DRAW_RESULT:
+        if pos.round >= options.max_rounds:
+            return f"{pos.round} rounds played (the max-rounds limit)"
+        return f"{PLY_LIMIT} plies played (the engineering limit)"
+    winner = pos.result
+    if pos.seats[winner].won >= options.target:
+        return f"{names[winner]} reached {options.target} crystals"
+    others = [p for p in range(pos.players) if p != winner]
+    if options.stake and all(pos.seats[p].out for p in others):
+        return " and ".join(names[p] for p in others) + " out of crystals"
+    empty = [p for p in others if not pos.seats[p].deck] or others
+    return " and ".join(names[p] for p in empty) + " had to draw from an empty deck"
 
 
 def returns(pos: Position, winner: int) -> tuple[float, ...]:

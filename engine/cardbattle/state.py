@@ -10,6 +10,7 @@ from .notation import PLAYERS, format_observation, format_position
 from .observation import greedy_choice, observe
 from .position import TIEBREAK
 from .render import render
+from .rules import end_reason
 from .sampling import determinize
 from .zobrist import position_key
 
@@ -20,6 +21,9 @@ CARD_KINDS = (M_PLAY, M_BOOST)      # moves that put a card of the mover's on th
 class CardBattleState(State):
     def position(self) -> str:
         return format_position(self.to_position(), self.game.cardset.attributes)
+
+    def rules_end_reason(self) -> str:
+        return end_reason(self.to_position(), self.game.options, self.game.player_names)
 
     def hash_key(self) -> int:
         return position_key(self.to_position()) ^ self.game.cardset.digest

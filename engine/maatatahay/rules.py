@@ -13,6 +13,7 @@ from .board import CELLS, DIAGONAL, FACINGS, NAMES, NEIGHBOUR, ORTHOGONAL
 from .constants import DEATH_LIMIT, RELIC_DRAWS, STORAGE_LIMIT, TEMPLE_BASE_COST
 from .moves import format_crystals
 from .position import EMPTY, Position
+from .tileset import TRIBES
 
 
 # -- section 3.2: who chooses the order -------------------------------------------------------
@@ -125,14 +126,25 @@ def free_cells(pos: Position) -> int:
     return sum(1 for c in range(CELLS) if pos.tile[c] == EMPTY and c not in pos.temples)
 
 
-def game_over(pos: Position) -> bool:
+def end_conditions(pos: Position) -> list[str]:
+    """Section 7: the conditions that end the game which hold in ``pos``, in words (none:
+    it goes on)."""
     deaths = [pos.deaths(0), pos.deaths(1)]
+    held = []
     if pos.options["death-limit"] == "either":
-        too_many = max(deaths) >= DEATH_LIMIT
-    else:
-        too_many = sum(deaths) >= DEATH_LIMIT
-    all_played = not pos.deck and not pos.pairs
-    return too_many or free_cells(pos) <= 1 or all_played
+        held += [f"{TRIBES[p]} lost {deaths[p]} warriors" for p in (0, 1)
+                 if deaths[p] >= DEATH_LIMIT]
+    elif sum(deaths) >= DEATH_LIMIT:
+        held.append(f"{sum(deaths)} warriors dead in total")
+    if free_cells(pos) <= 1:
+        held.append("board full")
+    if not pos.deck and not pos.pairs:
+        held.append("all warriors played")
+    return held
+
+
+def game_over(pos: Position) -> bool:
+    return bool(end_conditions(pos))
 
 
 def winner(pos: Position) -> int | None:

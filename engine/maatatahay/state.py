@@ -10,7 +10,7 @@ from .constants import PLACE
 from .moves import M_PLACE, decode_place, format_move, move_kind, move_payload, parse_move_syntax
 from .notation import format_position
 from .render import pending_text, render
-from .rules import placement_problem
+from .rules import end_conditions, placement_problem
 
 SHOWN_ALTERNATIVES = 12
 
@@ -23,6 +23,9 @@ class MaatatahayState(State):
         if winner is None:
             return (0.0, 0.0)
         return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
+
+    def rules_end_reason(self) -> str:
+        return " and ".join(end_conditions(self.to_position()))
 
     def position(self) -> str:
         return format_position(self.to_position())

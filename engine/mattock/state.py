@@ -20,6 +20,10 @@ class MattockState(State):
     def current_player(self) -> int:
         return self.to_move if self.has_mine_cell() else TERMINAL
 
+    def rules_end_reason(self) -> str:
+        """Section 5: the player to move cannot mine (no legal cell, or no miner)."""
+        return f"{self.game.player_names[self.to_move]} cannot mine"
+
     def position(self) -> str:
         return format_position(self.to_position())
 

@@ -51,6 +51,12 @@ class ChanceNimState(KernelState):
     def position(self):
         return "/".join(str(x) for x in self.kernel.fields)
 
+    def rules_end_reason(self):
+        pile, _, _, turns, _ = self.kernel.fields
+        if pile == 0:
+            return "the pile is empty"
+        return f"{turns} takes without a winner"
+
     def to_position(self):
         return self.position()
 

@@ -76,10 +76,17 @@ class Executor:
 PR_SET_PDEATHSIG = 1       # Linux prctl(2): the signal a process gets when its parent dies
 
 
+def _leave(signum, frame):
+    raise SystemExit(128 + signum)
+
+
 def _start_worker(parent: int):
     """Workers leave Ctrl-C to the parent, which stops them and keeps what is finished, and
-    die with it (a parent killed outright, e.g. by SIGTERM, would leave them playing on)."""
+    die with it (a parent killed outright, e.g. by SIGTERM, would leave them playing on).
+    SIGTERM (the parent's cancel, or its death) unwinds the task, so a game's players
+    close and kill their external engines' process groups before the worker ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _leave)
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     except (OSError, AttributeError):          # not Linux: no such call
@@ -120,11 +127,21 @@ class LocalPool(Executor):
                 function, args = self.waiting.popleft()
                 result = function(*args)
             else:
-                result = self.finished.get()
+                result = self.next_result()
             self.outstanding -= 1
             if isinstance(result, BaseException):
                 raise result
             yield result
+
+    def next_result(self):
+        """A finished task's result, waited for in short waits: Ctrl-C's handler runs on
+        the main thread only when it wakes (the kernel may give the signal to a pool
+        thread)."""
+        while True:
+            try:
+                return self.finished.get(timeout=0.05)
+            except queue.Empty:
+                pass
 
     def cancel(self) -> None:
         if self.pool is not None:

@@ -44,6 +44,9 @@ class ExternalEngine:
         except EngineFailure as err:
             self.close()
             raise EngineStartError(f"{self.name!r} did not start: {err}") from None
+        except BaseException:       # Ctrl-C, or a worker told to leave, mid-handshake
+            self.close(at_once=True)
+            raise
 
     @property
     def name(self) -> str:
@@ -137,11 +140,11 @@ class ExternalEngine:
         moves = " ".join(ply.move for ply in record.plies)
         return f"position {start}" + (f" moves {moves}" if moves else "")
 
-    def close(self) -> None:
+    def close(self, at_once: bool = False) -> None:
         """``quit``, then the whole process group is killed whatever the engine did (what
-        it started may outlive it)."""
+        it started may outlive it); ``at_once`` skips the ``quit`` (Ctrl-C: no waiting)."""
         try:
-            if self.process.poll() is None:
+            if not at_once and self.process.poll() is None:
                 try:
                     self.send("quit")
                     self.process.wait(timeout=QUIT_SECONDS)

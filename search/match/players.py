@@ -60,8 +60,10 @@ class Player:
     def __enter__(self) -> "Player":
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, kind, error, trace) -> None:
+        # a game left by an exception (Ctrl-C, a worker told to leave) does not wait for
+        # an external engine to quit
+        self.close(at_once=kind is not None)
 
     def limits(self, clock: float | None, increment: float, move_time: float | None) -> Limits:
         fields = dict(self.spec.limits)
@@ -111,6 +113,6 @@ class Player:
         except GameError as err:
             raise IllegalMove(str(err)) from None
 
-    def close(self) -> None:
+    def close(self, at_once: bool = False) -> None:
         if self.external is not None:
-            self.external.close()
+            self.external.close(at_once)

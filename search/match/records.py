@@ -9,7 +9,7 @@
     [Second "random"]
     [Result "1-0"]
     [Termination "normal"]
-    [Reason "first wins by the rules"]
+    [Reason "first wins: second cannot mine"]
 
     1. h5/h4-h5 {score=+3.0; pov=first; depth=3; nodes=5210; time=0.041}
     2. b2 {time=0.000}

@@ -46,8 +46,8 @@ class GameEnd:
     @classmethod
     def by_rules(cls, state) -> "GameEnd":
         winner = state.winner()
-        reason = "draw" if winner is None else \
-            f"{state.game.player_names[winner]} wins by the rules"
+        outcome = "draw" if winner is None else f"{state.game.player_names[winner]} wins"
+        reason = f"{outcome}: {state.end_reason()}"     # in the game's terms
         return cls(tuple(state.returns()), Termination.NORMAL, reason)
 
     @classmethod

@@ -1,0 +1,172 @@
+"""Every long-running command interrupted as a terminal's Ctrl-C does it (SIGINT to the
+whole process group), in one place: ``tests/test_interrupts.py`` checks what each prints
+and its exit status, ``bench/stop_latency.py`` times them (docs/search.md, "Ctrl-C").
+
+A case starts the command in its own session, waits until it is at work (a line it prints
+first, or the engine's ``readyok`` after ``go infinite``), lets it work a moment, sends
+SIGINT and waits for the exit: the latency is from the signal to the exit.
+"""
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+COMMAND = [sys.executable, "-c", "from crystalpick.cli.main import main; main()"]
+INTERRUPTED = 130            # 128 + SIGINT: what every command exits with after Ctrl-C
+STARTUP_SECONDS = 60         # a loaded machine may take long to import and set up
+
+
+@dataclass
+class Case:
+    """``args`` after ``crystalpick``, with ``{tmp}`` and ``{records}`` filled in; ``ready``
+    is text the command prints (stdout or its progress bar on stderr) once at work;
+    ``stdin`` lines are written first (the engine); ``shows`` must be in the output after
+    the interrupt (the partial result)."""
+    name: str
+    args: list[str]
+    ready: str
+    shows: list[str]
+    stdin: list[str] = field(default_factory=list)
+    settle: float = 0.0        # seconds to wait beyond ``ready`` (a worker still forking)
+
+
+CASES = [
+    Case("analyse alphabeta", ["analyse", "mattock", "--time", "60"], "search",
+         ["(interrupted: best result so far)", "best"]),
+    Case("analyse mcts workers=2", ["analyse", "mattock", "--engine", "mcts:workers=2",
+                                    "--time", "60"], "search",
+         ["(interrupted: best result so far)"], settle=1.0),
+    Case("solve", ["solve", "mattock", "--time", "60"], "solve",
+         ["position:", "interrupted"]),
+    Case("perft", ["perft", "mattock", "--depth", "9"], "root moves",
+         ["interrupted after", "root moves"]),
+    Case("play", ["play", "mattock", "--human", "none", "--engine", "alphabeta:time=30"],
+         "seed:", ["interrupted after 0 plies"]),
+    Case("match", ["match", "mattock", "--engine", "alphabeta:time=30", "--engine",
+                   "mcts:time=30", "--games", "2", "--db", "{tmp}/match.sqlite"],
+         "no --openings", ["Results of", "interrupted"]),
+    Case("match concurrency=2", ["match", "mattock", "--engine", "alphabeta:time=30",
+                                 "--engine", "mcts:time=30", "--games", "2",
+                                 "--concurrency", "2", "--db", "{tmp}/match2.sqlite"],
+         "no --openings", ["Results of", "interrupted"], settle=1.0),
+    Case("annotate", ["annotate", "mattock", "{records}", "--time", "30"], "positions",
+         ["totals by player", "interrupted: 0 of"]),
+    Case("annotate concurrency=2", ["annotate", "mattock", "{records}", "--time", "30",
+                                    "--concurrency", "2"], "positions",
+         ["totals by player", "interrupted: 0 of"], settle=1.0),
+    Case("deck", ["deck", "cardbattle", "--deck", "titas", "--against", "arsenal", "--games",
+                  "2000", "--seed", "1", "--engine", "ismcts:time=30"], "deck advisor",
+         ["interrupted after", "seed"]),
+    Case("bench", ["bench", "mattock", "--perft-depth", "9"], "perft depth 9",
+         ["interrupted: the positions finished are listed above"]),
+    Case("engine", ["engine", "mattock"], "readyok", ["bestmove"],
+         stdin=["position start", "isready", "go infinite"]),
+]
+
+
+def records_file(tmp: Path) -> Path:
+    """A short Mattock game record for ``annotate`` (greedy against random, seed 1)."""
+    from crystalpick.search.match.runner import MatchSettings, play_game
+    path = tmp / "game.rec"
+    if not path.exists():
+        settings = MatchSettings("mattock", ["greedy", "random"], games=2, seed=1)
+        path.write_text(play_game(settings, 0, False).record, encoding="utf-8")
+    return path
+
+
+@dataclass
+class Outcome:
+    seconds: float | None      # SIGINT to exit (None: it never got to work)
+    reported: float | None     # SIGINT to the last output (the partial result and why)
+    status: int
+    stdout: str
+    stderr: str
+    pids: list[int]            # every process of its session seen while it worked
+
+
+def session_pids(session: int) -> list[int]:
+    """The live (not zombie) processes of a session (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields_after_name = stat.rsplit(")", 1)[1].split()
+        if fields_after_name[0] != "Z" and int(fields_after_name[3]) == session:
+            found.append(int(entry.name))
+    return found
+
+
+def run(case: Case, tmp: Path, work_seconds: float = 0.3) -> Outcome:
+    """Start ``case``, interrupt it once it works ``work_seconds``, wait for the end. Its
+    stderr is a terminal, as a user's is, so progress bars show (and say it is at work)."""
+    args = [a.format(tmp=tmp, records=records_file(tmp) if "{records}" in a else "")
+            for a in case.args]
+    terminal, stderr = pty.openpty()
+    fcntl.ioctl(stderr, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # bars' width
+    process = subprocess.Popen(COMMAND + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=stderr, start_new_session=True)
+    os.close(stderr)
+    said = {"out": b"", "err": b""}
+    changed = threading.Condition()
+
+    def read(name, chunk):
+        while True:
+            try:
+                data = chunk()
+            except OSError:            # the terminal closes with the last process on it
+                data = b""
+            with changed:
+                if data:
+                    said["last"] = time.perf_counter()
+                said[name] += data
+                said[name + " ended"] = not data
+                changed.notify_all()
+            if not data:
+                return
+
+    readers = [threading.Thread(target=read, args=("out", lambda: process.stdout.read1(65536)),
+                                daemon=True),
+               threading.Thread(target=read, args=("err", lambda: os.read(terminal, 65536)),
+                                daemon=True)]
+    for reader in readers:
+        reader.start()
+    seconds = reported = None
+    pids = []
+    try:
+        process.stdin.write("".join(line + "\n" for line in case.stdin).encode())
+        process.stdin.flush()
+        with changed:
+            ready = changed.wait_for(lambda: case.ready.encode() in said["out"] + said["err"]
+                                     or said.get("out ended"), STARTUP_SECONDS)
+        if ready and not said.get("out ended"):
+            time.sleep(case.settle + work_seconds)
+            pids = session_pids(process.pid)
+            started = time.perf_counter()
+            os.killpg(process.pid, signal.SIGINT)
+            process.wait(timeout=STARTUP_SECONDS)
+            seconds = time.perf_counter() - started
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        for reader in readers:
+            reader.join(5)
+        os.close(terminal)
+    if seconds is not None:
+        reported = max(0.0, said.get("last", started) - started)
+    text = {name: said[name].decode("utf-8", "replace") for name in ("out", "err")}
+    return Outcome(seconds, reported, process.returncode, text["out"], text["err"], pids)
