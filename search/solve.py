@@ -11,8 +11,10 @@ The steps, all on one transposition table:
    the length as an upper bound (``exact`` False);
 4. the main line: the winner's shortest proven moves against the loser's longest resistance.
 
-The search runs in chunks of at most ``CHUNK_SECONDS`` so that progress can be reported and
-the table saved; it continues from the table, so the chunks cost little. A stop (Ctrl-C)
+The search runs in chunks of ``CHUNK_NODES`` positions (about half a second) so that
+progress can be reported and the table saved; it continues from the table, so the chunks
+cost little. Chunks end by count, not by the clock, so the same position and limits search
+the same nodes on any machine and under any load (a time limit ends the last chunk early). A stop (Ctrl-C)
 keeps what is proven, including the value of every first move.
 """
 from __future__ import annotations
@@ -29,7 +31,7 @@ from .engines import line_strings, refuse_imperfect_information
 from .score import DRAW, LOSS, WIN, Proven
 from .stop import StopFlag
 
-CHUNK_SECONDS = 0.5
+CHUNK_NODES = 400_000
 SAVE_EVERY_SECONDS = 60.0
 TABLE_FORMAT = "crystalpick.dfpn-table/1"
 
@@ -169,16 +171,14 @@ class Solver:
             nonlocal last_save
             while True:
                 now = time.monotonic()
-                chunk_end = now + CHUNK_SECONDS
-                if deadline is not None:
-                    chunk_end = min(chunk_end, deadline)
-                remaining_nodes = 0 if node_limit is None else node_limit - searcher.nodes
+                remaining_nodes = CHUNK_NODES if node_limit is None else min(
+                    CHUNK_NODES, node_limit - searcher.nodes)
                 if (deadline is not None and now >= deadline) or (
-                        node_limit is not None and remaining_nodes <= 0) or (
+                        remaining_nodes <= 0) or (
                         cpu_seconds is not None
                         and time.process_time() - cpu_start >= cpu_seconds):
                     return 0
-                searcher.set_limits(chunk_end, remaining_nodes)
+                searcher.set_limits(deadline or 0.0, remaining_nodes)
                 status = searcher.prove(attacker, budget)
                 pn, dn, _, _ = searcher.root_numbers
                 if progress:
