@@ -165,6 +165,10 @@ from test_maatatahay_support import TILESET, build                          # no
 
 MAAT = Maatatahay()
 TERMS = ("points", "safety", "stored", "relics", "remaining", "tempo")
+W = MaatatahayEvaluator().weights                                 # the documented weights
+LATE = {"points": "points_late", "safety": "safety_late", "stored": "stored_late",
+        "relics": "relic_late", "remaining": "remaining_late", "tempo": "tempo_late"}
+NO_LATE = {late: 0 for late in LATE.values()}
 
 
 def maatatahay_positions(count, seed, rules=None):
@@ -232,7 +236,7 @@ def test_default_tileset_mirrors_the_tribes():
 
 
 def test_maatatahay_evaluation_is_bounded_and_its_terms_sum_for_the_mover():
-    hook = MaatatahayEvaluator()
+    hook, early = MaatatahayEvaluator(), MaatatahayEvaluator(**NO_LATE)
     checked = 0
     for state in MAAT_POSITIONS:
         player = state.current_player()
@@ -243,13 +247,32 @@ def test_maatatahay_evaluation_is_bounded_and_its_terms_sum_for_the_mover():
         theirs = sum(terms[name][1 - player] for name in TERMS)
         assert score == pytest.approx(max(-1000, min(1000, mine - theirs)))
         # the terms the kernel counts directly
-        points, pos = state.kernel.scores(), state.to_position()
-        assert terms["points"] == (40 * points[0], 40 * points[1])
-        assert terms["stored"] == tuple(12 * pos.storage_spirit[p] + 6 * pos.storage_energy[p]
+        points, pos, terms = state.kernel.scores(), state.to_position(), early.terms(state)
+        assert terms["points"] == (W["points"] * points[0], W["points"] * points[1])
+        assert terms["stored"] == tuple(W["stored_spirit"] * pos.storage_spirit[p]
+                                        + W["stored_energy"] * pos.storage_energy[p]
                                         for p in (0, 1))
         assert all(terms["safety"][p] <= 0 <= terms["relics"][p] for p in (0, 1))
         checked += mine != theirs
     assert checked > 100
+
+
+@pytest.mark.parametrize("limit", ["total", "either"])
+def test_maatatahay_terms_fade_towards_the_death_limit(limit):
+    """Each term is scaled by 1 - its late weight x progress, progress being the share of the
+    death limit used up: the deaths in total, or the larger tribe's, out of 6."""
+    lates = {late: 0.1 * (k + 1) for k, late in enumerate(LATE.values())}
+    hook, early = MaatatahayEvaluator(**lates), MaatatahayEvaluator(**NO_LATE)
+    faded = 0
+    for state in maatatahay_positions(150, seed=6, rules={"death-limit": limit}):
+        deaths = state.kernel.deaths()
+        progress = (sum(deaths) if limit == "total" else max(deaths)) / 6
+        terms, plain = hook.terms(state), early.terms(state)
+        for name, late in LATE.items():
+            assert terms[name] == pytest.approx(
+                tuple(v * (1 - lates[late] * progress) for v in plain[name]))
+        faded += progress > 0 and terms != plain
+    assert faded > 20
 
 
 def test_maatatahay_evaluation_is_relative_to_the_side_to_move():
@@ -357,7 +380,7 @@ def test_a_pending_fight_that_will_be_lost_costs_the_warrior():
     assert state.current_player() == 0
     after = hook.terms(state)["safety"][0]
     stake = 2 + 1                                     # B1's gems and the death
-    assert after == pytest.approx(before - 12 * stake)
+    assert after == pytest.approx(before - W["safety"] * stake)
 
 
 def test_relic_prospects_follow_the_means_to_pay():
@@ -369,11 +392,12 @@ def test_relic_prospects_follow_the_means_to_pay():
         return hook.terms(maat(board, store=store, pending="place:B2,W5",
                                temples="a1,b2,c3,d4,e5"))["relics"][0]
 
-    assert relics("s3e/-") == 40 * 1                  # affordable: the first relic, 1 point
-    assert relics("4e/-") == pytest.approx(40 * 0.25)  # no Spirit to enter with
-    assert relics("se/-") == pytest.approx(40 * 0.5)   # half the cost in hand
+    relic = W["relic"]
+    assert relics("s3e/-") == relic * 1                  # affordable: the first relic, 1 point
+    assert relics("4e/-") == pytest.approx(relic * 0.25)  # no Spirit to enter with
+    assert relics("se/-") == pytest.approx(relic * 0.5)   # half the cost in hand
     # two friends beside c3 bring its cost down to 2: the same crystals now suffice
-    assert relics("se/-", {"b3": "B12^", "d3": "B11^", "a3": "W12^", "e1": "W11^"}) == 40
+    assert relics("se/-", {"b3": "B12^", "d3": "B11^", "a3": "W12^", "e1": "W11^"}) == relic
     assert relics("-/-") == 0
 
 
@@ -383,8 +407,9 @@ def test_relic_prospects_use_the_relic_scoring_option():
     progressive = maat(board, store="s3e/s3e", relics="BW", pending="place:B2,W5")
     order = maat(board, store="s3e/s3e", relics="BW", pending="place:B2,W5",
                  options="relic-scoring=order")
-    assert hook.terms(progressive)["relics"] == (40 * 2, 40 * 2)   # each player's 2nd relic
-    assert hook.terms(order)["relics"] == (40 * 3, 40 * 3)         # the game's 3rd relic
+    relic = W["relic"]
+    assert hook.terms(progressive)["relics"] == (relic * 2, relic * 2)   # each one's 2nd relic
+    assert hook.terms(order)["relics"] == (relic * 3, relic * 3)         # the game's 3rd
 
 
 def test_remaining_tiles_count_the_gems_still_to_place():
@@ -398,7 +423,7 @@ def test_remaining_tiles_count_the_gems_still_to_place():
                      and t.id not in ("B1", "B2", "W11", "W12")) for tribe in "BW"]
     free = 25 - 5 - 4 - 1                             # no tile, no temple; the game ends at 1
     share = min(1.0, free / 2 / 10)
-    assert remaining == pytest.approx(tuple(36 * g * share for g in gems_left))
+    assert remaining == pytest.approx(tuple(W["remaining"] * g * share for g in gems_left))
     assert remaining[1] > remaining[0]
 
 
@@ -420,8 +445,9 @@ def test_tempo_the_player_still_to_place_collects_the_richest_cell():
     hook = MaatatahayEvaluator()
     board = {"c3": "3s", "d3": "e", "a1": "B12^", "a3": "W12^"}
     both = maat(board, pending="place:B2,W5")
-    assert hook.terms(both)["tempo"] == (4 * 3, 8 * 1)    # Balan first, Wazu the next best
+    # Balan first, Wazu the next best
+    assert hook.terms(both)["tempo"] == (W["cell_spirit"] * 3, W["cell_energy"] * 1)
     state = maat(board, pending="place:B2,W5")
     state.play(state.parse_move("e1^"))                  # Balan took an empty cell
     assert state.current_player() == 1
-    assert hook.terms(state)["tempo"] == (0, 4 * 3)
+    assert hook.terms(state)["tempo"] == (0, W["cell_spirit"] * 3)

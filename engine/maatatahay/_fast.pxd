@@ -72,6 +72,7 @@ cdef unsigned int pending_fighters(KState* s) noexcept nogil   # cells still to 
 cdef int support(KState* s, int cell, int player) noexcept nogil   # Energy a new warrior gets
 cdef int temple_cost(KState* s, int cell, int player) noexcept nogil
 cdef int free_cells(KState* s) noexcept nogil                  # the end condition's count
+cdef int deaths_to_end(KState* s) noexcept nogil               # deaths before the limit ends it
 cdef int next_relic_value(KState* s, int player) noexcept nogil
 cdef void make_move(KState* s, int move) noexcept nogil
 cdef void unmake_move(KState* s) noexcept nogil

@@ -460,11 +460,16 @@ cdef int free_cells(KState* s) noexcept nogil:
     return count
 
 
-cdef bint game_over(KState* s) noexcept nogil:
+cdef int deaths_to_end(KState* s) noexcept nogil:
+    """Deaths still to come before the death limit ends the game (``death-limit``: the total,
+    or either tribe's own count)."""
     if s.d.death_either:
-        if s.c.deaths[0] >= C_DEATH_LIMIT or s.c.deaths[1] >= C_DEATH_LIMIT:
-            return True
-    elif s.c.deaths[0] + s.c.deaths[1] >= C_DEATH_LIMIT:
+        return C_DEATH_LIMIT - max(s.c.deaths[0], s.c.deaths[1])
+    return C_DEATH_LIMIT - s.c.deaths[0] - s.c.deaths[1]
+
+
+cdef bint game_over(KState* s) noexcept nogil:
+    if deaths_to_end(s) <= 0:
         return True
     if s.c.deck == 0 and s.c.pair_count == 0:
         return True

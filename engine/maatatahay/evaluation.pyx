@@ -5,13 +5,13 @@ Points decide the game, so every term is in points' currency: ``POINTS`` evaluat
 per point. Each term is computed for both players from one read-only pass over the kernel's
 ``KState`` and scored as (side to move) - (opponent); the sum is clamped to +-EVAL_BOUND.
 Rule facts (strength, surround status, what a warrior fights, pending fights, support,
-temple cost, free cells, the next relic's value) come from the kernel's own exported
-functions, and component values (gems, printed strength) from the tileset loaded into the
-kernel, so no rule or component number is copied here.
+temple cost, free cells, the next relic's value, the deaths left before the end) come from
+the kernel's own exported functions, and component values (gems, printed strength) from the
+tileset loaded into the kernel, so no rule or component number is copied here.
 
 * ``POINTS`` (40 per point): the points the kernel would count now (relics, living
   warriors' gems and Spirit), which decide the game.
-* Safety of living warriors (``SAFETY`` = 12 per expected point lost): a warrior not yet
+* Safety of living warriors (``SAFETY`` = 14 per expected point lost): a warrior not yet
   surrounded fights when its last open side closes, alone against the living enemies beside
   it. It is *killable* when its strength is below what it would face if the enemy closed
   all its open sides: the enemy strength beside it now (``enemy_strength``), plus per open
@@ -25,15 +25,15 @@ kernel, so no rule or component number is copied here.
   0.3, 0.2, 0.1 when the enemy beside it already outweighs it, else 0.12, 0.05, 0.02.
   Warriors that are surrounded and survived are safe for good; a pending fight (draw, load
   or fight step) is lost outright (danger 1) when the strengths now say so.
-* Crystals in storage (``STORED_SPIRIT`` = 12, ``STORED_ENERGY`` = 6 per crystal): Spirit
+* Crystals in storage (``STORED_SPIRIT`` = 13, ``STORED_ENERGY`` = 32 per crystal): Spirit
   becomes a point once loaded onto a surviving warrior and pays for temples; Energy becomes
   strength.
-* Relic prospects (``RELIC`` = 40 per point of the next relic's value): the points the
+* Relic prospects (``RELIC`` = 52 per point of the next relic's value): the points the
   player's next relic would score (``next_relic_value``: the player's count + 1, or the
   game's with ``relic-scoring=order``) times how well storage pays for the cheapest
   unclaimed temple now (``temple_cost``): 1 when it covers the cost, else the share of the
   cost held, and a quarter of that without a Spirit to enter with.
-* Remaining tiles (``REMAINING`` = 36 per gem): gems printed on the tiles a player has not
+* Remaining tiles (``REMAINING`` = 50 per gem): gems printed on the tiles a player has not
   placed yet, times the share of them the free cells leave room for ((free cells - 1) / 2
   placements each, at most all of them): what later placements can still score.
 * Tempo, crystal prospects this round (``CELL_SPIRIT`` = 4, ``CELL_ENERGY`` = 8 per
@@ -41,25 +41,39 @@ kernel, so no rule or component number is copied here.
   of them from the richest free cell and the second from the next one; later rounds share
   the cells evenly, so they cancel out.
 
-The weights were fitted (logistic regression of game results on the terms, 38,000
-positions of depth-2 self-play with 15% random moves) and checked by matches
-(docs/search.md). ``MaatatahayEvaluator(**weights)`` overrides them, for tuning and tests.
+* Nearness of the end (``*_LATE``, the share of a term lost per unit of progress;
+  ``RELIC_LATE`` = 0.9, ``REMAINING_LATE`` = 0.85, the others 0): the game ends when the
+  death limit is reached, so the terms about the future are worth less the fewer deaths are
+  left. Each term is scaled by 1 - its late weight x progress, progress = 1 - (deaths still
+  to come before the limit, ``deaths_to_end``) / ``DEATH_LIMIT``: 0 with no death, 5/6 when
+  the next death ends the game.
+
+The weights were fitted by ``bench/maatatahay_fit.py`` (logistic regression of game results
+on the terms over positions of seeded depth-2 self-play with 15% random moves, default
+rules) and checked by matches (docs/search.md). ``MaatatahayEvaluator(**weights)``
+overrides them, for tuning and tests.
 """
 from crystalpick.engine.maatatahay._fast cimport (
     Kernel as MaatatahayKernel, KState, NCELLS, NTILES, scores, strength, open_sides,
-    enemy_strength, pending_fighters, support, temple_cost, free_cells, next_relic_value)
+    enemy_strength, pending_fighters, support, temple_cost, free_cells, next_relic_value,
+    deaths_to_end)
 from crystalpick.engine.maatatahay import constants as _K
 from libc.string cimport memset
 
 cdef enum:
     POINTS = 40
-    SAFETY = 12
-    STORED_SPIRIT = 12
-    STORED_ENERGY = 6
-    RELIC = 40
-    REMAINING = 36
+    SAFETY = 14
+    STORED_SPIRIT = 13
+    STORED_ENERGY = 32
+    RELIC = 52
+    REMAINING = 50
     CELL_SPIRIT = 4
     CELL_ENERGY = 8
+
+# Share of a term lost per unit of progress towards the death limit (see ``late``).
+cdef double POINTS_LATE = 0.0, SAFETY_LATE = 0.0, STORED_LATE = 0.0
+cdef double RELIC_LATE = 0.9, REMAINING_LATE = 0.85, TEMPO_LATE = 0.0
+cdef double DEATH_LIMIT = _K.DEATH_LIMIT
 
 # Danger of a warrior with 2-4 open sides (index): when the enemy beside it already outweighs
 # it (any closing kills it), and when the enemy could still add enough. One open side is
@@ -243,6 +257,26 @@ cdef void compute_terms(KState* s, Weights* w, Terms* t) noexcept nogil:
             share = (free / 2.0) / left[side]
             t.remaining[side] = w.remaining * gems_left[side] * (share if share < 1.0 else 1.0)
 
+    # the nearer the death limit, the less the future is worth
+    late(s, w, t)
+
+
+cdef void late(KState* s, Weights* w, Terms* t) noexcept nogil:
+    """Scale each term by 1 - (its ``*_late`` weight) x progress, where progress = 1 - the
+    deaths still to come before the death limit ends the game / DEATH_LIMIT (the kernel's
+    ``deaths_to_end``, under either ``death-limit`` option)."""
+    cdef double progress = 1.0 - deaths_to_end(s) / DEATH_LIMIT
+    cdef int side
+    if progress <= 0.0:
+        return
+    for side in range(2):
+        t.points[side] *= 1.0 - w.points_late * progress
+        t.safety[side] *= 1.0 - w.safety_late * progress
+        t.stored[side] *= 1.0 - w.stored_late * progress
+        t.relics[side] *= 1.0 - w.relic_late * progress
+        t.remaining[side] *= 1.0 - w.remaining_late * progress
+        t.tempo[side] *= 1.0 - w.tempo_late * progress
+
 
 cdef double total_for(Terms* t, int player) noexcept nogil:
     cdef int side
@@ -263,7 +297,10 @@ cdef class MaatatahayEvaluator(Evaluator):
     def __init__(self, **weights):
         values = dict(points=POINTS, safety=SAFETY, stored_spirit=STORED_SPIRIT,
                       stored_energy=STORED_ENERGY, relic=RELIC, remaining=REMAINING,
-                      cell_spirit=CELL_SPIRIT, cell_energy=CELL_ENERGY)
+                      cell_spirit=CELL_SPIRIT, cell_energy=CELL_ENERGY,
+                      points_late=POINTS_LATE, safety_late=SAFETY_LATE,
+                      stored_late=STORED_LATE, relic_late=RELIC_LATE,
+                      remaining_late=REMAINING_LATE, tempo_late=TEMPO_LATE)
         for name, value in weights.items():
             if name not in values:
                 raise TypeError(f"unknown weight {name!r}; known: {', '.join(values)}")
