@@ -103,3 +103,42 @@ def test_pairs_fill_the_pentanomial_buckets():
     results.add_pair(0, 0.5)
     assert results.pairs == [0, 1, 2, 0, 1]
     assert (results.wins, results.draws, results.losses) == (3, 3, 2)
+
+
+@pytest.mark.parametrize("model", ["normalized", "logistic"])
+def test_sprt_needs_more_than_a_few_equal_pairs(model):
+    """A first won pair has no spread; the SPRT must not take it for certainty (it once
+    accepted H1 after one pair), while a long run of wins still decides."""
+    sprt = SPRT(0, 10, 0.05, 0.05, model)
+    results = Results()
+    results.add_pair(1, 1)
+    assert 0 < sprt.llr(results) < 1
+    assert sprt.decision(results) is None
+    drawn = Results(draws=6)
+    assert sprt.decision(drawn) is None
+    for _ in range(199):
+        results.add_pair(1, 1)
+    assert sprt.decision(results) == "H1"
+
+
+def test_logistic_llr_is_the_likelihood_ratio():
+    """Against a direct evaluation: the best-fitting distributions of means s0 and s1 over
+    win/draw/loss found by a grid over the free parameter."""
+    import math
+    wins, draws, losses = 30, 50, 20
+    results = Results(wins=wins, draws=draws, losses=losses)
+    sprt = SPRT(0, 40, 0.05, 0.05, "logistic")
+
+    def best_log_likelihood(s):
+        best = -math.inf
+        for step in range(1, 100000):   # p_win - p_loss = 2 s - 1 and p_draw fix the rest
+            p_draw = step / 100000
+            p_win = (2 * s - 1 + 1 - p_draw) / 2
+            p_loss = 1 - p_draw - p_win
+            if p_win > 0 and p_loss > 0:
+                best = max(best, wins * math.log(p_win) + draws * math.log(p_draw)
+                           + losses * math.log(p_loss))
+        return best
+
+    expected = best_log_likelihood(1 / (1 + 10 ** (-40 / 400))) - best_log_likelihood(0.5)
+    assert sprt.llr(results, pentanomial=False) == pytest.approx(expected, abs=1e-3)

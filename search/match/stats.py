@@ -6,9 +6,13 @@ in colour-swapped pairs, the pentanomial model counts pairs by their total (0, 1
 Maatatahay the chance sequence) and are correlated; the trinomial model treats every game as
 independent. Elo intervals are 95% normal intervals on the mean score, mapped to Elo.
 
-The SPRT is the generalised SPRT in its usual normal approximation (Van den Bergh), as in
-fastchess: ``LLR = N (s1 - s0) (2 mean - s0 - s1) / (2 var)`` with N, mean and var taken per
-game (trinomial) or per pair (pentanomial), and s0, s1 the scores the hypotheses predict.
+The SPRT is the generalised SPRT (Van den Bergh). With logistic Elo bounds its LLR is exact:
+the log ratio of the data's likelihood under the most likely outcome distributions whose mean
+scores are s0 and s1 (the scores the hypotheses predict). With normalised bounds it is the
+normal approximation, as in fastchess: ``LLR = N (s1 - s0) (2 mean - s0 - s1) / (2 var)``.
+Either way N, mean and var are taken per game (trinomial) or per pair (pentanomial), and an
+outcome not seen yet counts EMPTY_COUNT times: without that, a first won pair has variance 0
+and the approximation would accept H1 at once (the exact ratio needs every bin present).
 """
 from __future__ import annotations
 
@@ -21,7 +25,7 @@ Z95 = 1.959963984540054
 NELO_SCALE = 800 / math.log(10)          # normalized Elo per unit of t-value
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # LL, LD, WL or DD, WD, WW as a mean per game
 PAIR_NAMES = ("LL", "LD", "WL+DD", "WD", "WW")
-MIN_VARIANCE = 1e-9                      # keeps the LLR of all-win or all-draw results finite
+EMPTY_COUNT = 1e-3     # an outcome never seen counts this much in the SPRT (as in fishtest)
 
 
 def logistic_elo(score: float) -> float:
@@ -70,6 +74,27 @@ def _moments(values, counts) -> tuple[int, float, float]:
     return int(sum(counts)), float(mean), float(variance)
 
 
+def _likelihood_ratio(values, counts, s0: float, s1: float) -> float:
+    """log L1/L0 where Lj is the likelihood of ``counts`` under the outcome distribution of
+    mean score sj that fits them best: p_i = (n_i / N) / (1 + theta (x_i - sj)), with theta
+    the root (found by bisection: the sum falls as theta grows) of sum n_i (x_i - sj) /
+    (1 + theta (x_i - sj)) = 0. Every count must be positive and each sj inside the range
+    of the values."""
+    def theta(s: float) -> float:
+        low, high = -1 / (max(values) - s), 1 / (s - min(values))
+        for _ in range(100):
+            middle = (low + high) / 2
+            if sum(n * (x - s) / (1 + middle * (x - s)) for x, n in zip(values, counts)) > 0:
+                low = middle
+            else:
+                high = middle
+        return (low + high) / 2
+
+    t0, t1 = theta(s0), theta(s1)
+    return sum(n * math.log((1 + t0 * (x - s0)) / (1 + t1 * (x - s1)))
+               for x, n in zip(values, counts))
+
+
 @dataclass
 class Results:
     """Win/draw/loss counts for the first engine, plus pentanomial counts over pairs."""
@@ -111,11 +136,19 @@ class Results:
     def draw_ratio(self) -> float:
         return self.draws / self.games if self.games else 0.0
 
-    def _unit(self, pentanomial: bool) -> tuple[int, float, float]:
+    def _outcomes(self, pentanomial: bool, regularized: bool = False):
+        """(scores, counts) per pair or per game; ``regularized``: an outcome not seen yet
+        counts EMPTY_COUNT times."""
+        values, counts = (PAIR_SCORES, self.pairs) if pentanomial else (
+            (1.0, 0.5, 0.0), (self.wins, self.draws, self.losses))
+        return values, [c or EMPTY_COUNT for c in counts] if regularized else list(counts)
+
+    def _unit(self, pentanomial: bool, regularized: bool = False
+              ) -> tuple[int, float, float]:
         """(units, mean score, variance of one unit's mean score): per pair or per game."""
-        if pentanomial:
-            return _moments(PAIR_SCORES, self.pairs)
-        return _moments((1.0, 0.5, 0.0), (self.wins, self.draws, self.losses))
+        _, counts = self._outcomes(pentanomial)
+        _, mean, variance = _moments(*self._outcomes(pentanomial, regularized))
+        return sum(counts), mean, variance
 
     def use_pentanomial(self) -> bool:
         return sum(self.pairs) > 0
@@ -179,14 +212,14 @@ class SPRT:
         pentanomial = results.use_pentanomial() if pentanomial is None else pentanomial
         if (sum(results.pairs) if pentanomial else results.games) == 0:
             return 0.0
-        n, mean, variance = results._unit(pentanomial)
-        variance = max(variance, MIN_VARIANCE)
         if self.model == "logistic":
+            values, counts = results._outcomes(pentanomial, regularized=True)
             s0, s1 = expected_score(self.elo0), expected_score(self.elo1)
-        else:
-            sd = math.sqrt(variance * (2 if pentanomial else 1))
-            s0 = 0.5 + self.elo0 / NELO_SCALE * sd
-            s1 = 0.5 + self.elo1 / NELO_SCALE * sd
+            return _likelihood_ratio(values, counts, s0, s1)
+        n, mean, variance = results._unit(pentanomial, regularized=True)
+        sd = math.sqrt(variance * (2 if pentanomial else 1))
+        s0 = 0.5 + self.elo0 / NELO_SCALE * sd
+        s1 = 0.5 + self.elo1 / NELO_SCALE * sd
         return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
 
     def decision(self, results: Results) -> str | None:
