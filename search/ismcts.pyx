@@ -418,10 +418,21 @@ cdef class ISMCTS:
             self.kernel.unmake()
         return ok
 
+    cdef bint follow_policy(self, Step* step, long long n) noexcept nogil:
+        """Make the playout policy's move this step's choice, with probability 0 (no regret
+        or weight is learnt from it), if it is among the ``n`` moves loaded."""
+        cdef int i, move = self.policy.playout_move(self.kernel, &self.rng)
+        for i in range(n):
+            if self.moves[i] == move:
+                step.arm = self.options[step.first_option + i]
+                step.probability = 0.0
+                return True
+        return False
+
     cdef bint choose(self, int index, long long n, int depth) noexcept nogil:
         """Select among the arms of ``index`` available now (the moves loaded); fill step
         ``depth``; False if out of memory."""
-        cdef int i, arm, first, move, chosen = 0
+        cdef int i, arm, first, chosen = 0
         cdef int* grown
         cdef double* grown_s
         cdef double total = 0.0, best = -1e300, score, gamma = self.exploration, top, draw
@@ -451,23 +462,13 @@ cdef class ISMCTS:
         step.first_option = first
         step.option_count = <int>n
         if self.nodes[index].mover != self.root_player and self.model > 0 and (
-                self.model >= 1 or random_unit(&self.rng) < self.model):
-            # the other player as the playout policy models them (their sampled hand)
-            move = self.policy.playout_move(self.kernel, &self.rng)
-            for i in range(n):
-                if self.moves[i] == move:
-                    step.arm = self.options[first + i]
-                    step.probability = 0.0
-                    return True
-        if self.nodes[index].visits < self.warmup:
+                self.model >= 1 or random_unit(&self.rng) < self.model) and \
+                self.follow_policy(step, n):
+            return True     # the other player as the playout policy models them (their hand)
+        if self.nodes[index].visits < self.warmup and self.follow_policy(step, n):
             # too few visits to have learnt anything: play as the playouts do (if the policy
             # has a move here), so values above are not those of uniform play
-            move = self.policy.playout_move(self.kernel, &self.rng)
-            for i in range(n):
-                if self.moves[i] == move:
-                    step.arm = self.options[first + i]
-                    step.probability = 0.0
-                    return True
+            return True
         if self.selection == UCT:
             for i in range(n):
                 a = &self.arms[self.options[first + i]]

@@ -120,25 +120,31 @@ cdef inline int nth_bit(u64* cells, long long n) noexcept nogil:
     return -1
 
 
-cdef inline void flood(MState* s, int start, u64* open_cells, u64* out) noexcept nogil:
-    """``out``: the cells of ``open_cells`` connected to ``start`` through ``open_cells``, grown
-    a ring at a time with the neighbour sets (no stack, few branches)."""
-    cdef u64 ring[WORDS]
-    cdef u64 grown[WORDS]
+cdef inline void around_all(MState* s, u64* cells, u64* out) noexcept nogil:
+    """``out``: every cell beside a cell of ``cells``."""
     cdef u64 bits
     cdef int w, x
+    out[0] = out[1] = 0
+    for w in range(WORDS):
+        bits = cells[w]
+        while bits:
+            x = w * 64 + lowest_bit(bits)
+            bits &= bits - 1
+            out[0] |= s.around[x][0]
+            out[1] |= s.around[x][1]
+
+
+cdef inline void flood(MState* s, int start, u64* open_cells, u64* out) noexcept nogil:
+    """``out``: ``start`` and the cells of ``open_cells`` connected to it through
+    ``open_cells``, grown a ring at a time with the neighbour sets (no stack, few branches)."""
+    cdef u64 ring[WORDS]
+    cdef u64 grown[WORDS]
+    cdef int w
     out[0] = out[1] = ring[0] = ring[1] = 0
     set_bit(out, start)
     set_bit(ring, start)
     while ring[0] | ring[1]:
-        grown[0] = grown[1] = 0
-        for w in range(WORDS):
-            bits = ring[w]
-            while bits:
-                x = w * 64 + lowest_bit(bits)
-                bits &= bits - 1
-                grown[0] |= s.around[x][0]
-                grown[1] |= s.around[x][1]
+        around_all(s, ring, grown)
         for w in range(WORDS):
             ring[w] = grown[w] & open_cells[w] & ~out[w]
             out[w] |= ring[w]
@@ -533,35 +539,19 @@ cdef long long generate_turns(MState* s, Labels* own, int* out, long long capaci
 
 cdef int miners_reached(MState* s, int x, int mover, bint through_mover) noexcept nogil:
     """How many of the mover's miners the walk from opponent miner ``x`` meets: through empty
-    tiles (and through the mover's miners too if ``through_mover``). Grown a ring at a time
-    like ``flood``; a miner the walk stops at is one the walked cells touch."""
+    tiles (and through the mover's miners too if ``through_mover``). A miner the walk stops at
+    is one beside the walked cells."""
     cdef u64 open_cells[WORDS]
     cdef u64 region[WORDS]
-    cdef u64 ring[WORDS]
-    cdef u64 grown[WORDS]
     cdef u64 touched[WORDS]
-    cdef u64 bits
-    cdef int w, y, met = 0
+    cdef int w, met = 0
     for w in range(WORDS):
         open_cells[w] = s.tiles[w] & ~(s.miners_of[0][w] | s.miners_of[1][w])
         if through_mover:
             open_cells[w] |= s.miners_of[mover][w]
-        region[w] = ring[w] = touched[w] = 0
-    set_bit(region, x)
-    set_bit(ring, x)
-    while ring[0] | ring[1]:
-        grown[0] = grown[1] = 0
-        for w in range(WORDS):
-            bits = ring[w]
-            while bits:
-                y = w * 64 + lowest_bit(bits)
-                bits &= bits - 1
-                grown[0] |= s.around[y][0]
-                grown[1] |= s.around[y][1]
-        for w in range(WORDS):
-            touched[w] |= grown[w]
-            ring[w] = grown[w] & open_cells[w] & ~region[w]
-            region[w] |= ring[w]
+    flood(s, x, open_cells, region)
+    if not through_mover:
+        around_all(s, region, touched)
     for w in range(WORDS):
         met += bit_count((region[w] if through_mover else touched[w]) & s.miners_of[mover][w])
     return met
