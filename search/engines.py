@@ -19,7 +19,7 @@ from .alphabeta import AlphaBeta
 from .ismcts import ISMCTS, OPPONENTS, PLAYOUTS, PLAYS, SELECTIONS
 from .limits import Limits
 from .mcts import MCTS
-from .options import EngineSchema, Option
+from .options import EngineSchema, Option, OptionError
 from .result import Analysis, Line, Progress
 from .score import Mean, PovScore, Proven, Value, from_alphabeta, from_mcts
 from .stop import StopFlag
@@ -229,8 +229,9 @@ class MCTSEngine(Engine):
         options=(
             Option("c", "float", 0.5, "Exploration constant of UCT (results in [-1, 1]).",
                    minimum=0),
-            Option("playout", "choice", "random", "Playout policy.",
-                   choices=("random", "heuristic")),
+            Option("playout", "choice", "random", "Playout policy (prior: none, a new leaf "
+                   "is expanded and scored by its best move's prior; needs prior > 0).",
+                   choices=("random", "heuristic", "prior")),
             Option("solver", "bool", True, "MCTS-Solver: prove wins and losses in the tree."),
             Option("workers", "int", 1, "Root-parallel worker processes.",
                    minimum=1, maximum=256),
@@ -240,12 +241,17 @@ class MCTSEngine(Engine):
             Option("playout_depth", "int", None, "Plies before a playout is cut short and "
                    "scored by the evaluation (0: play to the end; default: the game's).",
                    minimum=0, unset="game"),
+            Option("prior", "float", 0.0, "Visits' worth of the evaluation's value given to "
+                   "each new move (0: none, unvisited moves first).", minimum=0),
             Option("seed", "int", None, "Seed of the search's random generator.",
                    minimum=0, maximum=2**63 - 1, unset="random"),
         ))
 
     def __init__(self, **options):
         settings = self.schema.settings(options)
+        if settings["playout"] == "prior" and settings["prior"] <= 0:
+            raise OptionError("mcts: playout=prior scores a leaf by its moves' priors, so it "
+                              "needs prior > 0 (e.g. mcts:playout=prior,prior=1)")
         self.seed = settings.pop("seed")
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(2**63)

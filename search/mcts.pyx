@@ -30,6 +30,7 @@ cdef enum:
     NOT_PROVEN = 0          # otherwise proven = 2 + player 0's result (1 loss, 2 draw, 3 win)
     RANDOM_PLAYOUT = 0
     HEURISTIC_PLAYOUT = 1
+    PRIOR_PLAYOUT = 2       # no playout: expand the leaf, score it by its best move's prior
     HEURISTIC_SAMPLES = 4   # the heuristic playout picks the best of this many random moves
     CHECK_EVERY = 16        # simulations between clock and stop-flag checks
     FEW_OUTCOMES = 8        # chance nodes with at most this many outcomes are enumerated
@@ -40,7 +41,7 @@ cdef struct Node:
     int first_child         # -1 until expanded
     int move                # the move (or chance outcome) that leads here
     int child_count
-    float probability       # of a chance outcome; 1 for moves
+    float probability       # of a chance outcome; for a move, its prior (player 0's view)
     signed char mover       # player to move here, -1 chance, -2 terminal, -3 not yet seen
     signed char proven
 
@@ -62,6 +63,7 @@ cdef class MCTS:
     cdef public int playout
     cdef public int playout_depth
     cdef public bint solver
+    cdef public double prior      # virtual visits of a move's prior value (0: no prior)
     cdef u64 rng
     cdef int* moves
     cdef long long moves_size
@@ -82,11 +84,17 @@ cdef class MCTS:
     def __init__(self, GameKernel kernel, Evaluator evaluator, PlayoutPolicy policy,
                  double exploration=0.5, str playout="random", bint solver=True,
                  unsigned long long seed=0, int max_nodes=2_000_000, int playout_depth=0,
-                 double evaluation_scale=150.0):
+                 double evaluation_scale=150.0, double prior=0.0):
         """``evaluator``, ``policy``, ``playout_depth`` and ``evaluation_scale`` are the game's
-        (engine/game.py); the scale is in evaluation units per logistic unit."""
-        if playout not in ("random", "heuristic"):
-            raise ValueError(f"unknown playout {playout!r}; expected random or heuristic")
+        (engine/game.py); the scale is in evaluation units per logistic unit. ``prior`` > 0:
+        each new move is valued by the evaluation of the position it leads to, counted as
+        that many visits when selecting (so a move the evaluation likes is tried first)."""
+        if playout not in ("random", "heuristic", "prior"):
+            raise ValueError(f"unknown playout {playout!r}; expected random, heuristic or "
+                             f"prior")
+        if playout == "prior" and prior <= 0:
+            raise ValueError("playout=prior scores leaves by their moves' priors: it needs "
+                             "prior > 0")
         evaluator.check(kernel)
         policy.check(kernel)
         self.kernel = kernel
@@ -94,9 +102,11 @@ cdef class MCTS:
         self.policy = policy
         self.result_scale = 2 * evaluation_scale      # tanh(x / 2s) = 2 sigmoid(x / s) - 1
         self.exploration = exploration
-        self.playout = RANDOM_PLAYOUT if playout == "random" else HEURISTIC_PLAYOUT
+        self.playout = {"random": RANDOM_PLAYOUT, "heuristic": HEURISTIC_PLAYOUT,
+                        "prior": PRIOR_PLAYOUT}[playout]
         self.solver = solver
         self.playout_depth = playout_depth
+        self.prior = prior
         self.rng = seed
         self.max_nodes = max_nodes
         self.node_capacity = 1024
@@ -237,6 +247,10 @@ cdef class MCTS:
                 result = proven_result(node)
                 break
             if node.first_child < 0:
+                if self.playout == PRIOR_PLAYOUT and node.mover >= 0 and \
+                        depth < MAX_DEPTH - 1 and self.expand(index):
+                    result = self.best_prior(index)
+                    break
                 if (index != 0 and node.visits == 0) or depth >= MAX_DEPTH - 1 \
                         or not self.expand(index):
                     result = self.run_playout()
@@ -278,11 +292,39 @@ cdef class MCTS:
         first = self.node_count
         for i in range(n):
             self.init_node(first + i, self.moves[i],
-                           self.probabilities[i] if self.nodes[index].mover == -1 else 1.0)
+                           self.probabilities[i] if self.nodes[index].mover == -1 else
+                           self.prior_value(self.moves[i]) if self.prior > 0 else 1.0)
         self.node_count += n
         self.nodes[index].first_child = first
         self.nodes[index].child_count = n
         return True
+
+    cdef double prior_value(self, int move) noexcept nogil:
+        """Player 0's result after ``move`` as the evaluation sees it (exact if the game
+        ends; 0 before a chance event)."""
+        cdef double value = 0.0
+        cdef int player
+        self.kernel.make(move)
+        self.made += 1
+        player = self.kernel.player()
+        if player == -2:
+            value = self.kernel.terminal_value()
+        elif player >= 0:
+            value = tanh(self.evaluator.evaluate(self.kernel) / self.result_scale)
+            value = value if player == 0 else -value
+        self.kernel.unmake()
+        return value
+
+    cdef double best_prior(self, int index) noexcept nogil:
+        """Player 0's value of decision node ``index`` by a one-ply search over its moves'
+        priors (the best for its mover)."""
+        cdef Node* node = &self.nodes[index]
+        cdef double sign = 1.0 if node.mover == 0 else -1.0, best = -2.0
+        cdef int i
+        for i in range(node.child_count):
+            if sign * self.nodes[node.first_child + i].probability > best:
+                best = sign * self.nodes[node.first_child + i].probability
+        return sign * best
 
     cdef long long load_moves(self, int player) noexcept nogil:
         """Fill ``moves`` (and at a chance node, ``player`` -1, ``probabilities``); -1 if out
@@ -330,6 +372,10 @@ cdef class MCTS:
                 if score > 0:
                     return node.first_child + i
                 score = -1e200 + score           # proven draw/loss: only if nothing else
+            elif self.prior > 0:
+                score = (sign * (child.value + self.prior * child.probability)
+                         / (child.visits + self.prior)
+                         + self.exploration * sqrt(log_visits / (child.visits + 1)))
             elif child.visits == 0:
                 return node.first_child + i
             else:

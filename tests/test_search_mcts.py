@@ -77,3 +77,55 @@ def test_root_parallelism_sums_the_workers_trees():
     assert result.workers == 2 and result.simulations == 1200
     assert result.best_move in state.legal_moves()
     assert sum(line.visits for line in result.lines[:1]) > 0
+
+
+def test_prior_tries_the_move_the_evaluation_prefers_first():
+    """With ``prior``, a new move starts at the evaluation's value of the position it leads
+    to, so the first simulation goes down the evaluation's favourite (without a prior, the
+    first child in generation order)."""
+    game = get_game("mattock")
+    state = game.new_initial_state()
+    for pick in (5, 17, 3):                # a few plies in, away from the symmetric start
+        state.play(state.legal_moves()[pick])
+    evaluator = game.evaluator()
+
+    def value_for_mover(move):         # the mover's score after the move
+        child = state.clone()
+        child.play(move)
+        return evaluator.score_for(child, state.current_player())
+
+    moves = state.legal_moves()
+    best = max(value_for_mover(move) for move in moves)
+    favourites = {move for move in moves if value_for_mover(move) == best}
+    assert len(favourites) < len(moves)
+    first = analyse(state, MCTSEngine(seed=1, prior=4), Limits(simulations=1))
+    assert first.best_move in favourites
+    plain = analyse(state, MCTSEngine(seed=1), Limits(simulations=1))
+    assert plain.best_move == moves[0]
+
+
+def test_prior_playout_scores_a_leaf_by_its_best_reply():
+    """playout=prior: the first simulation expands the root; the second's result is the
+    two-ply minimax of the evaluation below the move it tried (the opponent's best reply by
+    its prior)."""
+    import math
+    game = get_game("mattock")
+    state = game.new_initial_state()
+    for pick in (5, 17, 3):
+        state.play(state.legal_moves()[pick])
+    evaluator, scale = game.evaluator(), 2 * game.evaluation_scale
+    engine = MCTSEngine(seed=1, prior=1, playout="prior")
+    first = analyse(state, engine, Limits(simulations=2))
+    child = state.clone()
+    child.play(first.best_move)
+    replies = []
+    for reply in child.legal_moves():
+        grandchild = child.clone()
+        grandchild.play(reply)
+        replies.append(math.tanh(evaluator.score_for(grandchild, 0) / scale))
+    best_for_opponent = min(replies) if child.current_player() == 1 else max(replies)
+    [(move, visits, value, _)] = [entry for entry in engine.tree.root_children() if entry[1]]
+    assert (move, visits) == (first.best_move, 1)
+    assert value == pytest.approx(best_for_opponent, abs=1e-6)
+    with pytest.raises(ValueError, match="needs prior > 0"):
+        MCTSEngine(playout="prior")
