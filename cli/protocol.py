@@ -8,6 +8,7 @@ best move so far follows within milliseconds.
 """
 from __future__ import annotations
 
+import signal
 import sys
 import threading
 from importlib.metadata import PackageNotFoundError, version
@@ -229,6 +230,9 @@ class Session:
 
     def search(self, limits) -> None:
         from crystalpick.search import analyse, make_engine
+        # Ctrl-C must reach the main thread: a signal the kernel hands this thread would wait
+        # for the main thread's next line of input before its handler ran
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
         if self.engine is None or self.engine.name != self.engine_name:
             self.engine = make_engine(self.engine_name, **self.engine_options)
         try:
