@@ -227,8 +227,8 @@ class MCTSEngine(Engine):
         "mcts", "UCT Monte Carlo tree search with MCTS-Solver and tree reuse.",
         limits=(SIMS, NODES, TIME),
         options=(
-            Option("c", "float", 0.5, "Exploration constant of UCT (results in [-1, 1]).",
-                   minimum=0),
+            Option("c", "float", None, "Exploration constant of UCT (results in [-1, 1]; "
+                   "default: the game's).", minimum=0, unset="game"),
             Option("playout", "choice", "random", "Playout policy (prior: none, a new leaf "
                    "is expanded and scored by its best move's prior; needs prior > 0).",
                    choices=("random", "heuristic", "prior")),
@@ -241,17 +241,20 @@ class MCTSEngine(Engine):
             Option("playout_depth", "int", None, "Plies before a playout is cut short and "
                    "scored by the evaluation (0: play to the end; default: the game's).",
                    minimum=0, unset="game"),
-            Option("prior", "float", 0.0, "Visits' worth of the evaluation's value given to "
-                   "each new move (0: none, unvisited moves first).", minimum=0),
+            Option("prior", "float", None, "Visits' worth of the evaluation's value given to "
+                   "each new move (0: none, unvisited moves first; default: the game's).",
+                   minimum=0, unset="game"),
+            Option("minimax", "float", 0.0, "Weight of the minimax of the priors below a "
+                   "move in selection (implicit minimax backups; needs prior > 0).",
+                   minimum=0, maximum=1),
             Option("seed", "int", None, "Seed of the search's random generator.",
                    minimum=0, maximum=2**63 - 1, unset="random"),
         ))
 
     def __init__(self, **options):
         settings = self.schema.settings(options)
-        if settings["playout"] == "prior" and settings["prior"] <= 0:
-            raise OptionError("mcts: playout=prior scores a leaf by its moves' priors, so it "
-                              "needs prior > 0 (e.g. mcts:playout=prior,prior=1)")
+        if settings["prior"] is not None:
+            self.check_prior(settings)
         self.seed = settings.pop("seed")
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(2**63)
@@ -260,6 +263,16 @@ class MCTSEngine(Engine):
         self.options = settings
         self.tree: MCTS | None = None
         self.game = None
+
+    @staticmethod
+    def check_prior(settings):
+        """The options that read the moves' priors need some."""
+        if settings["minimax"] > 0 and settings["prior"] <= 0:
+            raise OptionError("mcts: minimax backs up the moves' priors, so it needs prior > 0 "
+                              "(e.g. mcts:prior=1,minimax=0.5)")
+        if settings["playout"] == "prior" and settings["prior"] <= 0:
+            raise OptionError("mcts: playout=prior scores a leaf by its moves' priors, so it "
+                              "needs prior > 0 (e.g. mcts:playout=prior,prior=1)")
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         require_limit(self.name, limits, ("simulations", "nodes", "time", "clock"))
@@ -281,6 +294,14 @@ class MCTSEngine(Engine):
             if options["playout_depth"] is None:
                 options["playout_depth"] = game.playout_depth
             options["exploration"] = options.pop("c")
+            if options["exploration"] is None:
+                options["exploration"] = game.mcts_exploration
+            if options["prior"] is None:
+                options["prior"] = game.mcts_prior
+                try:
+                    self.check_prior(options)
+                except OptionError as err:
+                    raise GameError(f"{err} ({game.name}'s default prior is 0)") from None
             self.tree = MCTS(kernel, game.evaluator(), game.playout_policy(), seed=self.seed,
                              evaluation_scale=game.evaluation_scale, **options)
             self.game = game.identity

@@ -41,7 +41,8 @@ cdef struct Node:
     int first_child         # -1 until expanded
     int move                # the move (or chance outcome) that leads here
     int child_count
-    float probability       # of a chance outcome; for a move, its prior (player 0's view)
+    float probability       # of a chance outcome; for a move, its prior (player 0's view;
+                            # with ``minimax``, the minimax of the priors below it)
     signed char mover       # player to move here, -1 chance, -2 terminal, -3 not yet seen
     signed char proven
 
@@ -64,6 +65,7 @@ cdef class MCTS:
     cdef public int playout_depth
     cdef public bint solver
     cdef public double prior      # virtual visits of a move's prior value (0: no prior)
+    cdef public double minimax    # weight of the priors' minimax in selection (0: none)
     cdef u64 rng
     cdef int* moves
     cdef long long moves_size
@@ -84,14 +86,21 @@ cdef class MCTS:
     def __init__(self, GameKernel kernel, Evaluator evaluator, PlayoutPolicy policy,
                  double exploration=0.5, str playout="random", bint solver=True,
                  unsigned long long seed=0, int max_nodes=2_000_000, int playout_depth=0,
-                 double evaluation_scale=150.0, double prior=0.0):
+                 double evaluation_scale=150.0, double prior=0.0, double minimax=0.0):
         """``evaluator``, ``policy``, ``playout_depth`` and ``evaluation_scale`` are the game's
         (engine/game.py); the scale is in evaluation units per logistic unit. ``prior`` > 0:
         each new move is valued by the evaluation of the position it leads to, counted as
-        that many visits when selecting (so a move the evaluation likes is tried first)."""
+        that many visits when selecting (so a move the evaluation likes is tried first).
+        ``minimax`` > 0 (needs priors): a move's prior becomes the minimax of the priors
+        below it as the tree grows (implicit minimax backups), and selection mixes that in
+        with this weight."""
         if playout not in ("random", "heuristic", "prior"):
             raise ValueError(f"unknown playout {playout!r}; expected random, heuristic or "
                              f"prior")
+        if not 0 <= minimax <= 1:
+            raise ValueError("minimax must lie in 0..1")
+        if minimax > 0 and prior <= 0:
+            raise ValueError("minimax backs up the moves' priors: it needs prior > 0")
         if playout == "prior" and prior <= 0:
             raise ValueError("playout=prior scores leaves by their moves' priors: it needs "
                              "prior > 0")
@@ -107,6 +116,7 @@ cdef class MCTS:
         self.solver = solver
         self.playout_depth = playout_depth
         self.prior = prior
+        self.minimax = minimax
         self.rng = seed
         self.max_nodes = max_nodes
         self.node_capacity = 1024
@@ -269,6 +279,9 @@ cdef class MCTS:
             node = &self.nodes[self.path[i]]
             node.visits += 1
             node.value += result
+            if self.minimax > 0 and i > 0 and node.first_child >= 0 and node.mover >= 0 \
+                    and self.nodes[self.path[i - 1]].mover >= 0:
+                node.probability = <float>self.best_prior(self.path[i])   # its own prior
             if (self.solver and i < depth and node.proven == NOT_PROVEN
                     and self.nodes[self.path[i + 1]].proven != NOT_PROVEN):
                 self.try_prove(self.path[i])
@@ -373,8 +386,9 @@ cdef class MCTS:
                     return node.first_child + i
                 score = -1e200 + score           # proven draw/loss: only if nothing else
             elif self.prior > 0:
-                score = (sign * (child.value + self.prior * child.probability)
-                         / (child.visits + self.prior)
+                score = ((1 - self.minimax) * sign * (child.value + self.prior *
+                                                      child.probability)
+                         / (child.visits + self.prior) + self.minimax * sign * child.probability
                          + self.exploration * sqrt(log_visits / (child.visits + 1)))
             elif child.visits == 0:
                 return node.first_child + i

@@ -56,7 +56,7 @@ def test_engines_refuse_options_they_do_not_have_from_python_too():
     with pytest.raises(OptionError):
         MCTSEngine(workers=0)
     with pytest.raises(OptionError):
-        MCTSEngine(c=None)
+        MCTSEngine(c=-1.0)
     assert MCTSEngine(c=0.7, seed=3).options["c"] == 0.7
 
 
@@ -76,7 +76,7 @@ def test_engines_command_lists_every_option_with_its_range():
     engines = {e["name"]: e for e in json.loads(result.output)["engines"]}
     assert set(engines) == set(SCHEMAS)
     mcts = {o["name"]: o for o in engines["mcts"]["options"]}
-    assert mcts["c"]["min"] == 0 and mcts["playout"]["choices"] == ["random", "heuristic"]
+    assert mcts["c"]["min"] == 0 and mcts["playout"]["choices"] == ["random", "heuristic", "prior"]
     assert {o["name"] for o in engines["alphabeta"]["limits"]} == {"depth", "nodes", "time"}
     text = CliRunner().invoke(cli, ["engines"]).output
     assert "tt_megabytes=an integer in 1..65536" in text

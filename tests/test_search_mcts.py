@@ -2,6 +2,7 @@
 import pytest
 
 from crystalpick.engine import get_game
+from crystalpick.engine.game import GameError
 from crystalpick.search import Limits, MCTSEngine, analyse
 from crystalpick.engine.evaluation import Evaluator, PlayoutPolicy
 from crystalpick.search.mcts import MCTS
@@ -128,4 +129,7 @@ def test_prior_playout_scores_a_leaf_by_its_best_reply():
     assert (move, visits) == (first.best_move, 1)
     assert value == pytest.approx(best_for_opponent, abs=1e-6)
     with pytest.raises(ValueError, match="needs prior > 0"):
-        MCTSEngine(playout="prior")
+        MCTSEngine(playout="prior", prior=0)
+    maatatahay = get_game("maatatahay", seed=1).new_initial_state()   # its default prior is 0
+    with pytest.raises(GameError, match="needs prior > 0"):
+        analyse(maatatahay, MCTSEngine(playout="prior"), Limits(simulations=1))
