@@ -105,10 +105,9 @@ class Game(ABC):
     max_game_length: ClassVar[int]
     # Plies an MCTS playout plays before the evaluation scores it (0: play to the end).
     playout_depth: ClassVar[int] = 0
-    # MCTS's exploration constant and the weight of the evaluation's prior on a new move, in
-    # visits (0: none; search/mcts.pyx): the defaults of its options c and prior.
-    mcts_exploration: ClassVar[float] = 0.5
-    mcts_prior: ClassVar[float] = 0.0
+    # The defaults of MCTS's options c (exploration), prior (the evaluation's value of a new
+    # move, in visits; 0: none) and minimax (weight of the priors' minimax): search/mcts.pyx.
+    mcts_defaults: ClassVar[Mapping[str, float]] = {"c": 0.5, "prior": 0.0, "minimax": 0.0}
     # Evaluation units per logistic unit: a score x means a win probability of
     # 1 / (1 + exp(-x / evaluation_scale)), i.e. tanh(x / (2 * evaluation_scale)) as a result
     # in [-1, 1]. Both searchers use this one number.

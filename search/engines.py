@@ -244,9 +244,9 @@ class MCTSEngine(Engine):
             Option("prior", "float", None, "Visits' worth of the evaluation's value given to "
                    "each new move (0: none, unvisited moves first; default: the game's).",
                    minimum=0, unset="game"),
-            Option("minimax", "float", 0.0, "Weight of the minimax of the priors below a "
-                   "move in selection (implicit minimax backups; needs prior > 0).",
-                   minimum=0, maximum=1),
+            Option("minimax", "float", None, "Weight of the minimax of the priors below a "
+                   "move in selection (implicit minimax backups; needs prior > 0; default: "
+                   "the game's).", minimum=0, maximum=1, unset="game"),
             Option("seed", "int", None, "Seed of the search's random generator.",
                    minimum=0, maximum=2**63 - 1, unset="random"),
         ))
@@ -254,7 +254,7 @@ class MCTSEngine(Engine):
     def __init__(self, **options):
         settings = self.schema.settings(options)
         if settings["prior"] is not None:
-            self.check_prior(settings)
+            self.check_prior({**settings, "minimax": settings["minimax"] or 0.0})
         self.seed = settings.pop("seed")
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(2**63)
@@ -293,15 +293,15 @@ class MCTSEngine(Engine):
             options = dict(self.options)
             if options["playout_depth"] is None:
                 options["playout_depth"] = game.playout_depth
+            for key, value in game.mcts_defaults.items():
+                if options[key] is None:
+                    options[key] = value
+            try:
+                self.check_prior(options)
+            except OptionError as err:
+                raise GameError(f"{err} ({game.name}'s defaults: "
+                                f"{dict(game.mcts_defaults)})") from None
             options["exploration"] = options.pop("c")
-            if options["exploration"] is None:
-                options["exploration"] = game.mcts_exploration
-            if options["prior"] is None:
-                options["prior"] = game.mcts_prior
-                try:
-                    self.check_prior(options)
-                except OptionError as err:
-                    raise GameError(f"{err} ({game.name}'s default prior is 0)") from None
             self.tree = MCTS(kernel, game.evaluator(), game.playout_policy(), seed=self.seed,
                              evaluation_scale=game.evaluation_scale, **options)
             self.game = game.identity
