@@ -76,6 +76,8 @@ class Option:
             return text
         if self.kind == "str":
             return text
+        if not text.isascii():      # int() and float() read other scripts' digits too
+            raise self.refuse(text)
         try:
             return self.check(int(text) if self.kind == "int" else float(text))
         except (ValueError, OptionError):

@@ -34,6 +34,7 @@ def test_good_specs_parse_to_typed_values(text, value):
     ("alphabeta:lmr=maybe", "expected true or false"),
     ("alphabeta:time=0", "time=0: expected a finite number > 0"),
     ("mcts:sims=10,c", "expected KEY=VALUE"),
+    ("mcts:sims=\uff11\uff10", "sims=\uff11\uff10"),   # full-width digits: not ASCII
     ("ismcts:epsilon=1.5", "epsilon=1.5: expected a finite number in 0..1"),
     ("ismcts:model=-0.1", "model=-0.1: expected a finite number in 0..1"),
     ("ismcts:play=mixed", "play=mixed: expected auto|sample|best"),
