@@ -133,3 +133,36 @@ def test_prior_playout_scores_a_leaf_by_its_best_reply():
     maatatahay = get_game("maatatahay", seed=1).new_initial_state()   # its default prior is 0
     with pytest.raises(GameError, match="needs prior > 0"):
         analyse(maatatahay, MCTSEngine(playout="prior"), Limits(simulations=1))
+
+
+def test_minimax_backups_replace_a_prior_by_the_value_below_it():
+    """minimax=1, c=0: selection reads only the moves' stored values. The second simulation
+    expands the favourite A and backs up A's best reply; the third goes to A again only if
+    that two-ply value still beats every other move's one-ply prior."""
+    import math
+    game = get_game("mattock")
+    state = game.new_initial_state()
+    for pick in (5, 17, 3):
+        state.play(state.legal_moves()[pick])
+    evaluator, scale, mover = game.evaluator(), 2 * game.evaluation_scale, state.current_player()
+
+    def value(position):                 # the mover's result by the evaluation, as the prior
+        return math.tanh(evaluator.score_for(position, mover) / scale)
+
+    def after(position, move):
+        child = position.clone()
+        child.play(move)
+        return child
+
+    priors = {move: value(after(state, move)) for move in state.legal_moves()}
+    favourite = max(priors, key=priors.get)
+    below = after(state, favourite)
+    two_ply = min(value(after(below, reply)) for reply in below.legal_moves())
+    runner_up = max(v for move, v in priors.items() if move != favourite)
+    engine = MCTSEngine(seed=1, prior=1, minimax=1, c=0, playout="prior")
+    analyse(state, engine, Limits(simulations=3))
+    visited = {move: visits for move, visits, _, _ in engine.tree.root_children() if visits}
+    if two_ply < runner_up:
+        assert visited[favourite] == 1 and len(visited) == 2
+    else:
+        assert visited == {favourite: 2}
