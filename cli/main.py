@@ -701,7 +701,8 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
 @json_option
 @user_errors
 def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
-    """Run the fixed bench suite: perft, alpha-beta and MCTS on every bench position.
+    """Run the fixed bench suite: perft and the game's searchers (alpha-beta and MCTS, or
+    ISMCTS for hidden information) on every bench position.
 
     Prints nodes, time and nodes/second per position and in total, then 'signature: N', the
     total node count, which changes only when move generation or search behaviour changes.
@@ -724,9 +725,11 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
                                                     ("alphabeta_depth", depth),
                                                     ("mcts_simulations", sims)) if v})
             if not as_json:
-                click.echo(f"{name}: perft depth {settings.perft_depth} ({impl}), alpha-beta "
-                           f"depth {settings.alphabeta_depth}, MCTS {settings.mcts_simulations} "
-                           f"simulations")
+                searches = ", ".join(
+                    f"alpha-beta depth {settings.alphabeta_depth}" if searcher == "alphabeta"
+                    else f"{searcher} {settings.mcts_simulations} simulations"
+                    for searcher in settings.searchers)
+                click.echo(f"{name}: perft depth {settings.perft_depth} ({impl}), {searches}")
             rows += bench_game(name, settings, impl, None if as_json else print_row)
         return rows
 

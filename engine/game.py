@@ -72,11 +72,14 @@ class RuleOption:
 
 @dataclass(frozen=True)
 class BenchSettings:
-    """The fixed workload ``crystalpick bench`` runs on each of a game's bench positions."""
+    """The fixed workload ``crystalpick bench`` runs on each of a game's bench positions:
+    perft, then each searcher (alpha-beta to a depth, the Monte Carlo searchers for a
+    number of simulations)."""
 
     perft_depth: int
-    alphabeta_depth: int
-    mcts_simulations: int
+    mcts_simulations: int               # for mcts and ismcts
+    alphabeta_depth: int = 0            # for alphabeta
+    searchers: tuple[str, ...] = ("alphabeta", "mcts")
 
 
 BENCH_FILE = "positions.bench"      # a game's bench positions, in its own package

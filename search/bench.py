@@ -2,8 +2,9 @@
 
 Like Stockfish's bench: for every registered game with bench settings, and every position
 of its bench suite (``Game.bench_suite()``, kept in the game's package), it runs perft to a
-fixed depth, alpha-beta to a fixed depth and MCTS for a fixed number of simulations with a
-fixed seed, and sums the nodes. The total changes only when move generation or search
+fixed depth, then the game's searchers (``BenchSettings.searchers``: alpha-beta to a fixed
+depth, MCTS or ISMCTS for a fixed number of simulations with a fixed seed), and sums the
+nodes. The total changes only when move generation or search
 behaviour changes, so it is printed as ``signature: N``; times and nodes/second are the
 profiling part.
 """
@@ -39,7 +40,7 @@ class Measurement:
 class BenchRow:
     game: str
     position_id: str
-    parts: dict[str, Measurement] = field(default_factory=dict)   # perft, alphabeta, mcts
+    parts: dict[str, Measurement] = field(default_factory=dict)   # perft, then searchers
 
 
 def timed(work) -> Measurement:
@@ -59,14 +60,14 @@ def bench_game(game_name: str, settings: BenchSettings, impl: str = "fast",
             lambda: perft_game.parse_position(case.position).perft(settings.perft_depth))
         state = fast_game.parse_position(case.position)
         if not state.is_terminal() and not state.is_chance_node():
-            alphabeta = make_engine("alphabeta", tt_megabytes=16)
-            row.parts["alphabeta"] = timed(lambda: alphabeta.analyse(
-                state, Limits(depth=settings.alphabeta_depth), None, state.current_player(),
-                1).nodes)
-            mcts = make_engine("mcts", seed=BENCH_SEED, reuse=False)
-            row.parts["mcts"] = timed(lambda: mcts.analyse(
-                state, Limits(simulations=settings.mcts_simulations), None,
-                state.current_player(), 1).nodes)
+            for name in settings.searchers:     # a fresh engine each: no table or tree kept
+                engine, limits = (
+                    (make_engine(name, tt_megabytes=16), Limits(depth=settings.alphabeta_depth))
+                    if name == "alphabeta" else
+                    (make_engine(name, seed=BENCH_SEED),
+                     Limits(simulations=settings.mcts_simulations)))
+                row.parts[name] = timed(lambda: engine.analyse(
+                    state, limits, None, state.current_player(), 1).nodes)
         rows.append(row)
         if on_row:
             on_row(row)

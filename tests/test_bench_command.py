@@ -11,7 +11,7 @@ SMALL = ["--perft-depth", "2", "--depth", "2", "--sims", "200", "--json"]
 # `crystalpick bench`'s signature with its default settings. It changes only when move
 # generation or search behaviour changes; a commit that changes either on purpose updates this
 # number and says in its message why the node counts moved.
-BENCH_SIGNATURE = 83640202
+BENCH_SIGNATURE = 89521818
 
 
 def bench(*args):
@@ -23,8 +23,11 @@ def bench(*args):
 def test_signature_is_stable_and_counts_every_part():
     first, second = bench(*SMALL), bench(*SMALL)          # every game
     assert first["signature"] == second["signature"]
-    assert first["signature"] == sum(p[part]["nodes"] for p in first["positions"]
-                                     for part in ("perft", "alphabeta", "mcts"))
+    assert first["signature"] == sum(part["nodes"] for p in first["positions"]
+                                     for part in p.values() if isinstance(part, dict))
+    parts = {p["game"]: set(p) - {"game", "id"} for p in first["positions"]}
+    assert parts["mattock"] == {"perft", "alphabeta", "mcts"}
+    assert parts["cardbattle"] == {"perft", "ismcts"}      # hidden information: ismcts only
     assert [(p["game"], p["id"]) for p in first["positions"]] == [
         (game, c.id) for game in first["games"] for c in get_game(game).bench_suite()]
 
@@ -49,3 +52,14 @@ def test_text_output_ends_with_the_signature(tmp_path):
     assert result.exit_code == 0
     assert result.stdout.strip().splitlines()[-1].startswith("signature: ")
     assert profile.stat().st_size > 0
+
+
+def test_card_battle_bench_perft_matches_the_perft_table():
+    """The bench positions are the perft table's decision positions: same counts."""
+    from crystalpick.positions import perft_suite
+    table = {case.id: case.counts for case in perft_suite("cardbattle")}
+    run = bench("cardbattle", *SMALL)
+    assert [p["id"] for p in run["positions"]] == ["start", "call", "choose", "boost",
+                                                   "call-last-round"]
+    for row in run["positions"]:
+        assert row["perft"]["nodes"] == table[row["id"]][2]

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ..game import (CHANCE, Capabilities, Game, NotationError, RuleError, RuleOption,
-                    sample_chance)
+from ..game import (CHANCE, BenchSettings, Capabilities, Game, NotationError, RuleError,
+                    RuleOption, sample_chance)
 from .cards import INLINE_DECK, inline_deck, load_cardset, load_deck, sample_decks
 from .notation import PLAYERS, format_position, is_view, parse_position, parse_view
 from .options import RULE_OPTIONS, Options
@@ -33,6 +33,7 @@ class CardBattle(Game):
     deck_options = ("deck1", "deck2")
     capabilities = Capabilities(chance=True, simultaneous=True, hidden_information=True)
     max_game_length = PLY_LIMIT
+    bench_settings = BenchSettings(perft_depth=6, mcts_simulations=10000, searchers=("ismcts",))
     rule_options = RULE_OPTIONS + tuple(
         RuleOption(name, (DEFAULT_DECK,) + tuple(d for d in sample_decks() if d != DEFAULT_DECK),
                    DEFAULT_DECK, f"§2: {player}'s deck: a sample deck, a deck file "
