@@ -726,8 +726,8 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
                                                     ("mcts_simulations", sims)) if v})
             if not as_json:
                 searches = ", ".join(
-                    f"alpha-beta depth {settings.alphabeta_depth}" if searcher == "alphabeta"
-                    else f"{searcher} {settings.mcts_simulations} simulations"
+                    f"{searcher} " + ", ".join(f"{limit} {value}" for limit, value in
+                                               settings.budget(searcher).items())
                     for searcher in settings.searchers)
                 click.echo(f"{name}: perft depth {settings.perft_depth} ({impl}), {searches}")
             rows += bench_game(name, settings, impl, None if as_json else print_row)

@@ -81,6 +81,11 @@ class BenchSettings:
     alphabeta_depth: int = 0            # for alphabeta
     searchers: tuple[str, ...] = ("alphabeta", "mcts")
 
+    def budget(self, searcher: str) -> dict:
+        """The Limits fields of ``searcher``'s fixed budget."""
+        return ({"depth": self.alphabeta_depth} if searcher == "alphabeta"
+                else {"simulations": self.mcts_simulations})
+
 
 BENCH_FILE = "positions.bench"      # a game's bench positions, in its own package
 

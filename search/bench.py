@@ -61,11 +61,9 @@ def bench_game(game_name: str, settings: BenchSettings, impl: str = "fast",
         state = fast_game.parse_position(case.position)
         if not state.is_terminal() and not state.is_chance_node():
             for name in settings.searchers:     # a fresh engine each: no table or tree kept
-                engine, limits = (
-                    (make_engine(name, tt_megabytes=16), Limits(depth=settings.alphabeta_depth))
-                    if name == "alphabeta" else
-                    (make_engine(name, seed=BENCH_SEED),
-                     Limits(simulations=settings.mcts_simulations)))
+                engine = make_engine(name, tt_megabytes=16) if name == "alphabeta" else \
+                    make_engine(name, seed=BENCH_SEED)
+                limits = Limits(**settings.budget(name))
                 row.parts[name] = timed(lambda: engine.analyse(
                     state, limits, None, state.current_player(), 1).nodes)
         rows.append(row)

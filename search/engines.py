@@ -18,7 +18,7 @@ from crystalpick.engine.game import CHANCE, GameError
 from .alphabeta import AlphaBeta
 from .ismcts import ISMCTS, OPPONENTS, PLAYOUTS, PLAYS, SELECTIONS
 from .limits import Limits
-from .mcts import MCTS
+from .mcts import MCTS, check_prior_options
 from .options import EngineSchema, Option, OptionError
 from .result import Analysis, Line, Progress
 from .score import Mean, PovScore, Proven, Value, from_alphabeta, from_mcts
@@ -254,7 +254,11 @@ class MCTSEngine(Engine):
     def __init__(self, **options):
         settings = self.schema.settings(options)
         if settings["prior"] is not None:
-            self.check_prior({**settings, "minimax": settings["minimax"] or 0.0})
+            try:
+                check_prior_options(settings["playout"], settings["prior"],
+                                    settings["minimax"] or 0.0)
+            except ValueError as err:
+                raise OptionError(str(err)) from None
         self.seed = settings.pop("seed")
         if self.seed is None:
             self.seed = random.SystemRandom().randrange(2**63)
@@ -263,16 +267,6 @@ class MCTSEngine(Engine):
         self.options = settings
         self.tree: MCTS | None = None
         self.game = None
-
-    @staticmethod
-    def check_prior(settings):
-        """The options that read the moves' priors need some."""
-        if settings["minimax"] > 0 and settings["prior"] <= 0:
-            raise OptionError("mcts: minimax backs up the moves' priors, so it needs prior > 0 "
-                              "(e.g. mcts:prior=1,minimax=0.5)")
-        if settings["playout"] == "prior" and settings["prior"] <= 0:
-            raise OptionError("mcts: playout=prior scores a leaf by its moves' priors, so it "
-                              "needs prior > 0 (e.g. mcts:playout=prior,prior=1)")
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         require_limit(self.name, limits, ("simulations", "nodes", "time", "clock"))
@@ -297,8 +291,8 @@ class MCTSEngine(Engine):
                 if options[key] is None:
                     options[key] = value
             try:
-                self.check_prior(options)
-            except OptionError as err:
+                check_prior_options(options["playout"], options["prior"], options["minimax"])
+            except ValueError as err:
                 raise GameError(f"{err} ({game.name}'s defaults: "
                                 f"{dict(game.mcts_defaults)})") from None
             options["exploration"] = options.pop("c")

@@ -47,6 +47,16 @@ cdef struct Node:
     signed char proven
 
 
+def check_prior_options(str playout, double prior, double minimax):
+    """ValueError if an option that reads the moves' priors is on without priors."""
+    if minimax > 0 and prior <= 0:
+        raise ValueError("mcts: minimax backs up the moves' priors, so it needs prior > 0 "
+                         "(e.g. mcts:prior=1,minimax=0.5)")
+    if playout == "prior" and prior <= 0:
+        raise ValueError("mcts: playout=prior scores a leaf by its moves' priors, so it "
+                         "needs prior > 0 (e.g. mcts:playout=prior,prior=1)")
+
+
 cdef inline double proven_result(Node* node) noexcept nogil:
     return node.proven - 2
 
@@ -99,11 +109,7 @@ cdef class MCTS:
                              f"prior")
         if not 0 <= minimax <= 1:
             raise ValueError("minimax must lie in 0..1")
-        if minimax > 0 and prior <= 0:
-            raise ValueError("minimax backs up the moves' priors: it needs prior > 0")
-        if playout == "prior" and prior <= 0:
-            raise ValueError("playout=prior scores leaves by their moves' priors: it needs "
-                             "prior > 0")
+        check_prior_options(playout, prior, minimax)
         evaluator.check(kernel)
         policy.check(kernel)
         self.kernel = kernel
@@ -312,6 +318,11 @@ cdef class MCTS:
         self.nodes[index].child_count = n
         return True
 
+    cdef inline double evaluated(self, int player) noexcept nogil:
+        """Player 0's result by the evaluation of this position, ``player`` to move."""
+        cdef double value = tanh(self.evaluator.evaluate(self.kernel) / self.result_scale)
+        return value if player == 0 else -value
+
     cdef double prior_value(self, int move) noexcept nogil:
         """Player 0's result after ``move`` as the evaluation sees it (exact if the game
         ends; 0 before a chance event)."""
@@ -323,8 +334,7 @@ cdef class MCTS:
         if player == -2:
             value = self.kernel.terminal_value()
         elif player >= 0:
-            value = tanh(self.evaluator.evaluate(self.kernel) / self.result_scale)
-            value = value if player == 0 else -value
+            value = self.evaluated(player)
         self.kernel.unmake()
         return value
 
@@ -458,8 +468,7 @@ cdef class MCTS:
             if self.playout_depth and plies >= self.playout_depth:
                 player = self.kernel.player()
                 if player >= 0:
-                    result = tanh(self.evaluator.evaluate(self.kernel) / self.result_scale)
-                    result = result if player == 0 else -result
+                    result = self.evaluated(player)
                     break
             if self.playout == RANDOM_PLAYOUT:
                 move = self.policy.sample_move(self.kernel, &self.rng)
