@@ -850,7 +850,7 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
     from tqdm import tqdm
 
     from crystalpick.search.match.db import ResultsDB, default_path
-    from crystalpick.search.match.executors import ClusterError, open_executor
+    from crystalpick.search.match.executors import ExecutorError, open_executor
     from crystalpick.search.match.records import read_text
     from crystalpick.search.match.report import format_summary, progress_text, summary
     from crystalpick.search.match.runner import (MatchSettings, claim_match, default_openings,
@@ -894,7 +894,7 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
         try:
             state = resume_match(db, state, executor) if resume else \
                 start_match(db, settings, executor)
-        except (EngineStartError, ClusterError, KeyboardInterrupt) as err:
+        except (EngineStartError, ExecutorError, KeyboardInterrupt) as err:
             db.close()
             if resume:
                 state.lock.release()
@@ -932,7 +932,7 @@ def match(game, engines, game_count, concurrency, cluster, openings, openings_or
             raise InputError(f"engine {err}; match stopped, {len(state.finished)} finished "
                              f"games are saved: fix the engine and continue with "
                              f"{resume_hint}") from None
-        except ClusterError as err:
+        except ExecutorError as err:
             raise InputError(f"{err}; match stopped, {len(state.finished)} finished games are "
                              f"saved in {db.path}: start it again and continue with "
                              f"{resume_hint}") from None
@@ -1116,7 +1116,7 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
     from crystalpick.search import Limits
     from crystalpick.search.annotate import (AnnotateSettings, Annotation, annotating_spec,
                                              format_report)
-    from crystalpick.search.match.executors import ClusterError, open_executor
+    from crystalpick.search.match.executors import ExecutorError, open_executor
     from crystalpick.search.match.records import format_record
 
     check_folder("-o", output_path, "the records")
@@ -1145,7 +1145,7 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
             annotation.run(executor, lambda evaluation: bar.update(1))
         except KeyboardInterrupt:
             stopped = Interrupted("interrupted")
-        except ClusterError as err:
+        except ExecutorError as err:
             if not annotation.evaluations:
                 raise InputError(f"{err}; nothing was written") from None
             stopped = InputError(str(err))

@@ -18,9 +18,10 @@ from __future__ import annotations
 import ctypes
 import logging
 import multiprocessing
+import multiprocessing.connection
 import os
-import queue
 import signal
+import time
 from collections import deque
 
 from crystalpick.engine import GameError
@@ -30,9 +31,10 @@ CONNECT_TIMEOUT = 10.0
 INSTALL_HINT = 'pip install "crystalpick[cluster]"'
 
 
-class ClusterError(Exception):
-    """The cluster stopped serving the match (scheduler lost, workers that cannot play):
-    the match stops with its finished games kept, to be resumed."""
+class ExecutorError(Exception):
+    """The workers stopped serving the match (the Dask scheduler lost, workers that cannot
+    play, a local worker process that died): the match stops with its finished games kept,
+    to be resumed."""
 
 
 class Executor:
@@ -95,59 +97,143 @@ def _start_worker(parent: int):
         os._exit(1)
 
 
+# Seconds cancelled workers get to unwind their task (closing external engines) after
+# SIGTERM, before SIGKILL ends them.
+UNWIND_SECONDS = 5.0
+# Seconds between checks for Ctrl-C while waiting for a result.
+POLL_SECONDS = 0.05
+
+
+class LocalWorker:
+    """One forked worker process and the pipe it takes tasks and returns results on.
+
+    A pipe per worker, rather than multiprocessing.Pool's shared queues: no lock is shared
+    between processes, so a worker killed at any moment cannot leave one held (a Pool whose
+    worker died holding its task-queue lock hangs at shutdown), and a worker that dies
+    mid-task shows as its pipe closing instead of a result that never comes."""
+
+    def __init__(self, inherited):
+        self.connection, child = multiprocessing.Pipe()
+        self.process = multiprocessing.get_context("fork").Process(
+            target=_serve, args=(child, os.getpid(), [self.connection, *inherited]),
+            name="crystalpick-worker", daemon=True)
+        self.process.start()
+        child.close()
+        self.task = None                 # the name of the task it plays, None when idle
+
+    def give(self, name: str, function, args) -> None:
+        self.task = name
+        self.connection.send((function, args))
+
+    def result(self):
+        """The finished task's result, or the exception it raised (a died worker's as
+        :class:`ExecutorError`)."""
+        try:
+            ok, payload = self.connection.recv()
+        except (EOFError, OSError):
+            self.process.join(UNWIND_SECONDS)
+            return ExecutorError(f"a worker process died while running {self.task} "
+                                 f"(exit code {self.process.exitcode})")
+        finally:
+            self.task = None
+        return payload
+
+    def stop(self) -> None:
+        """Ask the worker to unwind (SIGTERM); :meth:`end` waits for it."""
+        if self.process.exitcode is None:
+            self.process.terminate()
+
+    def end(self, deadline: float) -> None:
+        self.process.join(max(0.0, deadline - time.monotonic()))
+        if self.process.exitcode is None:
+            self.process.kill()
+            self.process.join()
+        self.connection.close()
+        self.process.close()
+
+
+def _serve(connection, parent: int, inherited) -> None:
+    """A worker's loop: run each task received, send back ``(ok, result or exception)``."""
+    for other in inherited:          # other workers' parent ends: theirs to close, not ours
+        other.close()
+    _start_worker(parent)
+    while True:
+        try:
+            function, args = connection.recv()
+        except EOFError:             # the parent closed the pipe: no more tasks
+            return
+        try:
+            reply = (True, function(*args))
+        except Exception as err:
+            reply = (False, err)
+        try:
+            connection.send(reply)
+        except Exception as err:     # a result or exception that does not pickle
+            connection.send((False, ExecutorError(
+                f"a task's result could not be sent back: {type(err).__name__}: {err}")))
+
+
 class LocalPool(Executor):
     """``concurrency`` forked worker processes, or tasks run one after another in this
     process when it is 1 (the default: nothing to start, easiest to debug)."""
 
     def __init__(self, concurrency: int = 1):
         self.concurrency = concurrency
-        self.pool = None
-        self.waiting = deque()           # serial: tasks not yet played
-        self.finished = queue.Queue()    # pool: results, or the exception a task raised
+        self.workers: list[LocalWorker] = []
+        self.waiting = deque()           # (name, function, args) not yet started
         self.outstanding = 0
 
     def check(self, function, *args) -> None:
         function(*args)
 
     def submit(self, name: str, function, *args) -> None:
-        task = (function, args)
+        self.waiting.append((name, function, args))
         self.outstanding += 1
-        if self.concurrency == 1:
-            self.waiting.append(task)
-            return
-        if self.pool is None:
-            self.pool = multiprocessing.get_context("fork").Pool(
-                self.concurrency, initializer=_start_worker, initargs=(os.getpid(),))
-        self.pool.apply_async(function, args, callback=self.finished.put,
-                              error_callback=self.finished.put)
+        if self.concurrency > 1:
+            self.dispatch()
+
+    def dispatch(self) -> None:
+        """Give waiting tasks to idle workers, starting workers up to ``concurrency``."""
+        while self.waiting:
+            idle = next((w for w in self.workers if w.task is None), None)
+            if idle is None:
+                if len(self.workers) == self.concurrency:
+                    return
+                idle = LocalWorker([w.connection for w in self.workers])
+                self.workers.append(idle)
+            idle.give(*self.waiting.popleft())
 
     def completed(self):
         while self.outstanding:
-            if self.pool is None:
-                function, args = self.waiting.popleft()
+            if self.concurrency == 1:
+                name, function, args = self.waiting.popleft()
                 result = function(*args)
             else:
                 result = self.next_result()
+                self.dispatch()
             self.outstanding -= 1
             if isinstance(result, BaseException):
                 raise result
             yield result
 
     def next_result(self):
-        """A finished task's result, waited for in short waits: Ctrl-C's handler runs on
-        the main thread only when it wakes (the kernel may give the signal to a pool
-        thread)."""
+        """A finished task's result, waited for in short waits: Ctrl-C's handler runs only
+        when the main thread wakes."""
         while True:
-            try:
-                return self.finished.get(timeout=0.05)
-            except queue.Empty:
-                pass
+            busy = {w.connection: w for w in self.workers if w.task is not None}
+            ready = multiprocessing.connection.wait(list(busy), timeout=POLL_SECONDS)
+            if ready:
+                return busy[ready[0]].result()
 
     def cancel(self) -> None:
-        if self.pool is not None:
-            self.pool.terminate()
-            self.pool.join()
-            self.pool = None
+        """Stop every worker: SIGTERM unwinds its task (its engines closed); one still
+        running after :data:`UNWIND_SECONDS` is killed."""
+        for worker in self.workers:
+            worker.stop()
+        deadline = time.monotonic() + UNWIND_SECONDS
+        for worker in self.workers:
+            worker.end(deadline)
+        self.workers = []
         self.waiting.clear()
         self.outstanding = 0
 
@@ -161,7 +247,7 @@ class DaskCluster(Executor):
     still holds the old one's tasks shares them). A worker that dies mid-game is replaced
     by the scheduler, which plays the game again elsewhere (``distributed.scheduler.
     allowed-failures`` times); a worker that joins takes queued games. Losing the scheduler cancels every future: the
-    match stops with a :class:`ClusterError`."""
+    match stops with a :class:`ExecutorError`."""
 
     def __init__(self, address: str, timeout: float | None = None):
         try:
@@ -199,7 +285,7 @@ class DaskCluster(Executor):
         imported = self.client.run(exec, f"import {function.__module__}", on_error="return")
         for worker, error in imported.items():
             if isinstance(error, BaseException):
-                raise ClusterError(f"the Dask worker {worker} cannot import crystalpick "
+                raise ExecutorError(f"the Dask worker {worker} cannot import crystalpick "
                                    f"({one_line(error)}): install it on every worker "
                                    f"({INSTALL_HINT})")
         future = self.client.submit(function, *args, pure=False)
@@ -217,21 +303,21 @@ class DaskCluster(Executor):
 
     def result(self, future, task: str):
         """The task's result; its exception re-raised, except the cluster's own failures,
-        which become a :class:`ClusterError` saying what to do."""
+        which become a :class:`ExecutorError` saying what to do."""
         from distributed import KilledWorker
         try:
             return future.result()
         except ImportError as err:
             if not (err.name or "").startswith("crystalpick"):
                 raise
-            raise ClusterError(f"a Dask worker cannot import crystalpick ({one_line(err)}): "
+            raise ExecutorError(f"a Dask worker cannot import crystalpick ({one_line(err)}): "
                                f"install it on every worker ({INSTALL_HINT})") from None
         except KilledWorker:
-            raise ClusterError(f"every Dask worker that ran {task} died (see the workers' "
+            raise ExecutorError(f"every Dask worker that ran {task} died (see the workers' "
                                f"logs: one without crystalpick dies on its first game)") from None
         except Exception:
             if future.cancelled() and not self.cancelling:
-                raise ClusterError(f"lost the Dask scheduler at {self.address}") from None
+                raise ExecutorError(f"lost the Dask scheduler at {self.address}") from None
             raise
 
     def cancel(self) -> None:
