@@ -114,8 +114,10 @@ class Game(ABC):
     # Plies an MCTS playout plays before the evaluation scores it (0: play to the end).
     playout_depth: ClassVar[int] = 0
     # The defaults of MCTS's options c (exploration), prior (the evaluation's value of a new
-    # move, in visits; 0: none) and minimax (weight of the priors' minimax): search/mcts.pyx.
-    mcts_defaults: ClassVar[Mapping[str, float]] = {"c": 0.5, "prior": 0.0, "minimax": 0.0}
+    # move, in visits; 0: none), minimax (weight of the priors' minimax) and widen
+    # (progressive widening; 0: none): search/mcts.pyx.
+    mcts_defaults: ClassVar[Mapping[str, float]] = {"c": 0.5, "prior": 0.0, "minimax": 0.0,
+                                                    "widen": 0.0}
     # Evaluation units per logistic unit: a score x means a win probability of
     # 1 / (1 + exp(-x / evaluation_scale)), i.e. tanh(x / (2 * evaluation_scale)) as a result
     # in [-1, 1]. Both searchers use this one number.

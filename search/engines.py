@@ -247,6 +247,9 @@ class MCTSEngine(Engine):
             Option("minimax", "float", None, "Weight of the minimax of the priors below a "
                    "move in selection (implicit minimax backups; needs prior > 0; default: "
                    "the game's).", minimum=0, maximum=1, unset="game"),
+            Option("widen", "float", None, "Progressive widening: a node's moves sorted by "
+                   "prior, selection looks at the first 1 + widen x sqrt(visits) (0: all; "
+                   "needs prior > 0; default: the game's).", minimum=0, unset="game"),
             Option("seed", "int", None, "Seed of the search's random generator.",
                    minimum=0, maximum=2**63 - 1, unset="random"),
         ))
@@ -256,7 +259,7 @@ class MCTSEngine(Engine):
         if settings["prior"] is not None:
             try:
                 check_prior_options(settings["playout"], settings["prior"],
-                                    settings["minimax"] or 0.0)
+                                    settings["minimax"] or 0.0, settings["widen"] or 0.0)
             except ValueError as err:
                 raise OptionError(str(err)) from None
         self.seed = settings.pop("seed")
@@ -291,7 +294,8 @@ class MCTSEngine(Engine):
                 if options[key] is None:
                     options[key] = value
             try:
-                check_prior_options(options["playout"], options["prior"], options["minimax"])
+                check_prior_options(options["playout"], options["prior"], options["minimax"],
+                                    options["widen"])
             except ValueError as err:
                 raise GameError(f"{err} ({game.name}'s defaults: "
                                 f"{dict(game.mcts_defaults)})") from None

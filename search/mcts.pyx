@@ -16,7 +16,7 @@ only source of randomness, and time limits and the stop flag are only checked be
 simulations.
 """
 from libc.math cimport log, sqrt, tanh
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, qsort, realloc, free
 
 from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
 from crystalpick.engine.evaluation cimport Evaluator, PlayoutPolicy
@@ -47,8 +47,11 @@ cdef struct Node:
     signed char proven
 
 
-def check_prior_options(str playout, double prior, double minimax):
+def check_prior_options(str playout, double prior, double minimax, double widen=0.0):
     """ValueError if an option that reads the moves' priors is on without priors."""
+    if widen > 0 and prior <= 0:
+        raise ValueError("mcts: widen orders a node's moves by their priors, so it needs "
+                         "prior > 0 (e.g. mcts:prior=1,widen=2)")
     if minimax > 0 and prior <= 0:
         raise ValueError("mcts: minimax backs up the moves' priors, so it needs prior > 0 "
                          "(e.g. mcts:prior=1,minimax=0.5)")
@@ -59,6 +62,16 @@ def check_prior_options(str playout, double prior, double minimax):
 
 cdef inline double proven_result(Node* node) noexcept nogil:
     return node.proven - 2
+
+
+cdef int higher_prior_first(const void* a, const void* b) noexcept nogil:
+    cdef float x = (<Node*>a).probability, y = (<Node*>b).probability
+    return (x < y) - (x > y)
+
+
+cdef int lower_prior_first(const void* a, const void* b) noexcept nogil:
+    cdef float x = (<Node*>a).probability, y = (<Node*>b).probability
+    return (x > y) - (x < y)
 
 
 cdef class MCTS:
@@ -76,6 +89,7 @@ cdef class MCTS:
     cdef public bint solver
     cdef public double prior      # virtual visits of a move's prior value (0: no prior)
     cdef public double minimax    # weight of the priors' minimax in selection (0: none)
+    cdef public double widen      # progressive widening: moves considered per sqrt(visit)
     cdef u64 rng
     cdef int* moves
     cdef long long moves_size
@@ -96,20 +110,25 @@ cdef class MCTS:
     def __init__(self, GameKernel kernel, Evaluator evaluator, PlayoutPolicy policy,
                  double exploration=0.5, str playout="random", bint solver=True,
                  unsigned long long seed=0, int max_nodes=2_000_000, int playout_depth=0,
-                 double evaluation_scale=150.0, double prior=0.0, double minimax=0.0):
+                 double evaluation_scale=150.0, double prior=0.0, double minimax=0.0,
+                 double widen=0.0):
         """``evaluator``, ``policy``, ``playout_depth`` and ``evaluation_scale`` are the game's
         (engine/game.py); the scale is in evaluation units per logistic unit. ``prior`` > 0:
         each new move is valued by the evaluation of the position it leads to, counted as
         that many visits when selecting (so a move the evaluation likes is tried first).
         ``minimax`` > 0 (needs priors): a move's prior becomes the minimax of the priors
         below it as the tree grows (implicit minimax backups), and selection mixes that in
-        with this weight."""
+        with this weight. ``widen`` > 0 (needs priors): progressive widening, a node's
+        moves are sorted best prior first and selection considers only the first
+        1 + widen x sqrt(visits) of them."""
         if playout not in ("random", "heuristic", "prior"):
             raise ValueError(f"unknown playout {playout!r}; expected random, heuristic or "
                              f"prior")
         if not 0 <= minimax <= 1:
             raise ValueError("minimax must lie in 0..1")
-        check_prior_options(playout, prior, minimax)
+        if widen < 0:
+            raise ValueError("widen must be at least 0")
+        check_prior_options(playout, prior, minimax, widen)
         evaluator.check(kernel)
         policy.check(kernel)
         self.kernel = kernel
@@ -123,6 +142,7 @@ cdef class MCTS:
         self.playout_depth = playout_depth
         self.prior = prior
         self.minimax = minimax
+        self.widen = widen
         self.rng = seed
         self.max_nodes = max_nodes
         self.node_capacity = 1024
@@ -169,7 +189,7 @@ cdef class MCTS:
 
     def root_children(self):
         """``(move, visits, value sum from player 0's view, proven result or None)`` per
-        child of the root, in move-generation order."""
+        child of the root, in move-generation order (with ``widen``, best prior first)."""
         cdef Node* root = &self.nodes[0]
         cdef Node* child
         out = []
@@ -313,10 +333,22 @@ cdef class MCTS:
             self.init_node(first + i, self.moves[i],
                            self.probabilities[i] if self.nodes[index].mover == -1 else
                            self.prior_value(self.moves[i]) if self.prior > 0 else 1.0)
+        if self.widen > 0 and self.nodes[index].mover >= 0:
+            qsort(&self.nodes[first], n, sizeof(Node), higher_prior_first
+                  if self.nodes[index].mover == 0 else lower_prior_first)
         self.node_count += n
         self.nodes[index].first_child = first
         self.nodes[index].child_count = n
         return True
+
+    cdef inline int considered(self, Node* node) noexcept nogil:
+        """How many of decision node ``node``'s children selection looks at: all, or with
+        progressive widening the first 1 + widen x sqrt(visits) (best priors first)."""
+        cdef double k
+        if self.widen <= 0:
+            return node.child_count
+        k = 1.0 + self.widen * sqrt(<double>node.visits)
+        return node.child_count if k >= node.child_count else <int>k
 
     cdef inline double evaluated(self, int player) noexcept nogil:
         """Player 0's result by the evaluation of this position, ``player`` to move."""
@@ -344,7 +376,9 @@ cdef class MCTS:
         cdef Node* node = &self.nodes[index]
         cdef double sign = 1.0 if node.mover == 0 else -1.0, best = -2.0
         cdef int i
-        for i in range(node.child_count):
+        # widened: the unconsidered moves keep their sorted priors, so the first of them is
+        # the best of them
+        for i in range(min(node.child_count, self.considered(node) + 1)):
             if sign * self.nodes[node.first_child + i].probability > best:
                 best = sign * self.nodes[node.first_child + i].probability
         return sign * best
@@ -388,7 +422,7 @@ cdef class MCTS:
             return node.first_child + node.child_count - 1
         sign = 1.0 if node.mover == 0 else -1.0
         log_visits = log(node.visits + 1.0)
-        for i in range(node.child_count):
+        for i in range(self.considered(node)):
             child = &self.nodes[node.first_child + i]
             if child.proven != NOT_PROVEN:
                 score = sign * proven_result(child)

@@ -166,3 +166,33 @@ def test_minimax_backups_replace_a_prior_by_the_value_below_it():
         assert visited[favourite] == 1 and len(visited) == 2
     else:
         assert visited == {favourite: 2}
+
+
+def test_widening_sorts_moves_by_prior_and_looks_only_at_the_first_few():
+    """widen=W: the root's moves are in prior order, best for the mover first, and a
+    simulation made after v visits chooses among the first 1 + W sqrt(v) of them only (with
+    heavy exploration every one of those is tried, none after them)."""
+    import math
+    game = get_game("mattock")
+    state = game.new_initial_state()
+    for pick in (5, 17, 3):
+        state.play(state.legal_moves()[pick])
+    evaluator, mover = game.evaluator(), state.current_player()
+
+    def prior(move):
+        child = state.clone()
+        child.play(move)
+        return evaluator.score_for(child, mover)
+
+    simulations, widen = 50, 1.5
+    engine = MCTSEngine(seed=1, prior=1, minimax=0, widen=widen, c=10)
+    analyse(state, engine, Limits(simulations=simulations))
+    children = engine.tree.root_children()
+    assert len(children) == len(state.legal_moves()) > 20
+    priors = [prior(move) for move, _, _, _ in children]
+    assert priors == sorted(priors, reverse=True)
+    window = int(1 + widen * math.sqrt(simulations - 1))
+    visited = [i for i, (_, visits, _, _) in enumerate(children) if visits]
+    assert max(visited) < window and len(visited) >= window - 1
+    with pytest.raises(ValueError, match="widen orders a node's moves by their priors"):
+        MCTSEngine(widen=1, prior=0)

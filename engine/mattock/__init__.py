@@ -27,7 +27,7 @@ class Mattock(Game):
     # minimax of those values below it, and less exploration: 61/100 against alpha-beta at
     # 0.1 s/move (8/40 without; c 0.5 / 0.25 / 0.15, prior 1 / 2 / 4 / 16, minimax
     # 0 / 0.3 / 0.5 in docs/search.md).
-    mcts_defaults = {"c": 0.25, "prior": 1.0, "minimax": 0.5}
+    mcts_defaults = {**Game.mcts_defaults, "c": 0.25, "prior": 1.0, "minimax": 0.5}
     evaluation_scale = 150.0      # uncalibrated guess
     bench_settings = BenchSettings(perft_depth=3, alphabeta_depth=4, mcts_simulations=3000)
     rule_options = (
