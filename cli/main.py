@@ -733,10 +733,13 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
             rows += bench_game(name, settings, impl, None if as_json else print_row)
         return rows
 
+    # rows print as they finish, so the id column is as wide as the longest id of them all
+    id_width = max(len(case.id) for name in names for case in GAMES[name]().bench_suite())
+
     def print_row(row):
         parts = "  ".join(f"{part} {m.nodes:>10,} {m.seconds:6.2f}s {m.nps:>12,.0f}/s"
                           for part, m in row.parts.items())
-        click.echo(f"  {row.position_id:<12} {parts}")
+        click.echo(f"  {row.position_id:<{id_width}} {parts}")
 
     if profile_path:
         import cProfile

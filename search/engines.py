@@ -236,7 +236,8 @@ class MCTSEngine(Engine):
             Option("workers", "int", 1, "Root-parallel worker processes.",
                    minimum=1, maximum=256),
             Option("reuse", "bool", True, "Keep the subtree of the new position between moves."),
-            Option("max_nodes", "int", 2_000_000, "Tree size limit in nodes.",
+            Option("max_nodes", "int", 16_000_000, "Tree size limit in nodes (32 bytes each; "
+                   "the tree grows as it needs to).",
                    minimum=1024, maximum=2**30),
             Option("playout_depth", "int", None, "Plies before a playout is cut short and "
                    "scored by the evaluation (0: play to the end; default: the game's).",

@@ -109,7 +109,7 @@ cdef class MCTS:
 
     def __init__(self, GameKernel kernel, Evaluator evaluator, PlayoutPolicy policy,
                  double exploration=0.5, str playout="random", bint solver=True,
-                 unsigned long long seed=0, int max_nodes=2_000_000, int playout_depth=0,
+                 unsigned long long seed=0, int max_nodes=16_000_000, int playout_depth=0,
                  double evaluation_scale=150.0, double prior=0.0, double minimax=0.0,
                  double widen=0.0):
         """``evaluator``, ``policy``, ``playout_depth`` and ``evaluation_scale`` are the game's
