@@ -9,9 +9,9 @@ with its compiled ``.so`` files). On a shared machine rates drift from minute to
 two builds are measured alternately, round after round, each in its own process on the same
 fixed work (alpha-beta to a node count, MCTS to a simulation count, from the start position
 and each bench position) timed by the process's CPU time, and the ratio is the number to
-trust. Prints, per build, the best round's alpha-beta nodes/s and MCTS simulations/s with
-uniformly random playouts to the end of the game (the two rates of ``bench/perf_table.py``
-issue 17 targets), over all the positions, and the ratios.
+trust. Prints, per build, the best round's alpha-beta nodes/s and the simulations/s of plain
+UCT (no priors) with uniformly random playouts to the end of the game (the two rates of
+``bench/perf_table.py`` issue 17 targets), over all the positions, and the ratios.
 """
 from __future__ import annotations
 
@@ -30,6 +30,9 @@ states = [game.new_initial_state()]
 if sys.argv[3] == "all":
     states += [game.parse_position(c.position) for c in game.bench_suite()]
 totals = {"alphabeta": [0, 0.0], "random_playouts": [0, 0.0]}
+# plain UCT (no priors, whichever of these options the build has): the playouts' own speed
+known = {option.name for option in make_engine("mcts").schema.options}
+plain = {k: v for k, v in {"prior": 0, "minimax": 0, "widen": 0}.items() if k in known}
 for state in states:
     if state.is_terminal():
         continue
@@ -37,7 +40,7 @@ for state in states:
     for name, engine, limits in (
             ("alphabeta", make_engine("alphabeta"), Limits(nodes=nodes)),
             ("random_playouts", make_engine("mcts", seed=1, playout="random", playout_depth=0,
-                                            reuse=False), Limits(simulations=sims))):
+                                            reuse=False, **plain), Limits(simulations=sims))):
         started = time.process_time()
         result = engine.analyse(state, limits, None, player, 1)
         totals[name][1] += time.process_time() - started

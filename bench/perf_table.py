@@ -5,7 +5,7 @@
 For each game: perft nodes/second of the fast and reference implementations on the same
 positions and depths in the same run (and their ratio), the fast perft at a deeper depth,
 MCTS simulations/second (the default engine, whose Mattock playouts stop after one ply,
-and uniformly random playouts to the end of the game) and alpha-beta nodes/second from the
+and plain UCT with uniformly random playouts to the end of the game) and alpha-beta nodes/second from the
 start position on one core, and MCTS bytes per node.
 """
 from __future__ import annotations
@@ -54,7 +54,9 @@ def search_rates(game: str) -> dict:
         state.play(state.legal_moves()[0])
     mcts = make_engine("mcts", seed=1, reuse=False).analyse(
         state, Limits(time=SEARCH_SECONDS), None, state.current_player(), 1)
-    full = make_engine("mcts", seed=1, playout="random", playout_depth=0, reuse=False).analyse(
+    # plain UCT (no priors, so no evaluation at expansions): the rate of the playouts themselves
+    full = make_engine("mcts", seed=1, playout="random", playout_depth=0, prior=0, minimax=0,
+                       widen=0, reuse=False).analyse(
         state, Limits(time=SEARCH_SECONDS), None, state.current_player(), 1)
     alphabeta = make_engine("alphabeta").analyse(
         state, Limits(time=SEARCH_SECONDS), None, state.current_player(), 1)
