@@ -244,7 +244,11 @@ def test_workers_die_with_a_runner_killed_outright(tmp_path):
     assert len(started) == 2, "the match did not start its two workers"
     time.sleep(0.5)                       # the workers are in their first search
     process.terminate()
-    process.wait()
+    try:                                  # the runner's clean-up is bounded: it must end
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise AssertionError("the runner did not end within 30 s of SIGTERM") from None
     deadline = time.monotonic() + 2.5
     alive = started
     while alive and time.monotonic() < deadline:
