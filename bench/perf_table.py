@@ -77,7 +77,7 @@ def main() -> None:
           f"{platform.python_version()}, one core per measurement, by `python bench/perf_table.py`:")
     print()
     print("| game | perft, fast | perft, reference | ratio | perft, fast, deeper | "
-          "MCTS simulations/s (default engine) | MCTS simulations/s (random playouts to the "
+          "MCTS simulations/s (default engine) | MCTS simulations/s (plain UCT, random playouts to the "
           "end) | alpha-beta nodes/s | MCTS bytes/node |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for game in ("mattock", "maatatahay"):
