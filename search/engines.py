@@ -221,6 +221,10 @@ def with_interrupted_iteration(completed, partial, multipv):
     return depth, [(score, pv)] + [line for line in lines if line[1][0] != pv[0]][:multipv - 1]
 
 
+# MCTS options that read the moves' priors (check_prior_options says why each needs them)
+PRIOR_OPTIONS = frozenset({"minimax", "widen"})
+
+
 class MCTSEngine(Engine):
     name = "mcts"
     schema = EngineSchema(
@@ -291,9 +295,12 @@ class MCTSEngine(Engine):
             options = dict(self.options)
             if options["playout_depth"] is None:
                 options["playout_depth"] = game.playout_depth
-            for key, value in game.mcts_defaults.items():
-                if options[key] is None:
-                    options[key] = value
+            unset = {key for key in game.mcts_defaults if options[key] is None}
+            for key in unset:
+                options[key] = game.mcts_defaults[key]
+            if options["prior"] == 0:    # the game's options that need priors give way
+                for key in PRIOR_OPTIONS & unset:
+                    options[key] = 0.0
             try:
                 check_prior_options(options["playout"], options["prior"], options["minimax"],
                                     options["widen"])

@@ -83,8 +83,8 @@ def test_root_parallelism_sums_the_workers_trees():
 def test_prior_tries_the_move_the_evaluation_prefers_first():
     """With ``prior``, a new move starts at the evaluation's value of the position it leads
     to, so the first simulation goes down the evaluation's favourite (without a prior, the
-    first child in generation order; Mattock's default has a prior, so it and what needs it
-    are turned off)."""
+    first child in generation order: a user's prior=0 also turns off Mattock's default
+    minimax and widen, which need priors, but not a minimax the user asks for)."""
     game = get_game("mattock")
     state = game.new_initial_state()
     for pick in (5, 17, 3):                # a few plies in, away from the symmetric start
@@ -102,9 +102,10 @@ def test_prior_tries_the_move_the_evaluation_prefers_first():
     assert len(favourites) < len(moves)
     first = analyse(state, MCTSEngine(seed=1, prior=4), Limits(simulations=1))
     assert first.best_move in favourites
-    plain = analyse(state, MCTSEngine(seed=1, prior=0, minimax=0, widen=0),
-                    Limits(simulations=1))
+    plain = analyse(state, MCTSEngine(seed=1, prior=0), Limits(simulations=1))
     assert plain.best_move == moves[0]
+    with pytest.raises(ValueError, match="minimax backs up the moves' priors"):
+        MCTSEngine(seed=1, prior=0, minimax=0.5)
 
 
 def test_prior_playout_scores_a_leaf_by_its_best_reply():
