@@ -31,3 +31,7 @@ cdef class PlayoutPolicy(KernelReader):
     # searcher; NO_SAMPLER where the caller must draw uniformly itself, -2 if the game is
     # over. Default: sample_move.
     cdef int playout_move(self, GameKernel kernel, u64* rng) noexcept nogil
+    # The information-set searcher's determinization for ``player``: kernel.determinize
+    # (its contract: pushed on the history, unmake restores), drawn by default uniformly, or
+    # conditioned on what this policy, as a model of the others, inferred (``infer``).
+    cdef int determinize(self, GameKernel kernel, int player, u64* rng) noexcept nogil

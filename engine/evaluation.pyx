@@ -52,6 +52,15 @@ cdef class PlayoutPolicy(KernelReader):
     cdef int playout_move(self, GameKernel kernel, u64* rng) noexcept nogil:
         return self.sample_move(kernel, rng)
 
+    cdef int determinize(self, GameKernel kernel, int player, u64* rng) noexcept nogil:
+        return kernel.determinize(player, rng)
+
+    def infer(self, GameKernel kernel, int observer):
+        """Condition ``determinize`` for ``observer`` on what their view of ``kernel``'s game
+        so far (its history) shows, if the other players play this policy; return what was
+        inferred. Nothing by default."""
+        return []
+
     def playout(self, state, unsigned long long seed):
         """Python entry for tests: ``playout_move`` with a generator seeded by ``seed``."""
         cdef u64 rng = seed

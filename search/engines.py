@@ -423,6 +423,9 @@ class ISMCTSEngine(Engine):
             Option("model", "float", 0.0, "Share of the other players' choices in the tree "
                    "made by the game's playout policy from their sampled hand (an opponent "
                    "model) instead of the selection rule.", minimum=0, maximum=1),
+            Option("infer", "bool", False, "Draw the other player's hand consistent with "
+                   "their past choices as the game's playout policy would have made them "
+                   "(the opponent model of model=1; needs the game's history).") ,
             Option("play", "choice", "auto", "The move played: drawn from the mixed strategy "
                    "(sample), the option with the best win rate less 1/sqrt(visits) (best), "
                    "or best except at a secret simultaneous choice (auto).", choices=PLAYS),
@@ -454,7 +457,10 @@ class ISMCTSEngine(Engine):
         exploration = self.options["c"] if selection == "uct" else self.options["gamma"]
         # a fresh kernel: no history of the real game below the search
         kernel = state.game.parse_position(state.position()).search_kernel()
-        tree = ISMCTS(kernel, state.game.playout_policy(), point_of_view, selection,
+        policy = state.game.playout_policy()
+        if self.options["infer"]:
+            policy.infer(state.search_kernel(), point_of_view)
+        tree = ISMCTS(kernel, policy, point_of_view, selection,
                       exploration, rng.getrandbits(63), self.options["max_nodes"],
                       self.options["playout"], self.options["warmup"],
                       self.options["opponent"], self.options["epsilon"],

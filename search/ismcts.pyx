@@ -4,7 +4,9 @@
 Each simulation starts from a *determinization*: the kernel's ``determinize`` replaces what the
 root player cannot see by a random assignment consistent with their observation (and takes
 back the others' secret choices the root player waits on, so they are made inside the
-search). The tree is a hash table of information sets keyed by the kernel's
+search), drawn through the playout policy (``PlayoutPolicy.determinize``), which as an
+opponent model may condition it on what the others' past play showed (``infer`` in
+search/engines.py). The tree is a hash table of information sets keyed by the kernel's
 ``observation_key``: the root player's nodes by their own observation, the others' by the
 public observation (``opponent="public"``, the default: one policy for every hand they might
 hold, learnt from every simulation) or by their own (``opponent="own"``: conditioned on
@@ -353,7 +355,7 @@ cdef class ISMCTS:
         cdef double result = 0.0, u
         cdef Step* step
         cdef Arm* a
-        self.kernel.determinize(self.root_player, &self.rng)
+        self.policy.determinize(self.kernel, self.root_player, &self.rng)
         while self.kernel.plies() < MAX_PLIES - 1:
             player = self.kernel.player()
             if player == -2:

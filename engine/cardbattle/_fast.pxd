@@ -22,6 +22,26 @@ cdef struct Data:
     int refill, reshuffle, stake, target, hand, max_rounds
     u64 start_key
 
+# Card-set helpers (a pile is a set of card indices), shared with playout.pyx.
+cdef inline int popcount(u64 x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef inline int lowest(u64 x) noexcept nogil:
+    cdef int i = 0
+    while not (x >> i) & 1:
+        i += 1
+    return i
+
+
+cdef inline u64 bit(int i) noexcept nogil:
+    return (<u64>1) << i
+
+
 # Everything that changes during play; make() pushes a copy of it, unmake() pops it.
 cdef struct Core:
     u64 hand[SEATS]

@@ -29,25 +29,6 @@ REFILLS = ("five", "one", "none")
 
 # -- small helpers ---------------------------------------------------------------------------
 
-cdef inline int popcount(u64 x) noexcept nogil:
-    cdef int n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-cdef inline int lowest(u64 x) noexcept nogil:
-    cdef int i = 0
-    while not (x >> i) & 1:
-        i += 1
-    return i
-
-
-cdef inline u64 bit(int i) noexcept nogil:
-    return (<u64>1) << i
-
-
 cdef inline bint is_chance(int phase) noexcept nogil:
     return (phase == DEAL or phase == REDEAL or phase == TOSS or phase == SEEK
             or phase == TIEBREAK or phase == REFILL)

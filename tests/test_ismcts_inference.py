@@ -1,0 +1,157 @@
+"""ISMCTS's ``infer``: what an observer infers about the other hand from that player's past
+play under the opponent model (engine/cardbattle/playout.pyx ``infer``) holds whenever the
+other player really plays the model, reads nothing the observer did not see, and the
+policy's conditioned determinizations respect it."""
+from __future__ import annotations
+
+import random
+
+from crystalpick.engine import get_game, sample_chance
+from crystalpick.engine.cardbattle.moves import M_DRAW, kind_of, payload_of
+from crystalpick.engine.cardbattle.position import TIEBREAK
+from crystalpick.search import Limits, make_engine
+
+DECKS = {"deck1": "titas", "deck2": "arsenal"}
+
+
+def greedy_game(seed: int):
+    """A greedy-against-greedy game: its seed (the deal), its moves and the plies at which
+    P1 decides (P1 chooses first, so P2 never holds a secret choice there)."""
+    rng = random.Random(seed)
+    state = get_game("cardbattle", DECKS, seed=seed).new_initial_state()
+    moves, decisions = [], []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            move = sample_chance(state, rng.random())
+        else:
+            if state.current_player() == 0:
+                decisions.append(len(moves))
+            move = state.greedy_move()
+        moves.append(move)
+        state.play(move)
+    return seed, moves, decisions
+
+
+def replay(game, plies):
+    seed, moves, _ = game
+    state = get_game("cardbattle", DECKS, seed=seed).new_initial_state()
+    for move in moves[:plies]:
+        state.play(move)
+    return state
+
+
+def infer(state, observer=0):
+    policy = state.game.playout_policy()
+    return policy, policy.infer(state.search_kernel(), observer)
+
+
+def test_inferences_hold_when_the_other_player_plays_the_model():
+    masks = calls = 0
+    for seed in range(12):
+        game = greedy_game(seed)
+        for plies in game[2]:
+            state = replay(game, plies)
+            policy, found = infer(state)
+            assert policy.inconsistency_of(state) == 0, (seed, plies, found)
+            calls += sum(1 for kind, _ in found if kind == "call")
+            masks += sum(1 for kind, _ in found if kind != "call")
+    assert masks > 200 and calls > 10          # the games did show something
+
+
+def test_a_hand_against_the_inferences_is_inconsistent():
+    """A hand holding cards the model says it cannot hold is counted against them."""
+    tested = 0
+    for seed in range(6):
+        game = greedy_game(seed)
+        for plies in game[2]:
+            state = replay(game, plies)
+            policy, found = infer(state)
+            for mask, allowed in found:
+                if mask != "call" and allowed == 0:
+                    break
+            else:
+                continue
+            for sample_seed in range(200):
+                sample = state.game._state(
+                    state.search_kernel().determinized(0, sample_seed).to_position())
+                seat = sample.to_position().seats[1]
+                index = {n: i for i, n in enumerate(seat.cards())}
+                hand = sum(1 << index[n] for n in seat.hand)
+                if hand & mask:
+                    assert policy.inconsistency_of(sample) >= bin(hand & mask).count("1")
+                    tested += 1
+                    break
+    assert tested > 5
+
+
+def test_inferences_read_nothing_the_observer_did_not_see():
+    """Swap two of P2's cards of one kind that never show (in the deck after the deal, never
+    played or revealed) in every draw of the game: P1 sees the same game, so infers the
+    same."""
+    compared = 0
+    for seed in range(12):
+        game = greedy_game(seed)
+        _, moves, decisions = game
+        final = replay(game, len(moves)).to_position().seats[1]
+        shown = set(final.discard) | set(final.table)
+        for plies, move in enumerate(moves):
+            state = replay(game, plies)
+            pos = state.to_position()
+            if kind_of(move) == M_DRAW and pos.phase == TIEBREAK:
+                shown.add(payload_of(move))
+            if not state.is_chance_node() and state.current_player() == 1:
+                shown.update(set(pos.seats[1].hand)
+                             - set(replay(game, plies + 1).to_position().seats[1].hand))
+        start = replay(game, 0)
+        hidden = sorted(set(start.to_position().seats[1].deck) - shown)
+        kinds = {}                  # of one kind: a seek for a creature stops at either
+        for number in hidden:
+            kinds.setdefault(start.game.cardset.card(number).is_creature, []).append(number)
+        pair = next((group[:2] for group in kinds.values() if len(group) >= 2), None)
+        if pair is None:
+            continue
+        swap = {pair[0]: pair[1], pair[1]: pair[0]}
+        twin = get_game("cardbattle", DECKS, seed=seed).new_initial_state()
+        other = []
+        for move in moves:
+            if (kind_of(move) == M_DRAW and twin.is_chance_node()
+                    and twin.to_position().actor == 1 and payload_of(move) in swap):
+                move = (move & ~payload_of(move)) | swap[payload_of(move)]
+            other.append(move)
+            twin.play(move)
+        for plies in decisions:
+            assert infer(replay(game, plies))[1] == infer(replay((seed, other, decisions),
+                                                                 plies))[1]
+            compared += 1
+    assert compared > 100
+
+
+def test_conditioned_determinizations_respect_the_inferences():
+    consistent = {True: 0, False: 0}
+    draws = 0
+    for seed in (3, 4):
+        game = greedy_game(seed)
+        for plies in game[2][len(game[2]) // 3:]:
+            state = replay(game, plies)
+            policy, found = infer(state)
+            if not found:
+                continue
+            for sample_seed in range(30):
+                conditioned = state.game._state(
+                    policy.determinized(state, 0, sample_seed).to_position())
+                uniform = state.game._state(
+                    state.search_kernel().determinized(0, sample_seed).to_position())
+                consistent[True] += policy.inconsistency_of(conditioned) == 0
+                consistent[False] += policy.inconsistency_of(uniform) == 0
+                draws += 1
+    assert consistent[True] >= 0.95 * draws
+    assert consistent[False] < 0.9 * consistent[True]
+
+
+def test_infer_plays_legal_moves_and_a_bare_position_infers_nothing():
+    game = greedy_game(5)
+    state = replay(game, game[2][-1])
+    engine = make_engine("ismcts", infer=True, model=1, playout="heuristic", seed=1)
+    result = engine.analyse(state, Limits(simulations=300), None, 0, 1)
+    assert result.play_move in state.legal_moves()
+    assert infer(state.game.parse_position(state.position()))[1] == []
