@@ -601,11 +601,37 @@ cdef class MCTS:
                 return found
         return -1
 
+    cdef int subtree_size(self, int root) noexcept nogil:
+        """Nodes in the subtree under ``root``, itself included: a depth-first walk with one
+        stack entry per ply (a path down the tree is a line of play, at most MAX_DEPTH)."""
+        cdef int path[MAX_DEPTH + 1]
+        cdef int next_child[MAX_DEPTH + 1]
+        cdef int depth = 0, count = 1
+        cdef Node* node
+        path[0] = root
+        next_child[0] = 0
+        while depth >= 0:
+            node = &self.nodes[path[depth]]
+            if node.first_child >= 0 and next_child[depth] < node.child_count:
+                path[depth + 1] = node.first_child + next_child[depth]
+                next_child[depth] += 1
+                depth += 1
+                next_child[depth] = 0
+                count += 1
+            else:
+                depth -= 1
+        return count
+
     cdef int compact(self, int new_root) noexcept nogil:
         """Copy the subtree under ``new_root`` to the front of a fresh array, breadth first
-        (children stay contiguous); return its size."""
-        cdef Node* fresh = <Node*>malloc(self.node_capacity * sizeof(Node))
-        cdef int* source = <int*>malloc(self.node_capacity * sizeof(int))
+        (children stay contiguous); return its size. The new array is sized to the subtree
+        (at least 1,024 nodes), not to the old capacity: after a 16 M-node search the kept
+        subtree is a fraction of it, where the old array and a fresh one of its size took
+        up to 1 GB at once; the array grows again as the search needs."""
+        cdef int size = self.subtree_size(new_root)
+        cdef int capacity = max(size, 1024)
+        cdef Node* fresh = <Node*>malloc(capacity * sizeof(Node))
+        cdef int* source = <int*>malloc(size * sizeof(int))
         cdef int head = 0, tail = 1, i, old
         if fresh == NULL or source == NULL:
             free(fresh)
@@ -627,5 +653,6 @@ cdef class MCTS:
         free(self.nodes)
         free(source)
         self.nodes = fresh
+        self.node_capacity = capacity
         self.node_count = tail
         return tail
