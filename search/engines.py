@@ -425,7 +425,7 @@ class ISMCTSEngine(Engine):
                    "model) instead of the selection rule.", minimum=0, maximum=1),
             Option("infer", "bool", False, "Draw the other player's hand consistent with "
                    "their past choices as the game's playout policy would have made them "
-                   "(the opponent model of model=1; needs the game's history).") ,
+                   "(the opponent model of model=1; needs the game's history)."),
             Option("play", "choice", "auto", "The move played: drawn from the mixed strategy "
                    "(sample), the option with the best win rate less 1/sqrt(visits) (best), "
                    "or best except at a secret simultaneous choice (auto).", choices=PLAYS),

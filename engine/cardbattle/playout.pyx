@@ -16,8 +16,8 @@ the other hand.
 It is deterministic: the searcher adds its own exploration (``ISMCTS``'s ``epsilon``).
 Uniform moves (``sample_move``, what MCTS's random playouts draw) stay the base class's.
 
-As an opponent model it also says what its past choices showed about its hand
-(``inferences``, for ISMCTS's ``infer``).
+As an opponent model it also draws ISMCTS's determinizations, conditioned, after ``infer``,
+on what the other player's past play showed about their hand (ISMCTS's ``infer`` option).
 """
 from libc.stdlib cimport malloc, free
 
@@ -36,7 +36,7 @@ cdef int MULLIGAN = P.MULLIGAN, CALL = P.CALL, CHOOSE = P.CHOOSE, BOOST = P.BOOS
 cdef int OVER = P.OVER
 
 
-cdef inline Core* self_core(KState* s, int i) noexcept nogil:
+cdef inline Core* core_at(KState* s, int i) noexcept nogil:
     """Core ``i`` of the game so far: the history's, the current one at ``s.ply``."""
     return &s.c if i == s.ply else &s.history[i]
 
@@ -90,18 +90,21 @@ cdef inline int attribute_sum(KState* s, int p, int card) noexcept nogil:
     return total
 
 
+cdef inline bint ranks_above(int score, int cost, int rival, int rival_cost,
+                             int count) noexcept nogil:
+    """The greedy choice's order of creatures: likelier to win (``win_score``), then fewer
+    attribute points; equals keep the first (the lower index)."""
+    return better(score, rival, count) or (score == rival and cost < rival_cost)
+
+
 cdef inline bint chosen_over(KState* s, int p, int card, int other, int count) noexcept nogil:
-    """Whether the greedy choice prefers creature ``card`` to ``other`` (both in hand):
-    likelier to win, then fewer attribute points, then the lower index."""
+    """Whether the greedy choice prefers creature ``card`` to ``other`` (both in hand)."""
     cdef int a = s.c.attribute
     cdef int score = win_score(s, p, s.d.values[p][card][a], a)
     cdef int rival = win_score(s, p, s.d.values[p][other][a], a)
     cdef int cost = attribute_sum(s, p, card), rival_cost = attribute_sum(s, p, other)
-    if better(score, rival, count):
-        return True
-    if score != rival and count > 0:
-        return False
-    return cost < rival_cost or (cost == rival_cost and card < other)
+    return ranks_above(score, cost, rival, rival_cost, count) or (
+        score == rival and cost == rival_cost and card < other)
 
 
 cdef inline int boost_top(KState* s, int p) noexcept nogil:
@@ -208,6 +211,8 @@ cdef class CardBattlePlayout(PlayoutPolicy):
         observer saw is read: the other hand's size, the cards that leave it when they are
         revealed, the observer's own cards."""
         self.check(kernel)
+        if observer not in (0, 1):
+            raise ValueError(f"observer must be 0 or 1, got {observer}")
         cdef KState* s = &(<Kernel>kernel).s
         cdef KState* then = <KState*>malloc(sizeof(KState))
         cdef int q = 1 - observer, i, j, plies = s.ply, played, attribute
@@ -225,11 +230,11 @@ cdef class CardBattlePlayout(PlayoutPolicy):
             then.d = s.d
             drawn = [0] * (plies + 1)           # cards drawn into q's hand after core i
             for i in range(plies - 1, -1, -1):
-                drawn[i] = drawn[i + 1] + max(0, popcount(self_core(s, i + 1).hand[q])
-                                               - popcount(self_core(s, i).hand[q]))
+                drawn[i] = drawn[i + 1] + max(0, popcount(core_at(s, i + 1).hand[q])
+                                               - popcount(core_at(s, i).hand[q]))
             for i in range(plies):
-                h = self_core(s, i)
-                after = self_core(s, i + 1)
+                h = core_at(s, i)
+                after = core_at(s, i + 1)
                 if h.phase == MULLIGAN and h.actor == q and after.mulligan[q] == TAKEN:
                     found = []                  # the whole hand went back to the deck
                     continue
@@ -248,9 +253,9 @@ cdef class CardBattlePlayout(PlayoutPolicy):
                         continue                # not revealed yet
                     if sought == h.round:       # held no creature before the seek
                         found.append((s.d.creatures[q], drawn[i + 1]))
-                    elif call_at >= 0 and self_core(s, call_at).round == h.round:
-                        then.c = self_core(s, call_at)[0]
-                        attribute = self_core(s, call_at + 1).attribute
+                    elif call_at >= 0 and core_at(s, call_at).round == h.round:
+                        then.c = core_at(s, call_at)[0]
+                        attribute = core_at(s, call_at + 1).attribute
                         found.append((outcalled(then, q, attribute, win_score(
                             then, q, s.d.values[q][played][attribute], attribute)),
                             drawn[call_at + 1]))
@@ -262,12 +267,12 @@ cdef class CardBattlePlayout(PlayoutPolicy):
             for j, (mask, allowed) in enumerate(found):
                 self.masks[j], self.allowed[j] = mask, allowed
             self.inferred = len(found)
-            if (call_at >= 0 and self_core(s, call_at).round == s.c.round
+            if (call_at >= 0 and core_at(s, call_at).round == s.c.round
                     and drawn[call_at + 1] == 0 and s.c.phase in (SEEK, CHOOSE)):
                 self.call = then                # replayed on each drawn hand
                 then = NULL
-                self.call.c = self_core(s, call_at)[0]
-                self.called = self_core(s, call_at + 1).attribute
+                self.call.c = core_at(s, call_at)[0]
+                self.called = core_at(s, call_at + 1).attribute
                 found.append(("call", self.called))
         finally:
             free(then)
@@ -334,7 +339,7 @@ cdef class CardBattlePlayout(PlayoutPolicy):
 
     cdef int playout_move(self, GameKernel kernel, u64* rng) noexcept nogil:
         cdef KState* s = &(<Kernel>kernel).s
-        cdef int p = s.c.actor, phase = s.c.phase, a, card, best, value, top, q, best_bonus
+        cdef int p = s.c.actor, phase = s.c.phase, a, card, best, top, best_bonus
         cdef int score, best_score, count, cost, best_cost
         cdef u64 creatures = s.c.hand[p] & s.d.creatures[p]
         if phase == OVER:
@@ -350,25 +355,18 @@ cdef class CardBattlePlayout(PlayoutPolicy):
                 if not (creatures >> card) & 1:
                     continue
                 score = win_score(s, p, s.d.values[p][card][s.c.attribute], s.c.attribute)
-                cost = 0
-                for a in range(s.d.attributes):
-                    cost += s.d.values[p][card][a]
-                if best < 0 or better(score, best_score, count) or (
-                        score == best_score and cost < best_cost):
+                cost = attribute_sum(s, p, card)
+                if best < 0 or ranks_above(score, cost, best_score, best_cost, count):
                     best, best_score, best_cost = card, score, cost
             return M_PLAY << SHIFT | s.d.number[p][best]
         if phase == BOOST:
-            top = -1
-            for q in range(2):
-                if q != p and s.c.contending[q] and s.c.value[q] > top:
-                    top = s.c.value[q]
+            top = boost_top(s, p)
             best, best_bonus = -1, 1 << 30
-            value = s.c.value[p]
             for card in range(s.d.count[p]):
                 if not (s.c.hand[p] >> card) & 1:
                     continue
-                a = boost_bonus(s, p, card, s.c.tie[p] if s.c.tie[p] >= 0 else s.c.chosen[p])
-                if a > 0 and value + a > top and a < best_bonus:
+                a = winning_bonus(s, p, card, top)
+                if a > 0 and a < best_bonus:
                     best, best_bonus = card, a
             if best >= 0:
                 return M_BOOST << SHIFT | s.d.number[p][best]
