@@ -74,8 +74,10 @@ def mixed_table(analysis, to_move: str) -> str:
                        f"best win rate less 1/sqrt(visits)")
         else:
             out.append(f"drawn from the mixed strategy with seed {analysis.seed}: {drawn}")
-    out.append(f"{analysis.simulations:,} simulations ({analysis.info.get('selection')}), "
-               f"{analysis.nodes:,} nodes in {analysis.elapsed:.2f} s "
+    real = analysis.info.get("real_simulations")
+    reached = f", {real:,} with the real hand" if real is not None else ""
+    out.append(f"{analysis.simulations:,} simulations ({analysis.info.get('selection')}"
+               f"{reached}), {analysis.nodes:,} nodes in {analysis.elapsed:.2f} s "
                f"({analysis.nps:,.0f} nodes/s)")
     return "\n".join(out)
 

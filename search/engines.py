@@ -16,7 +16,7 @@ from abc import ABC, abstractmethod
 from crystalpick.engine.game import CHANCE, GameError
 
 from .alphabeta import AlphaBeta
-from .ismcts import ISMCTS, OPPONENTS, PLAYOUTS, PLAYS, SELECTIONS
+from .ismcts import AVERAGES, ISMCTS, OPPONENTS, PLAYOUTS, PLAYS, SELECTIONS
 from .limits import Limits
 from .mcts import MCTS, check_prior_options
 from .options import EngineSchema, Option, OptionError
@@ -432,6 +432,13 @@ class ISMCTSEngine(Engine):
             Option("opponent", "choice", "public", "The other player's information sets: "
                    "keyed by the public observation or by their own (their sampled hand).",
                    choices=OPPONENTS),
+            Option("redraw", "float", 0.0, "Share of simulations that redraw the player's own "
+                   "hand too, as the others see it, so their information sets answer every "
+                   "hand the player might hold rather than the real one (for small games: "
+                   "the real hand gets the rest).", minimum=0, maximum=1),
+            Option("average", "choice", "linear", "The recommended strategy of rm and exp3: "
+                   "the average of the strategies played, each weighted by its visit's number "
+                   "(linear) or all alike (plain).", choices=AVERAGES),
             Option("max_nodes", "int", 1_000_000, "Information sets kept, at most.",
                    minimum=1024, maximum=2**30),
             Option("seed", "int", None, "Seed of the determinizations, the search and the "
@@ -464,7 +471,7 @@ class ISMCTSEngine(Engine):
                       exploration, rng.getrandbits(63), self.options["max_nodes"],
                       self.options["playout"], self.options["warmup"],
                       self.options["opponent"], self.options["epsilon"],
-                      self.options["model"])
+                      self.options["model"], self.options["redraw"], self.options["average"])
         tree.set_stop(stop)
         tree.reset_counters()
         for past_soft_limit in run_in_chunks(tree, limits, start):
@@ -497,7 +504,8 @@ class ISMCTSEngine(Engine):
         if lines and any(line.visits for line in lines):
             expected = sum(line.probability * line.win_probability for line in lines)
         else:
-            expected = tree.result_sum / simulations if simulations else 0.5
+            real = tree.real_simulations
+            expected = tree.result_sum / real if real else 0.5
         play, how = None, None
         if rng is not None and lines:
             # drawn even when not used, so each search takes the same share of the seed
@@ -518,6 +526,8 @@ class ISMCTSEngine(Engine):
             play_move=play,
             info={"simulations_per_second": simulations / elapsed if elapsed > 0 else 0.0,
                   "selection": selection, "observer": state.game.player_names[observer],
+                  **({"real_simulations": tree.real_simulations}
+                     if self.options["redraw"] else {}),
                   **({"play": how} if how else {})})
 
 

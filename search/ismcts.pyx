@@ -10,8 +10,8 @@ search/engines.py). The tree is a hash table of information sets keyed by the ke
 ``observation_key``: the root player's nodes by their own observation, the others' by the
 public observation (``opponent="public"``, the default: one policy for every hand they might
 hold, learnt from every simulation) or by their own (``opponent="own"``: conditioned on
-their sampled hand, so rarely visited twice). Either way a player's policy cannot depend on another's hidden
-hand or secret choice, and the second chooser of a simultaneous step cannot see the first's
+their sampled hand, so rarely visited twice). Either way a player's policy cannot depend on
+another's hidden hand or secret choice, and the second chooser of a simultaneous step cannot see the first's
 choice: the two choices meet as a simultaneous game (decoupled selection). Moves available
 at a public node vary between determinizations (the other hand); each node keeps an arm per
 move ever seen and selects among the arms available now.
@@ -32,12 +32,25 @@ plays like the playouts, not uniformly, so the values above it are not those of 
 play. With ``model`` (a share in 0..1) the other players' nodes choose by the playout
 policy, from the hand the determinization gave them, that share of the time, counted the
 same way: an opponent model (1: the others play as the game's greedy policy would), where
-the public information sets alone give them one policy for every hand. The recommended mixed strategy at the root is the rule's average strategy (for ``uct``
-the visit shares). Rewards are the mover's result in [0, 1]. One expansion per simulation (the new
-information set chooses nothing yet), then a playout to the end from it: uniform moves
+the public information sets alone give them one policy for every hand. The recommended mixed
+strategy at the root is the rule's average strategy (for ``uct`` the visit shares), each
+visit's strategy weighted by the visit's number (``average="linear"``, the default, as in
+CFR+: the first, uninformed visits fade) or all alike (``"plain"``).
+
+With ``redraw`` (a share in 0..1) that share of the simulations also redraws the root
+player's own hidden cards, as the public view allows (``determinize(PUBLIC_VIEW)``). The
+root player's information sets for the hands drawn play them, and the others' information
+sets then learn against every hand the root player might hold, in its public proportion,
+instead of against the real one, which they cannot see (ISMCTS's non-locality; with
+``opponent="own"`` the others' play may also depend on their own hand). Only the real hand's
+simulations (those that draw it again, a share of about its probability: it suits small
+games) reach the root and count in the root's win rate (``real_simulations``).
+
+Rewards are the mover's result in [0, 1]. One expansion per simulation (the new information
+set chooses nothing yet), then a playout to the end from it: uniform moves
 (``playout="random"``) or the game's own playout moves (``PlayoutPolicy.playout_move``,
-``"heuristic"``), each replaced by a uniform one with probability ``epsilon``. Deterministic for a given seed; time and the stop flag are checked
-between simulations.
+``"heuristic"``), each replaced by a uniform one with probability ``epsilon``. Deterministic
+for a given seed; time and the stop flag are checked between simulations.
 """
 from libc.math cimport exp, log, sqrt
 from libc.stdlib cimport malloc, realloc, free
@@ -59,6 +72,7 @@ cdef enum:
 SELECTIONS = ("rm", "exp3", "uct")
 PLAYOUTS = ("heuristic", "random")
 OPPONENTS = ("public", "own")
+AVERAGES = ("linear", "plain")
 PLAYS = ("auto", "sample", "best")    # how the engine picks the move played (engines.py)
 _CODES = {"uct": UCT, "rm": RM, "exp3": EXP3}
 
@@ -103,6 +117,9 @@ cdef class ISMCTS:
     cdef double epsilon                 # informed playouts: share of uniform moves
     cdef double model                   # share of the others' choices by the playout policy
     cdef bint public                    # the others' nodes keyed by the public view
+    cdef double redraw                  # share of simulations redrawing the root's hand too
+    cdef u64 real_key                   # the root player's view in a simulation, real hand
+    cdef bint linear                    # the average strategy weighted by visits
     cdef int selection
     cdef public double exploration      # uct: c; rm, exp3: gamma
     cdef u64 rng
@@ -128,6 +145,7 @@ cdef class ISMCTS:
     cdef readonly long long simulations
     cdef readonly int max_tree_depth
     cdef readonly double result_sum     # root player's results in [0, 1], summed
+    cdef readonly long long real_simulations    # those from the root player's real view
     cdef StopFlag stop
 
     def __cinit__(self):
@@ -143,7 +161,8 @@ cdef class ISMCTS:
     def __init__(self, GameKernel kernel, PlayoutPolicy policy, int root_player,
                  str selection="rm", double exploration=0.1, unsigned long long seed=0,
                  int max_nodes=1_000_000, str playout="random", int warmup=0,
-                 str opponent="public", double epsilon=0.0, double model=0.0):
+                 str opponent="public", double epsilon=0.0, double model=0.0,
+                 double redraw=0.0, str average="linear"):
         if selection not in _CODES:
             raise ValueError(f"unknown selection {selection!r}; expected one of "
                              f"{', '.join(SELECTIONS)}")
@@ -152,10 +171,16 @@ cdef class ISMCTS:
                              f"{', '.join(PLAYOUTS)}")
         self.informed = playout == "heuristic"
         self.warmup = warmup if self.informed else 0
-        if not (0.0 <= epsilon <= 1.0 and 0.0 <= model <= 1.0):
-            raise ValueError(f"epsilon and model are shares in 0..1, got {epsilon}, {model}")
+        if not (0.0 <= epsilon <= 1.0 and 0.0 <= model <= 1.0 and 0.0 <= redraw <= 1.0):
+            raise ValueError(f"epsilon, model and redraw are shares in 0..1, got {epsilon}, "
+                             f"{model}, {redraw}")
         self.epsilon = epsilon
         self.model = model
+        self.redraw = redraw
+        if average not in AVERAGES:
+            raise ValueError(f"unknown average {average!r}; expected one of "
+                             f"{', '.join(AVERAGES)}")
+        self.linear = average == "linear"
         if opponent not in OPPONENTS:
             raise ValueError(f"unknown opponent view {opponent!r}; expected one of "
                              f"{', '.join(OPPONENTS)}")
@@ -168,6 +193,9 @@ cdef class ISMCTS:
         if (<GameKernel>twin).determinize(root_player, &probe) < 0:
             raise ValueError(f"{type(kernel).__name__}: the game has no hidden information "
                              f"to sample (ismcts searches hidden-information games)")
+        # what the root player sees in a simulation: a redraw that gives the real hand back
+        # sees the same
+        self.real_key = (<GameKernel>twin).observation_key(root_player)
         self.kernel = kernel
         self.policy = policy
         self.root_player = root_player
@@ -350,12 +378,19 @@ cdef class ISMCTS:
         cdef long long n
         # before the root's own decision (another player's secret choice taken back) every
         # information set joins the tree and chooses, so the simulation reaches the root
-        cdef bint expanded = False, before_root = self.root_moves
+        cdef bint expanded = False, before_root = self.root_moves, real = True
         cdef u64 key
         cdef double result = 0.0, u
         cdef Step* step
         cdef Arm* a
-        self.policy.determinize(self.kernel, self.root_player, &self.rng)
+        if self.redraw > 0 and (self.redraw >= 1 or random_unit(&self.rng) < self.redraw):
+            # the root player's hand redrawn as the others see it: their information sets
+            # then answer every hand the root player might hold, played by the root player's
+            # own (other) information sets, not the real hand they could not see
+            self.kernel.determinize(PUBLIC_VIEW, &self.rng)
+            real = self.kernel.observation_key(self.root_player) == self.real_key
+        else:
+            self.policy.determinize(self.kernel, self.root_player, &self.rng)
         while self.kernel.plies() < MAX_PLIES - 1:
             player = self.kernel.player()
             if player == -2:
@@ -369,7 +404,7 @@ cdef class ISMCTS:
                 self.made += 1
                 continue
             key = node_key(self.kernel.observation_key(self.viewer(player)), player)
-            if key == self.root_key:
+            if key == self.root_key or (player == self.root_player and not real):
                 before_root = False
             index = self.find(key)
             if index == EMPTY and before_root:
@@ -392,7 +427,9 @@ cdef class ISMCTS:
             self.made += 1
         if depth > self.max_tree_depth:
             self.max_tree_depth = depth
-        self.result_sum += (1.0 + (result if self.root_player == 0 else -result)) / 2
+        if real:
+            self.result_sum += (1.0 + (result if self.root_player == 0 else -result)) / 2
+            self.real_simulations += 1
         for i in range(depth - 1, -1, -1):
             step = &self.steps[i]
             player = self.nodes[step.node].mover
@@ -438,6 +475,7 @@ cdef class ISMCTS:
         cdef int* grown
         cdef double* grown_s
         cdef double total = 0.0, best = -1e300, score, gamma = self.exploration, top, draw
+        cdef double average_weight
         cdef Arm* a
         cdef Step* step = &self.steps[depth]
         first = 0 if depth == 0 else \
@@ -498,9 +536,12 @@ cdef class ISMCTS:
                 self.sigma[i] = exp(gamma / n * (self.arms[self.options[first + i]].weight
                                                  - top))
                 total += self.sigma[i]
+        # linear averaging weighs the strategy by the node's visit number: the early,
+        # uninformed strategies fade instead of fixing the average
+        average_weight = self.nodes[index].visits + 1.0 if self.linear else 1.0
         for i in range(n):
             self.sigma[i] = self.sigma[i] / total if total > 0 else 1.0 / n
-            self.arms[self.options[first + i]].strategy += self.sigma[i]
+            self.arms[self.options[first + i]].strategy += average_weight * self.sigma[i]
         draw = random_unit(&self.rng)
         chosen = <int>n - 1
         for i in range(n):
@@ -588,3 +629,4 @@ cdef class ISMCTS:
         self.made = 0
         self.max_tree_depth = 0
         self.result_sum = 0.0
+        self.real_simulations = 0

@@ -10,6 +10,7 @@ import pytest
 from crystalpick.engine import GameError, get_game, sample_chance
 from crystalpick.engine.cardbattle.moves import kind_of, M_PLAY
 from crystalpick.engine.cardbattle.position import CHOOSE
+from crystalpick.engine.kernel import PUBLIC_VIEW
 from crystalpick.search import Limits, analyse, make_engine
 from crystalpick.search.match.players import Player
 from crystalpick.search.match.runner import MatchSettings, play_game
@@ -72,6 +73,27 @@ def test_determinizations_only_give_the_opponent_cards_they_can_hold(impl):
                 sample.undo()
 
 
+def test_a_public_determinization_redraws_every_hand_as_everyone_sees_it():
+    """determinize(PUBLIC_VIEW), ISMCTS's ``redraw``: each seat's hand is drawn again from
+    its own hand and deck, the public view stays, and kernel and reference agree."""
+    redrawn = 0
+    for number, state in enumerate(random_states(120, 14)):
+        reference = get_game("cardbattle", DECKS, impl="reference").parse_position(
+            state.position())
+        sample = state.determinization(PUBLIC_VIEW, number)
+        assert sample.position() == reference.determinization(PUBLIC_VIEW, number).position()
+        truth, drawn = state.to_position().seats, sample.to_position().seats
+        for before, after in zip(truth, drawn):
+            assert sorted(before.hand + before.deck + ([before.chosen] if before.chosen
+                                                       else [])) == \
+                sorted(after.hand + after.deck + ([after.chosen] if after.chosen else []))
+            assert after.discard == before.discard
+            redrawn += after.hand != before.hand
+        if not (rewound(state, 0) or rewound(state, 1)):
+            assert sample.observation(PUBLIC_VIEW) == state.observation(PUBLIC_VIEW)
+    assert redrawn > 60         # both seats' hands change, not only the other's
+
+
 def test_the_kernel_and_the_reference_draw_the_same_determinization():
     for number, state in enumerate(random_states(120, 12)):
         reference = get_game("cardbattle", DECKS, impl="reference").parse_position(
@@ -121,7 +143,8 @@ def summary(result):
             result.lines], result.score, result.play_move
 
 
-def test_analysis_of_a_view_never_depends_on_the_hidden_cards():
+@pytest.mark.parametrize("redraw", [0.0, 1.0])
+def test_analysis_of_a_view_never_depends_on_the_hidden_cards(redraw):
     checked = 0
     for number, state in enumerate(random_states(12, 14)):
         mover = state.current_player()
@@ -133,7 +156,7 @@ def test_analysis_of_a_view_never_depends_on_the_hidden_cards():
             continue
         view = state.game.parse_position(state.observation_string(mover))
         assert view.observer == mover
-        results = [summary(analyse(s, make_engine("ismcts", seed=number),
+        results = [summary(analyse(s, make_engine("ismcts", seed=number, redraw=redraw),
                                    Limits(simulations=300)))
                    for s in (state, other, view)]
         assert results[0] == results[1] == results[2]
@@ -202,6 +225,52 @@ def test_the_mixed_strategy_converges_to_the_equilibrium(pennies, selection, mov
     for line in result.lines:
         assert abs(line.probability - 0.5) < 0.03
     assert abs(result.win_probability - 0.5) < 0.03
+
+
+def test_the_linear_average_fades_the_uninformed_start(pennies):
+    """The pennies position with one crystal each, after P1's secret choice: P2's 5 wins the
+    game whatever P1 chose (a saddle point). Weighting each visit by its number puts more of
+    the average on it than weighting all alike, whose average still carries the early,
+    uniform visits (the price, at a mixed equilibrium such as the pennies' own: the average
+    settles more slowly, docs/cardbattle.md)."""
+    state = pennies.state(PENNIES_POSITION.replace("P2 won=0", "P2 won=1"), "play:1")
+    five = state.parse_move("play:3")
+
+    def share_of_five(average):
+        shares = []
+        for seed in range(6):
+            result = analyse(state, make_engine("ismcts", seed=seed, average=average),
+                             Limits(simulations=200))
+            shares.append(next(line.probability for line in result.lines
+                               if line.move == five))
+        return sum(shares) / len(shares)
+    plain, linear = share_of_five("plain"), share_of_five("linear")
+    assert plain > 0.9 and 1 - linear < (1 - plain) / 4
+
+
+def test_redraw_learns_against_every_hand_and_reaches_the_root_with_the_real_one():
+    """redraw=1 on hidden-3 after the deal: the first player holds 2 of its 3 cards, so about
+    a third of the simulations draw the real hand and reach the root; the root's win rate
+    is theirs alone."""
+    from crystalpick.engine.cardbattle.smallgames import small_games
+    from crystalpick.search.ismcts import ISMCTS
+    state = small_games()["hidden-3"].game().setup_state()
+    rng = random.Random(5)
+    while state.is_chance_node():
+        state.play(sample_chance(state, rng.random()))
+    mover = state.current_player()
+    kernel = state.game.parse_position(state.position()).search_kernel()
+    tree = ISMCTS(kernel, state.game.playout_policy(), mover, seed=7, redraw=1.0)
+    tree.run(6000)
+    assert tree.simulations == 6000
+    assert abs(tree.real_simulations / tree.simulations - 1 / 3) < 0.03
+    # every real simulation but the one that added the root node chose there
+    assert sum(visits for _, visits, _, _, _ in tree.root_arms()) == tree.real_simulations - 1
+    plain = ISMCTS(kernel, state.game.playout_policy(), mover, seed=7)
+    plain.run(600)
+    assert plain.real_simulations == plain.simulations == 600
+    with pytest.raises(ValueError, match="average"):
+        ISMCTS(kernel, state.game.playout_policy(), mover, average="median")
 
 
 def test_plain_uct_is_exploited_at_the_simultaneous_choice(pennies):
