@@ -47,6 +47,8 @@ def analysis_document(analysis, inputs: dict, final: bool) -> dict:
             line.move_str for line in analysis.lines if line.move == play),
             seed=analysis.seed, selection=analysis.info.get("selection"),
             play=analysis.info.get("play", "drawn"))
+        if "real_simulations" in analysis.info:
+            result["real_simulations"] = analysis.info["real_simulations"]
     return {"schema": SCHEMA, "final": final, "input": inputs,
             "point_of_view": analysis.point_of_view_name, "result": result}
 

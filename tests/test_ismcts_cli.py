@@ -52,6 +52,22 @@ def test_analyse_json_of_a_view_follows_the_schema():
         {state.move_to_str(m) for m in state.legal_moves()}
 
 
+def test_redraw_reports_the_simulations_that_held_the_real_hand():
+    state = get_game("cardbattle", seed=7).state(None, MOVES + " play:25")
+    view = state.observation_string(1)
+    result = run("analyse", "cardbattle", view, "--engine", "ismcts:sims=1500,redraw=0.5",
+                 "--seed", 3, "--json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    jsonschema.validate(document, SCHEMA)
+    outcome = document["result"]
+    # about half keep the real hand (a redrawn five-card hand is almost never it again)
+    assert 600 < outcome["real_simulations"] < 900 and outcome["simulations"] == 1500
+    text = run("analyse", "cardbattle", view, "--engine", "ismcts:sims=1500,redraw=0.5",
+               "--seed", 3).stdout
+    assert f"{outcome['real_simulations']:,} with the real hand" in text
+
+
 def test_a_call_and_a_boost_list_every_option():
     game = get_game("cardbattle", seed=7)
     call = run("analyse", "cardbattle", "--seed", 7, "--moves", "keep keep toss:P1",
