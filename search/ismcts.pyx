@@ -11,10 +11,10 @@ search/engines.py). The tree is a hash table of information sets keyed by the ke
 public observation (``opponent="public"``, the default: one policy for every hand they might
 hold, learnt from every simulation) or by their own (``opponent="own"``: conditioned on
 their sampled hand, so rarely visited twice). Either way a player's policy cannot depend on
-another's hidden hand or secret choice, and the second chooser of a simultaneous step cannot see the first's
-choice: the two choices meet as a simultaneous game (decoupled selection). Moves available
-at a public node vary between determinizations (the other hand); each node keeps an arm per
-move ever seen and selects among the arms available now.
+another's hidden hand or secret choice, and the second chooser of a simultaneous step cannot
+see the first's choice: the two choices meet as a simultaneous game (decoupled selection).
+Moves available at a public node vary between determinizations (the other hand); each node
+keeps an arm per move ever seen and selects among the arms available now.
 
 Selection rules (``selection``):
 
@@ -42,7 +42,8 @@ player's own hidden cards, as the public view allows (``determinize(PUBLIC_VIEW)
 root player's information sets for the hands drawn play them, and the others' information
 sets then learn against every hand the root player might hold, in its public proportion,
 instead of against the real one, which they cannot see (ISMCTS's non-locality; with
-``opponent="own"`` the others' play may also depend on their own hand). Only the real hand's
+``opponent="own"`` the others' play may also depend on their own hand; their hand is drawn
+from the public view too, so ``infer`` does not condition it there). Only the real hand's
 simulations (those that draw it again, a share of about its probability: it suits small
 games) reach the root and count in the root's win rate (``real_simulations``).
 
