@@ -18,7 +18,8 @@ from crystalpick.search.exact.matrix import solve_matrix_game
 from crystalpick.search.exact.policy import (GreedyPolicy, RandomPolicy, make_policy,
                                              policy_strategy)
 from crystalpick.search.exact.response import (best_response, exploitability,
-                                               exploitability_from, tabular)
+                                               exploitability_from, observation_projection,
+                                               tabular)
 from crystalpick.search.exact.tree import build_tree
 from crystalpick.search.options import EngineSchema, Option
 
@@ -169,6 +170,27 @@ def test_card_battle_observations_do_not_have_perfect_recall_alone():
     assert not report["perfect_recall_from_observations"]
     assert build_tree(Pennies(hidden_coin=True).new_initial_state()).recall_report()[
         "perfect_recall_from_observations"]
+
+
+def test_the_projection_onto_observations():
+    """Where observations have perfect recall (the pennies) projecting changes nothing; on
+    open-3, where they do not, the projected equilibrium is one strategy per observation
+    and still near-equilibrium (docs/cardbattle.md: what an observation-only policy can
+    hold), while projecting a skewed strategy blends its information sets."""
+    tree = build_tree(Pennies(hidden_coin=True).new_initial_state())
+    sigma = solve_cfr(tree, 1e-3).average
+    assert np.allclose(observation_projection(tree, sigma), sigma)
+    tree = build_tree(small_game("open-3").game().setup_state())
+    result = solve_cfr(tree, 1e-3)
+    projected = observation_projection(tree, result.average)
+    by_observation = {}
+    for info in tree.infosets:
+        probabilities = projected[info.first_slot:info.first_slot + len(info.moves)]
+        assert np.allclose(by_observation.setdefault((info.player, info.observation),
+                                                     probabilities), probabilities)
+    assert not np.allclose(projected, result.average)      # some observations were blended
+    strategy = tabular(tree, projected)
+    assert exploitability(tree, (strategy, strategy)).exploitability < 0.01
 
 
 def test_greedy_in_a_hidden_one_round_game_is_exploited_by_no_more_than_random():

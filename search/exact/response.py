@@ -73,6 +73,44 @@ def tabular(tree: GameTree, sigma: np.ndarray) -> Strategy:
     return strategy
 
 
+def observation_projection(tree: GameTree, sigma: np.ndarray,
+                           layers: list[Level] | None = None) -> np.ndarray:
+    """``sigma`` (one probability per slot) made a function of the observation alone: at
+    each (player, observation), the average of its information sets' strategies weighted by
+    how often ``sigma`` and chance reach them (unreached: weighted alike). It is what a
+    policy that reads only the observation, as an engine asked a position does, can hold;
+    its exploitability says how far such a policy can get towards an equilibrium when
+    observations lack perfect recall."""
+    layers = layers if layers is not None else levels(tree)
+    reach = np.zeros(tree.nodes)
+    reach[tree.root] = 1.0
+    chance = tree.player[tree.edge_parent] == CHANCE
+    for level in reversed(layers):
+        edges = level.edges
+        weight = np.where(chance[edges], tree.edge_prob[edges],
+                          sigma[np.maximum(tree.edge_slot[edges], 0)])
+        np.add.at(reach, tree.edge_child[edges], reach[tree.edge_parent[edges]] * weight)
+    decided = tree.infoset >= 0
+    set_reach = np.zeros(len(tree.infosets))
+    np.add.at(set_reach, tree.infoset[decided], reach[decided])
+    groups: dict[tuple[int, str], list[int]] = {}
+    for index, info in enumerate(tree.infosets):
+        groups.setdefault((info.player, info.observation), []).append(index)
+    projected = np.array(sigma, dtype=float)
+    for (player, observation), members in groups.items():
+        if any(tree.infosets[i].moves != tree.infosets[members[0]].moves for i in members):
+            raise ValueError(f"player {player + 1}'s observation {observation!r} offers "
+                             f"different moves in different information sets")
+        weights = set_reach[members] if set_reach[members].sum() > 0 else np.ones(len(members))
+        slots = [np.arange(tree.infosets[i].first_slot,
+                           tree.infosets[i].first_slot + len(tree.infosets[i].moves))
+                 for i in members]
+        mean = sum(w * sigma[s] for w, s in zip(weights, slots)) / weights.sum()
+        for s in slots:
+            projected[s] = mean
+    return projected
+
+
 def best_response(tree: GameTree, player: int, other: Strategy,
                   layers: list[Level] | None = None) -> BestResponse:
     """Player ``player``'s exact best response to ``other``, asked only at the information
