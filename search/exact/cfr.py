@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .levels import backward_values, forward_reach, levels
+from .levels import backward_values, edge_weights, forward_reach, levels
 from .response import Exploitability, exploitability, tabular
 from .tree import GameTree
 
@@ -37,9 +37,7 @@ class CFRPlus:
         self.sizes = np.array([len(i.moves) for i in tree.infosets], dtype=float)
         self.slot_player = np.array([tree.infosets[i].player for i in tree.slot_infoset.tolist()],
                                     dtype=np.int64)
-        mover = tree.player[tree.edge_parent]
-        self.decision = mover >= 0
-        self.edge_mover = mover
+        self.edge_mover = tree.player[tree.edge_parent]
         # one node of each information set: its own reach is the set's (perfect recall)
         self.representative = np.zeros(len(tree.infosets), dtype=np.int64)
         nodes = np.flatnonzero(tree.infoset >= 0)
@@ -52,23 +50,13 @@ class CFRPlus:
         uniform = 1.0 / self.sizes[self.tree.slot_infoset]
         return np.where(per_slot > 0, weights / np.where(per_slot > 0, per_slot, 1.0), uniform)
 
-    def edge_weights(self, sigma: np.ndarray, keep: int | None = None) -> np.ndarray:
-        """Edge probabilities: chance's, ``sigma`` at decisions (1 at player ``keep``'s)."""
-        tree = self.tree
-        weight = tree.edge_prob.copy()
-        decision = self.decision
-        weight[decision] = sigma[tree.edge_slot[decision]]
-        if keep is not None:
-            weight[self.edge_mover == keep] = 1.0
-        return weight
-
     def update(self, player: int) -> None:
         tree = self.tree
         sigma = self.normalise(self.regret)
-        values = backward_values(tree, self.layers, self.edge_weights(sigma))
+        values = backward_values(tree, self.layers, edge_weights(tree, sigma))
         utility = values if player == 0 else 1.0 - values
-        counterfactual = forward_reach(tree, self.layers, self.edge_weights(sigma, keep=player))
-        own = forward_reach(tree, self.layers, self.edge_weights(sigma, keep=1 - player))
+        counterfactual = forward_reach(tree, self.layers, edge_weights(tree, sigma, keep=player))
+        own = forward_reach(tree, self.layers, edge_weights(tree, sigma, keep=1 - player))
         mine = self.edge_mover == player
         edges = np.flatnonzero(mine)
         slots = tree.edge_slot[edges]

@@ -47,6 +47,18 @@ def backward_values(tree: GameTree, layers: list[Level], weight: np.ndarray) -> 
     return values
 
 
+def edge_weights(tree: GameTree, sigma: np.ndarray, keep: int | None = None) -> np.ndarray:
+    """Edge probabilities: chance's, ``sigma`` (one probability per slot) at decisions, 1 at
+    player ``keep``'s (their reach left out, as counterfactual values need)."""
+    mover = tree.player[tree.edge_parent]
+    weight = tree.edge_prob.copy()
+    decision = mover >= 0
+    weight[decision] = sigma[tree.edge_slot[decision]]
+    if keep is not None:
+        weight[mover == keep] = 1.0
+    return weight
+
+
 def forward_reach(tree: GameTree, layers: list[Level], weight: np.ndarray) -> np.ndarray:
     """Every node's reach: the sum over its histories of the product of ``weight`` along
     them (the root 1)."""

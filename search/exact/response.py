@@ -27,7 +27,7 @@ import numpy as np
 
 from crystalpick.engine.game import CHANCE, TERMINAL
 
-from .levels import Level, levels
+from .levels import Level, edge_weights, forward_reach, levels
 from .tree import GameTree
 
 # the other player's strategy at one of its information sets: probabilities over its moves
@@ -82,14 +82,7 @@ def observation_projection(tree: GameTree, sigma: np.ndarray,
     its exploitability says how far such a policy can get towards an equilibrium when
     observations lack perfect recall."""
     layers = layers if layers is not None else levels(tree)
-    reach = np.zeros(tree.nodes)
-    reach[tree.root] = 1.0
-    chance = tree.player[tree.edge_parent] == CHANCE
-    for level in reversed(layers):
-        edges = level.edges
-        weight = np.where(chance[edges], tree.edge_prob[edges],
-                          sigma[np.maximum(tree.edge_slot[edges], 0)])
-        np.add.at(reach, tree.edge_child[edges], reach[tree.edge_parent[edges]] * weight)
+    reach = forward_reach(tree, layers, edge_weights(tree, sigma))
     decided = tree.infoset >= 0
     set_reach = np.zeros(len(tree.infosets))
     np.add.at(set_reach, tree.infoset[decided], reach[decided])
