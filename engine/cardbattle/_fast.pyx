@@ -480,26 +480,30 @@ cdef u64 sample_cards(u64 pool, int count, u64* rng) noexcept nogil:
     return chosen
 
 
-cdef void determinize_state(KState* s, int player, u64* rng) noexcept nogil:
-    """§5: another player's hand is any ``hand count`` of their unseen cards (hand and deck,
+cdef void redraw_hand(KState* s, int p, u64* rng) noexcept nogil:
+    """§5: player ``p``'s hand is any ``hand count`` of their unseen cards (hand and deck,
     which is a set: no order to draw), redrawn until it holds a creature when they still
     have to choose one (the seek step saw to that)."""
-    cdef int p, count
-    cdef u64 pool, hand
-    cdef bint needs_creature
+    cdef u64 pool = s.c.hand[p] | s.c.deck[p], hand
+    cdef int count = popcount(s.c.hand[p])
+    cdef bint needs_creature = (s.c.phase == CHOOSE and s.c.contending[p]
+                                and s.c.chosen[p] < 0)
+    while True:
+        hand = sample_cards(pool, count, rng)
+        if not needs_creature or hand & s.d.creatures[p]:
+            break
+    s.c.hand[p] = hand
+    s.c.deck[p] = pool & ~hand
+
+
+cdef void determinize_state(KState* s, int player, u64* rng) noexcept nogil:
+    """§5: every other player's hand drawn again from their unseen cards, after their
+    secret choices are taken back."""
+    cdef int p
     rewind_secret_choices(s, player)
     for p in range(SEATS):
-        if p == player:
-            continue
-        pool = s.c.hand[p] | s.c.deck[p]
-        count = popcount(s.c.hand[p])
-        needs_creature = (s.c.phase == CHOOSE and s.c.contending[p] and s.c.chosen[p] < 0)
-        while True:
-            hand = sample_cards(pool, count, rng)
-            if not needs_creature or hand & s.d.creatures[p]:
-                break
-        s.c.hand[p] = hand
-        s.c.deck[p] = pool & ~hand
+        if p != player:
+            redraw_hand(s, p, rng)
 
 
 cdef u64 observed_key(KState* s, int player) noexcept nogil:

@@ -17,12 +17,15 @@ It is deterministic: the searcher adds its own exploration (``ISMCTS``'s ``epsil
 Uniform moves (``sample_move``, what MCTS's random playouts draw) stay the base class's.
 
 As an opponent model it also draws ISMCTS's determinizations, conditioned, after ``infer``,
-on what the other player's past play showed about their hand (ISMCTS's ``infer`` option).
+on what the other player's past play showed about their hand (ISMCTS's ``infer`` option):
+each hand as likely as the histories of draws that fit that play make it.
 """
 from libc.stdlib cimport malloc, free
 
 from crystalpick.engine.evaluation cimport NO_SAMPLER
+from crystalpick.engine.rng cimport random_below
 from crystalpick.engine.cardbattle._fast cimport (Kernel, KState, Core, boost_bonus, bit,
+                                                  redraw_hand,
                                                   lowest, popcount)
 
 from crystalpick.engine.cardbattle import moves as M
@@ -179,8 +182,18 @@ cdef u64 outcalled(KState* s, int p, int called, int reached) noexcept nogil:
     return cards
 
 
+def drawn_and_gone(found, left_hand, at):
+    """How many of the draws since core ``at`` are known to be cards that have left the
+    hand since: a card played at a later decision that an inference at or after ``at``
+    (and before it was played) ruled out of the hand then was drawn after ``at`` too, so
+    it took one of those draws and the hand now holds one drawn card fewer."""
+    return sum(1 for when, card in left_hand if when > at and any(
+        at <= then < when and (mask >> card) & 1 for then, mask, _ in found))
+
+
 cdef enum:
     CONDITIONED_TRIES = 64       # hands drawn before the least inconsistent one is taken
+    POOL_TRIES = 16384           # hands drawn once per search to find fitting ones
 
 
 cdef class CardBattlePlayout(PlayoutPolicy):
@@ -190,6 +203,7 @@ cdef class CardBattlePlayout(PlayoutPolicy):
 
     def __cinit__(self):
         self.observer = -1
+        self.draws = -1
         self.call = NULL
 
     def __dealloc__(self):
@@ -205,11 +219,14 @@ cdef class CardBattlePlayout(PlayoutPolicy):
         Each choice, boost decision and call of theirs that the observer has seen rules out,
         for the hand they held then, every card that would have made this policy play or
         call otherwise; of those cards, the hand now holds at most as many as they have
-        drawn since (a public count). A seek for a creature showed that the hand held none
-        (true of any player). A mulligan voids what was known. A call this round whose
-        creature is not revealed yet, with no draw since, is checked exactly. Only what the
-        observer saw is read: the other hand's size, the cards that leave it when they are
-        revealed, the observer's own cards."""
+        drawn since (a public count), less those seen leaving it since (``drawn_and_gone``).
+        A seek for a creature showed that the hand held none (true of any player). A
+        mulligan voids what was known. A call this round whose creature is not revealed
+        yet, with no draw since, is checked exactly. The draws into the hand and the cards
+        seen leaving it are kept too, so that ``determinize`` weighs each hand by how many
+        of its histories fit (``arrivals_fit``). Only what the observer saw is read: the
+        other hand's size, the cards that leave it when they are revealed, the observer's
+        own cards."""
         self.check(kernel)
         if observer not in (0, 1):
             raise ValueError(f"observer must be 0 or 1, got {observer}")
@@ -222,7 +239,11 @@ cdef class CardBattlePlayout(PlayoutPolicy):
         cdef int sought = -1, call_at = -1
         if then == NULL:
             raise MemoryError()
-        found = []
+        self.pooled = False
+        found = []                              # (decision's core, mask, allowed)
+        left_hand = []                          # (core, card): cards seen leaving the hand
+        draws = [-1] * popcount(core_at(s, 0).hand[q])  # the core after which each draw
+        reshuffled = False
         self.observer, self.other = observer, q
         free(self.call)
         self.call = NULL
@@ -236,8 +257,11 @@ cdef class CardBattlePlayout(PlayoutPolicy):
                 h = core_at(s, i)
                 after = core_at(s, i + 1)
                 if h.phase == MULLIGAN and h.actor == q and after.mulligan[q] == TAKEN:
-                    found = []                  # the whole hand went back to the deck
+                    found, left_hand, draws = [], [], []    # the hand went back to the deck
                     continue
+                draws += [i] * max(0, popcount(after.hand[q]) - popcount(h.hand[q]))
+                if popcount(after.deck[q]) > popcount(h.deck[q]):
+                    reshuffled = True           # cards drawn twice: histories not followed
                 if h.phase == SEEK and popcount(after.hand[q]) > popcount(h.hand[q]):
                     sought = h.round
                 if h.phase == CALL and h.actor == q:
@@ -251,22 +275,27 @@ cdef class CardBattlePlayout(PlayoutPolicy):
                 if h.phase == CHOOSE:
                     if played < 0 or (s.c.round == h.round and s.c.phase == CHOOSE):
                         continue                # not revealed yet
-                    if sought == h.round:       # held no creature before the seek
-                        found.append((s.d.creatures[q], drawn[i + 1]))
+                    if sought == h.round:       # held no creature before the seek,
+                        found.append((i + 1, s.d.creatures[q], drawn[i + 1]))  # nor after
                     elif call_at >= 0 and core_at(s, call_at).round == h.round:
                         then.c = core_at(s, call_at)[0]
                         attribute = core_at(s, call_at + 1).attribute
-                        found.append((outcalled(then, q, attribute, win_score(
+                        found.append((call_at, outcalled(then, q, attribute, win_score(
                             then, q, s.d.values[q][played][attribute], attribute)),
                             drawn[call_at + 1]))
                 then.c = h[0]
-                found.append((passed_over(then, q, played), drawn[i + 1]))
+                found.append((i, passed_over(then, q, played), drawn[i + 1]))
+                if played >= 0:
+                    left_hand.append((i, played))
+            found = [(at, mask, max(0, allowed - drawn_and_gone(found, left_hand, at)))
+                     for at, mask, allowed in found if mask]
             # oldest first (most drawn since), for the nesting in ``inconsistency``
-            found = sorted(((mask, allowed) for mask, allowed in found if mask),
-                           key=lambda inference: -inference[1])[-MAX_INFERENCES:]
-            for j, (mask, allowed) in enumerate(found):
-                self.masks[j], self.allowed[j] = mask, allowed
+            found = sorted(found, key=lambda inference: -inference[2])[-MAX_INFERENCES:]
+            for j, (at, mask, allowed) in enumerate(found):
+                self.ruled_at[j], self.masks[j], self.allowed[j] = at, mask, allowed
             self.inferred = len(found)
+            self.follow_draws(None if reshuffled else draws, left_hand)
+            found = [(mask, allowed) for _, mask, allowed in found]
             if (call_at >= 0 and core_at(s, call_at).round == s.c.round
                     and drawn[call_at + 1] == 0 and s.c.phase in (SEEK, CHOOSE)):
                 self.call = then                # replayed on each drawn hand
@@ -277,6 +306,20 @@ cdef class CardBattlePlayout(PlayoutPolicy):
         finally:
             free(then)
         return found
+
+    def follow_draws(self, draws, left_hand):
+        """Keep the other hand's draws and the cards seen leaving it for ``arrivals_fit``
+        (None, or more than MAX_DRAWS of either: not followed)."""
+        cdef int g
+        if draws is None or len(draws) > MAX_DRAWS or len(left_hand) > MAX_DRAWS:
+            self.draws, self.gone = -1, 0
+            return
+        self.draws, self.gone = len(draws), len(left_hand)
+        for g, core in enumerate(draws):
+            self.drawn_after[g] = core
+        for g, (core, card) in enumerate(left_hand):
+            self.gone_card[g], self.gone_at[g] = card, core
+            self.gone_within[g] = sum(1 for drawn in draws if drawn < core)
 
     cdef int inconsistency(self, KState* s) noexcept nogil:
         """How far the other hand in ``s`` is from the inferences: cards beyond what each
@@ -297,6 +340,16 @@ cdef class CardBattlePlayout(PlayoutPolicy):
                 total += 1
         return total
 
+    def history(self):
+        """Python entry for tests: what ``arrivals_fit`` weighs hands by: the core after
+        which each draw into the other hand came, the cards seen leaving it (index, core)
+        and the inferences (core, mask); None where the draws are not followed."""
+        if self.draws < 0:
+            return None
+        return ([self.drawn_after[i] for i in range(self.draws)],
+                [(self.gone_card[g], self.gone_at[g]) for g in range(self.gone)],
+                [(self.ruled_at[i], self.masks[i]) for i in range(self.inferred)])
+
     def inconsistency_of(self, state):
         """Python entry for tests: ``inconsistency`` of ``state``'s other hand (a state where
         the other player holds no secret choice: it would be out of the hand)."""
@@ -310,31 +363,124 @@ cdef class CardBattlePlayout(PlayoutPolicy):
         self.determinize(twin, player, &rng)
         return twin
 
+    cdef bint arrivals_fit(self, u64 hand, u64* rng) noexcept nogil:
+        """Whether one random history of ``hand`` fits the inferences. Draws are
+        exchangeable (a shuffled deck), so a history is any assignment of the cards that
+        went through the hand since the deal, this hand's and those seen leaving it, to
+        the draws seen, each card seen leaving drawn before it left, uniformly among those;
+        it fits when no inference's ruled-out card was in hand at its core (drawn before
+        it, not gone by then). Keeping a hand when its drawn history fits keeps it with
+        the share of its histories that fit: its likelihood, as the count test alone does
+        not weigh it (it keeps any hand some history fits)."""
+        cdef int arrival[MAX_DRAWS]          # the core each slot's card came after
+        cdef int slot_of[MAX_DRAWS]          # cards of the hand, then gone ones: their draw
+        cdef bint taken[MAX_DRAWS]
+        cdef int cards[64]
+        cdef int h = 0, i, g, k, slot, t, card, free
+        cdef u64 rest = hand, ruled
+        if self.draws < 0:
+            return True
+        while rest:
+            cards[h] = lowest(rest)
+            rest &= rest - 1
+            h += 1
+        if h + self.gone != self.draws:
+            return True                      # not this history's hand: nothing to weigh
+        for i in range(self.draws):
+            taken[i] = False
+        for g in range(self.gone):           # the earliest to leave have the fewest draws
+            if self.gone_within[g] <= g:
+                return True                  # cannot happen under the rules: no weighing
+            k = <int>random_below(rng, self.gone_within[g] - g)
+            slot = -1
+            while k >= 0:
+                slot += 1
+                if not taken[slot]:
+                    k -= 1
+            taken[slot] = True
+            arrival[g] = self.drawn_after[slot]
+        free = 0
+        for i in range(self.draws):          # the hand's cards take the other draws
+            if not taken[i]:
+                slot_of[free] = i
+                free += 1
+        for i in range(h - 1, 0, -1):
+            k = <int>random_below(rng, i + 1)
+            slot_of[i], slot_of[k] = slot_of[k], slot_of[i]
+        for i in range(self.inferred):
+            t = self.ruled_at[i]
+            ruled = hand & self.masks[i]
+            if ruled:
+                for k in range(h):
+                    if (ruled >> cards[k]) & 1 and self.drawn_after[slot_of[k]] < t:
+                        return False
+            for g in range(self.gone):
+                if ((self.masks[i] >> self.gone_card[g]) & 1 and arrival[g] < t
+                        and t <= self.gone_at[g]):
+                    return False
+        return True
+
+    cdef int misfit(self, KState* s, u64* rng) noexcept nogil:
+        """How badly the other hand in ``s`` fits the inferences: twice the cards beyond
+        what they allow (``inconsistency``), else one when a drawn arrival order does not
+        fit, so a consistent hand is preferred to any other when none fits."""
+        cdef int wrong = self.inconsistency(s)
+        if wrong:
+            return 2 * wrong
+        return 0 if self.arrivals_fit(s.c.hand[self.other], rng) else 1
+
+    def arrival_fit_share(self, state, int trials, unsigned long long seed):
+        """Python entry for tests: the share of ``trials`` random arrival orders of
+        ``state``'s other hand that fit the inferences."""
+        cdef u64 rng = seed
+        cdef u64 hand = (<Kernel>self._kernel_of(state)).s.c.hand[self.other]
+        return sum(self.arrivals_fit(hand, &rng) for _ in range(trials)) / trials
+
+    cdef void fill_pool(self, KState* s, u64* rng) noexcept nogil:
+        """Draw the other hand POOL_TRIES times and keep those that fit (up to POOL_SIZE):
+        a sample of the hands the inferences allow, each as likely as its histories that
+        fit make it. Once per search, as hands that fit can be rare (1 in 100 and fewer)."""
+        cdef int t
+        cdef u64 kept = s.c.hand[self.other]
+        self.pool_count = 0
+        for t in range(POOL_TRIES):
+            if self.pool_count == POOL_SIZE:
+                break
+            redraw_hand(s, self.other, rng)
+            if self.misfit(s, rng) == 0:
+                self.pool[self.pool_count] = s.c.hand[self.other]
+                self.pool_count += 1
+        self.pooled, self.pooled_from = True, s.c.hand[self.other] | s.c.deck[self.other]
+        self.set_hand(s, kept)
+
+    cdef inline void set_hand(self, KState* s, u64 hand) noexcept nogil:
+        s.c.deck[self.other] = (s.c.hand[self.other] | s.c.deck[self.other]) & ~hand
+        s.c.hand[self.other] = hand
+
     cdef int determinize(self, GameKernel kernel, int player, u64* rng) noexcept nogil:
-        """The kernel's determinization, drawn again while inconsistent with the inferences,
-        up to CONDITIONED_TRIES times, after which the least inconsistent is taken (the
-        model can be wrong about the real player)."""
+        """The kernel's determinization with the other hand drawn from the hands that fit
+        the inferences (``fill_pool``); where none was found, drawn again while it does not
+        fit (``misfit``), up to CONDITIONED_TRIES times, after which the best fitting is
+        taken (the model can be wrong about the real player)."""
         cdef KState* s = &(<Kernel>kernel).s
         cdef int tries = 1, wrong, fewest
-        cdef u64 start, best = rng[0], after
+        cdef u64 best
         if player != self.observer or (self.inferred == 0 and self.call == NULL):
             return kernel.determinize(player, rng)
         kernel.determinize(player, rng)
-        fewest = self.inconsistency(s)
+        if not self.pooled or self.pooled_from != s.c.hand[self.other] | s.c.deck[self.other]:
+            self.fill_pool(s, rng)
+        if self.pool_count:
+            self.set_hand(s, self.pool[random_below(rng, self.pool_count)])
+            return 0
+        fewest, best = self.misfit(s, rng), s.c.hand[self.other]
         while fewest and tries < CONDITIONED_TRIES:
-            kernel.unmake()
-            start = rng[0]
-            kernel.determinize(player, rng)
-            wrong = self.inconsistency(s)
+            redraw_hand(s, self.other, rng)
+            wrong = self.misfit(s, rng)
             if wrong < fewest:
-                fewest, best = wrong, start
+                fewest, best = wrong, s.c.hand[self.other]
             tries += 1
-        if fewest:
-            kernel.unmake()
-            after = rng[0]
-            rng[0] = best
-            kernel.determinize(player, rng)
-            rng[0] = after
+        self.set_hand(s, best)
         return 0
 
     cdef int playout_move(self, GameKernel kernel, u64* rng) noexcept nogil:
