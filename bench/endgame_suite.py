@@ -2,6 +2,7 @@
 
     python bench/endgame_suite.py generate [--seed 17] > positions/mattock.endgames
     python bench/endgame_suite.py run [--seconds 10] [--json FILE]
+    python bench/endgame_suite.py regions
 
 ``generate`` plays alpha-beta against itself (defaults, a fixed budget of ``NODES`` nodes a
 move: about one second on an idle core of the development machine, which measured
@@ -16,6 +17,13 @@ table) through the game, as in a match.
 the length made exact when time remains, unless ``--proof-only``) and reports per group the share proven within the
 limit and the median time to the proof. The limit is CPU time of this process (one core), so
 a loaded machine does not count against the solver.
+
+``regions`` asks of every position whether the game has split into territories: the cells
+that can still take part (tiles, and rock that the collapse rule still lets be mined: tiles
+are never removed, so a cell it forbids stays forbidden) joined by touch, each region
+holding miners of one player at most. Such a game is a sum of one-player games, decided by
+counting each player's longest run of mines (as Amazons solvers decompose endgames).
+It also reports the rock cells left to mine and the legal turns.
 """
 from __future__ import annotations
 
@@ -27,6 +35,7 @@ import sys
 import time
 
 from crystalpick.engine import get_game
+from crystalpick.engine.mattock.notation import EMPTY, TILE
 from crystalpick.positions import parse_suite, read_text
 from crystalpick.search import Limits, analyse, make_engine
 
@@ -147,6 +156,39 @@ def run(seconds: float, report_path: str | None, part: str, exact: bool,
             json.dump(rows, handle, indent=1)
 
 
+def regions() -> None:
+    """Per group: positions split into one-player territories, mean minable rock cells
+    and mean legal turns."""
+    game = get_game("mattock", impl="reference")
+    rows = {group: [] for group in PLIES_BEFORE_END}
+    for case in parse_suite(read_text(SUITE), SUITE):
+        state = game.parse_position(case.position)
+        pos, board = state.pos, state.board
+        alive = {c for c in range(board.cell_count)
+                 if pos.tiles[c] == TILE or state._collapse_ok(c)}
+        owners = []
+        while alive:                                     # one region a pass
+            region, frontier = set(), [alive.pop()]
+            while frontier:
+                cell = frontier.pop()
+                region.add(cell)
+                for n in board.neighbours[cell]:
+                    if n in alive:
+                        alive.discard(n)
+                        frontier.append(n)
+            owners.append({pos.miners[c] for c in region} - {EMPTY})
+        rock = sum(1 for c in range(board.cell_count)
+                   if pos.tiles[c] != TILE and state._collapse_ok(c))
+        rows[int(case.id.split("-")[2])].append(
+            (all(len(o) <= 1 for o in owners), rock, len(state.legal_moves())))
+    print(f"{'plies left':>10}  {'positions':>9}  {'split':>5}  {'rock to mine':>12}  "
+          f"{'legal turns':>11}")
+    for group, found in rows.items():
+        print(f"{group:>10}  {len(found):>9}  {sum(r[0] for r in found):>5}  "
+              f"{statistics.mean(r[1] for r in found):>12.1f}  "
+              f"{statistics.mean(r[2] for r in found):>11.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -167,8 +209,12 @@ def main() -> None:
                               "(repeatable; default all four groups)")
     measure.add_argument("--no-mobility", action="store_true",
                          help="the solver without move counts in its initial numbers")
+    commands.add_parser("regions", help="how many positions split into one-player "
+                                        "territories, rock left to mine, legal turns")
     args = parser.parse_args()
-    if args.command == "generate":
+    if args.command == "regions":
+        regions()
+    elif args.command == "generate":
         generate(args.seed, args.first, args.last)
     else:
         run(args.seconds, args.report, args.part, not args.proof_only,
