@@ -43,6 +43,14 @@ def replay(game, plies):
     return state
 
 
+def uniform_draw(state, seed):
+    """The kernel's own (unconditioned) determinization for P1, as a state, and the other
+    hand in it as card indices (bit i of a mask: P2's i-th card in number order)."""
+    sample = state.game._state(state.search_kernel().determinized(0, seed).to_position())
+    seat = sample.to_position().seats[1]
+    return sample, [seat.cards().index(n) for n in seat.hand]
+
+
 def infer(state, observer=0):
     policy = state.game.playout_policy()
     return policy, policy.infer(state.search_kernel(), observer)
@@ -75,11 +83,8 @@ def test_a_hand_against_the_inferences_is_inconsistent():
             else:
                 continue
             for sample_seed in range(200):
-                sample = state.game._state(
-                    state.search_kernel().determinized(0, sample_seed).to_position())
-                seat = sample.to_position().seats[1]
-                index = {n: i for i, n in enumerate(seat.cards())}
-                hand = sum(1 << index[n] for n in seat.hand)
+                sample, cards = uniform_draw(state, sample_seed)
+                hand = sum(1 << card for card in cards)
                 if hand & mask:
                     assert policy.inconsistency_of(sample) >= bin(hand & mask).count("1")
                     tested += 1
@@ -281,11 +286,7 @@ def test_hands_are_kept_with_the_share_of_their_histories_that_fit():
             if history is None or len(history[0]) > 8 or not history[2]:
                 continue
             for sample_seed in range(6):
-                sample = state.game._state(
-                    state.search_kernel().determinized(0, sample_seed).to_position())
-                seat = sample.to_position().seats[1]
-                index = {n: i for i, n in enumerate(seat.cards())}
-                hand = [index[n] for n in seat.hand]
+                sample, hand = uniform_draw(state, sample_seed)
                 exact = histories_that_fit(hand, history)
                 if exact in (0.0, 1.0):
                     continue
