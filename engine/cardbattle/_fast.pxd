@@ -73,7 +73,7 @@ cdef void make_move(KState* s, int move) noexcept nogil
 cdef void unmake_move(KState* s) noexcept nogil
 cdef u64 position_key(KState* s) noexcept nogil
 # The combat checks, read-only: what a boost card adds, who boosts next, who is on top.
-cdef void redraw_hand(KState* s, int p, u64* rng) noexcept nogil  # a determinization's
+cdef void redraw_hand(KState* s, int p, u64* rng) noexcept nogil   # p's hand from their unseen cards
 cdef int boost_bonus(KState* s, int p, int card, int target) noexcept nogil
 cdef int next_booster(KState* s) noexcept nogil
 cdef int top_players(KState* s) noexcept nogil      # bit p set for each player on top

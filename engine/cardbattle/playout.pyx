@@ -372,11 +372,11 @@ cdef class CardBattlePlayout(PlayoutPolicy):
         it, not gone by then). Keeping a hand when its drawn history fits keeps it with
         the share of its histories that fit: its likelihood, as the count test alone does
         not weigh it (it keeps any hand some history fits)."""
-        cdef int arrival[MAX_DRAWS]          # the core each slot's card came after
-        cdef int slot_of[MAX_DRAWS]          # cards of the hand, then gone ones: their draw
+        cdef int arrival[MAX_DRAWS]          # the core each gone card came after
+        cdef int slot_of[MAX_DRAWS]          # the draw each card of the hand came by
         cdef bint taken[MAX_DRAWS]
         cdef int cards[64]
-        cdef int h = 0, i, g, k, slot, t, card, free
+        cdef int h = 0, i, g, k, slot, t, unused = 0
         cdef u64 rest = hand, ruled
         if self.draws < 0:
             return True
@@ -399,11 +399,10 @@ cdef class CardBattlePlayout(PlayoutPolicy):
                     k -= 1
             taken[slot] = True
             arrival[g] = self.drawn_after[slot]
-        free = 0
         for i in range(self.draws):          # the hand's cards take the other draws
             if not taken[i]:
-                slot_of[free] = i
-                free += 1
+                slot_of[unused] = i
+                unused += 1
         for i in range(h - 1, 0, -1):
             k = <int>random_below(rng, i + 1)
             slot_of[i], slot_of[k] = slot_of[k], slot_of[i]
@@ -422,16 +421,17 @@ cdef class CardBattlePlayout(PlayoutPolicy):
 
     cdef int misfit(self, KState* s, u64* rng) noexcept nogil:
         """How badly the other hand in ``s`` fits the inferences: twice the cards beyond
-        what they allow (``inconsistency``), else one when a drawn arrival order does not
-        fit, so a consistent hand is preferred to any other when none fits."""
+        what they allow (``inconsistency``), else one when a history drawn for it does not
+        fit (``arrivals_fit``), so a consistent hand is preferred to any other when none
+        fits."""
         cdef int wrong = self.inconsistency(s)
         if wrong:
             return 2 * wrong
         return 0 if self.arrivals_fit(s.c.hand[self.other], rng) else 1
 
     def arrival_fit_share(self, state, int trials, unsigned long long seed):
-        """Python entry for tests: the share of ``trials`` random arrival orders of
-        ``state``'s other hand that fit the inferences."""
+        """Python entry for tests: the share of ``trials`` random histories of
+        ``state``'s other hand that fit the inferences (``arrivals_fit``)."""
         cdef u64 rng = seed
         cdef u64 hand = (<Kernel>self._kernel_of(state)).s.c.hand[self.other]
         return sum(self.arrivals_fit(hand, &rng) for _ in range(trials)) / trials
