@@ -5,7 +5,10 @@ run, the kernel's native random playouts from the same positions, as the ratio's
 (a simulation is a determinization, a walk down the tree and a playout).
 
     python bench/ismcts_speed.py [--sims 20000] [--positions 4] [--seed 1] [--playout random]
-        [--epsilon 0] [--model 0] [--warmup 0]
+        [--epsilon 0] [--model 0] [--warmup 0] [--infer]
+
+With ``--infer`` each search first conditions its draws on the game so far (ISMCTS's
+``infer=1``), so the positions keep their games' histories.
 """
 from __future__ import annotations
 
@@ -42,13 +45,18 @@ def main() -> None:
     parser.add_argument("--epsilon", type=float, default=0.0, help="ismcts's epsilon")
     parser.add_argument("--model", type=float, default=0.0, help="ismcts's model")
     parser.add_argument("--warmup", type=int, default=0, help="ismcts's warmup")
+    parser.add_argument("--infer", action="store_true", help="ismcts's infer=1")
     args = parser.parse_args()
     sims = cpu = wall = 0.0
     playouts = playout_cpu = 0.0
     for first, second in itertools.combinations(sample_decks(), 2):
         for state in decisions(first, second, args.positions, args.seed):
-            kernel = state.game.parse_position(state.position()).search_kernel()
-            tree = ISMCTS(kernel, state.game.playout_policy(), state.current_player(),
+            kernel = (state.search_kernel() if args.infer
+                      else state.game.parse_position(state.position()).search_kernel())
+            policy = state.game.playout_policy()
+            if args.infer:
+                policy.infer(kernel, state.current_player())
+            tree = ISMCTS(kernel, policy, state.current_player(),
                           seed=args.seed, playout=args.playout, warmup=args.warmup,
                           epsilon=args.epsilon, model=args.model)
             started, clock = time.process_time(), time.perf_counter()
