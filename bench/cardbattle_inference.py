@@ -57,6 +57,8 @@ def main() -> None:
     parser.add_argument("--draws", type=int, default=100, help="per decision")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.games < 1 or args.draws < 1 or args.seed < 0:
+        parser.error("--games and --draws take a whole number from 1, --seed one from 0")
     print(f"seed: {args.seed}; {args.games} greedy games, {args.draws} draws per decision")
     for kind, (held, total) in shares(args.games, args.draws, args.seed).items():
         print(f"{kind:12} {held / total:7.2%} of the real hand ({held:,} of {total:,} cards)")

@@ -249,17 +249,18 @@ cdef class CardBattlePlayout(PlayoutPolicy):
         self.call = NULL
         try:
             then.d = s.d
+            added = [max(0, popcount(core_at(s, i + 1).hand[q]) - popcount(core_at(s, i).hand[q]))
+                     for i in range(plies)]     # cards drawn into q's hand at ply i
             drawn = [0] * (plies + 1)           # cards drawn into q's hand after core i
             for i in range(plies - 1, -1, -1):
-                drawn[i] = drawn[i + 1] + max(0, popcount(core_at(s, i + 1).hand[q])
-                                               - popcount(core_at(s, i).hand[q]))
+                drawn[i] = drawn[i + 1] + added[i]
             for i in range(plies):
                 h = core_at(s, i)
                 after = core_at(s, i + 1)
                 if h.phase == MULLIGAN and h.actor == q and after.mulligan[q] == TAKEN:
                     found, left_hand, draws = [], [], []    # the hand went back to the deck
                     continue
-                draws += [i] * max(0, popcount(after.hand[q]) - popcount(h.hand[q]))
+                draws += [i] * added[i]
                 if popcount(after.deck[q]) > popcount(h.deck[q]):
                     reshuffled = True           # cards drawn twice: histories not followed
                 if h.phase == SEEK and popcount(after.hand[q]) > popcount(h.hand[q]):
