@@ -34,6 +34,10 @@ cdef class GameKernel:
     cdef long long moves(self, int* out, long long capacity) noexcept nogil
     # At a chance node: the probability of each outcome, in the order of moves(); else 0.
     cdef long long outcome_probabilities(self, double* out, long long capacity) noexcept nogil
+    # At a chance node: one outcome drawn with ``rng`` by its probability, -1 elsewhere (or
+    # out of memory). Default: from moves() and outcome_probabilities(); a game may draw it
+    # without listing the outcomes (the searchers' playouts meet a chance node at every draw).
+    cdef int sample_outcome(self, u64* rng) noexcept nogil
     # make pushes onto the kernel's history (at most MAX_PLIES entries), unmake pops.
     cdef void make(self, int move) noexcept nogil
     cdef void unmake(self) noexcept nogil

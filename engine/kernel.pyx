@@ -5,6 +5,8 @@ and only the Python methods that really are its own (``clone``, ``to_position``,
 extra read-outs its State or tests need)."""
 from libc.stdlib cimport malloc, free
 
+from crystalpick.engine.rng cimport random_unit
+
 
 cdef class GameKernel:
     cdef int player(self) noexcept nogil:
@@ -18,6 +20,30 @@ cdef class GameKernel:
 
     cdef long long outcome_probabilities(self, double* out, long long capacity) noexcept nogil:
         return 0
+
+    cdef int sample_outcome(self, u64* rng) noexcept nogil:
+        cdef long long n = self.move_count(), i
+        cdef int* outcomes
+        cdef double* probabilities
+        cdef double draw
+        cdef int outcome = -1
+        if self.player() != -1 or n <= 0:
+            return -1
+        outcomes = <int*>malloc(n * sizeof(int))
+        probabilities = <double*>malloc(n * sizeof(double))
+        if outcomes != NULL and probabilities != NULL:
+            self.moves(outcomes, n)
+            self.outcome_probabilities(probabilities, n)
+            draw = random_unit(rng)
+            outcome = outcomes[n - 1]
+            for i in range(n):
+                draw -= probabilities[i]
+                if draw < 0:
+                    outcome = outcomes[i]
+                    break
+        free(outcomes)
+        free(probabilities)
+        return outcome
 
     cdef void make(self, int move) noexcept nogil:
         pass
@@ -97,6 +123,11 @@ cdef class GameKernel:
             return [(moves[i], probabilities[i]) for i in range(n)]
         finally:
             free(probabilities)
+
+    def sampled_outcome(self, u64 seed):
+        """``sample_outcome`` with a generator seeded by ``seed`` (-1: not a chance node)."""
+        cdef u64 rng = seed
+        return self.sample_outcome(&rng)
 
     def play(self, int move):
         """Make ``move`` (not checked for legality); refuses to outgrow the history."""

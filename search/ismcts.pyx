@@ -50,7 +50,8 @@ games) reach the root and count in the root's win rate (``real_simulations``).
 Rewards are the mover's result in [0, 1]. One expansion per simulation (the new information
 set chooses nothing yet), then a playout to the end from it: uniform moves
 (``playout="random"``) or the game's own playout moves (``PlayoutPolicy.playout_move``,
-``"heuristic"``), each replaced by a uniform one with probability ``epsilon``. Deterministic
+``"heuristic"``), each replaced by a uniform one with probability ``epsilon``; chance
+outcomes by the kernel's ``sample_outcome``, which need not list them. Deterministic
 for a given seed; time and the stop flag are checked between simulations.
 """
 from libc.math cimport exp, log, sqrt
@@ -133,8 +134,6 @@ cdef class ISMCTS:
     cdef int arm_count, arm_capacity
     cdef int* moves
     cdef long long moves_size
-    cdef double* probabilities
-    cdef long long probabilities_size
     cdef int* options
     cdef int options_size
     cdef double* sigma
@@ -155,7 +154,6 @@ cdef class ISMCTS:
         self.table = NULL
         self.arms = NULL
         self.moves = NULL
-        self.probabilities = NULL
         self.options = NULL
         self.sigma = NULL
 
@@ -207,18 +205,16 @@ cdef class ISMCTS:
         self.node_capacity = 1024
         self.table_size = 4096
         self.arm_capacity = 8192
-        self.moves_size = self.probabilities_size = 256
+        self.moves_size = 256
         self.options_size = 4096
         self.sigma_size = 256
         self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
         self.table = <int*>malloc(self.table_size * sizeof(int))
         self.arms = <Arm*>malloc(self.arm_capacity * sizeof(Arm))
         self.moves = <int*>malloc(self.moves_size * sizeof(int))
-        self.probabilities = <double*>malloc(self.probabilities_size * sizeof(double))
         self.options = <int*>malloc(self.options_size * sizeof(int))
         self.sigma = <double*>malloc(self.sigma_size * sizeof(double))
-        if not (self.nodes and self.table and self.arms and self.moves and self.probabilities
-                and self.options and self.sigma):
+        if not (self.nodes and self.table and self.arms and self.moves and self.options and self.sigma):
             raise MemoryError()
         for i in range(self.table_size):
             self.table[i] = EMPTY
@@ -231,7 +227,6 @@ cdef class ISMCTS:
         free(self.table)
         free(self.arms)
         free(self.moves)
-        free(self.probabilities)
         free(self.options)
         free(self.sigma)
 
@@ -349,29 +344,13 @@ cdef class ISMCTS:
     cdef long long load_moves(self) noexcept nogil:
         cdef long long n = self.kernel.moves(self.moves, self.moves_size)
         cdef int* grown
-        cdef double* grown_p
         if n > self.moves_size:
             grown = <int*>realloc(self.moves, n * sizeof(int))
-            grown_p = <double*>realloc(self.probabilities, n * sizeof(double))
-            if grown != NULL:
-                self.moves = grown
-            if grown_p != NULL:
-                self.probabilities = grown_p
-            if grown == NULL or grown_p == NULL:
+            if grown == NULL:
                 return -1
-            self.moves_size = self.probabilities_size = n
+            self.moves, self.moves_size = grown, n
             self.kernel.moves(self.moves, n)
         return n
-
-    cdef int chance_outcome(self, long long n) noexcept nogil:
-        cdef double draw = random_unit(&self.rng)
-        cdef long long i
-        self.kernel.outcome_probabilities(self.probabilities, n)
-        for i in range(n):
-            draw -= self.probabilities[i]
-            if draw < 0:
-                return self.moves[i]
-        return self.moves[n - 1]
 
     cdef bint simulate(self) noexcept nogil:
         """One simulation from a fresh determinization; False if out of memory."""
@@ -397,13 +376,16 @@ cdef class ISMCTS:
             if player == -2:
                 result = self.kernel.terminal_value()
                 break
+            if player == -1:
+                move = self.kernel.sample_outcome(&self.rng)
+                if move < 0:
+                    return self.unwind(base, False)
+                self.kernel.make(move)
+                self.made += 1
+                continue
             n = self.load_moves()
             if n <= 0:
                 return self.unwind(base, False)
-            if player == -1:
-                self.kernel.make(self.chance_outcome(n))
-                self.made += 1
-                continue
             key = node_key(self.kernel.observation_key(self.viewer(player)), player)
             if key == self.root_key or (player == self.root_player and not real):
                 before_root = False
@@ -571,11 +553,14 @@ cdef class ISMCTS:
             player = -2 if move == -2 else self.kernel.player()
             if player == -2:
                 return self.kernel.terminal_value()
-            n = self.load_moves()
-            if n <= 0:
+            if player == -1:
+                move = self.kernel.sample_outcome(&self.rng)
+            else:
+                n = self.load_moves()
+                move = self.moves[random_below(&self.rng, n)] if n > 0 else -1
+            if move < 0:
                 return 0.0 / 0.0
-            self.kernel.make(self.chance_outcome(n) if player == -1
-                             else self.moves[random_below(&self.rng, n)])
+            self.kernel.make(move)
             self.made += 1
         return 0.0
 

@@ -61,3 +61,35 @@ def test_only_the_fast_implementation_can_be_searched(name):
         analyse(reference, "alphabeta", Limits(depth=1))
     if "fast" in GAMES[name].implementations:
         assert get_game(name, seed=3).new_initial_state().search_kernel() is not None
+
+
+def chance_and_decision_kernels(game, count: int, seed: int):
+    """Kernels of the chance and decision states met in random games of ``game``."""
+    import random
+    rng, chance, decisions = random.Random(seed), [], []
+    while len(chance) < count and len(decisions) < 20 * count:
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(chance) < count:
+            (chance if state.is_chance_node() else decisions).append(state.search_kernel().clone())
+            state.play(rng.choice(state.legal_moves()))
+    return chance, decisions
+
+
+@pytest.mark.parametrize("game", [get_game(name, seed=5) for name in sorted(GAMES)]
+                         + [ChanceNim()], ids=lambda g: g.name)
+def test_sampled_outcomes_follow_the_chance_probabilities(game):
+    """sample_outcome (native in a game or GameKernel's) draws each outcome of
+    chance_outcomes with its probability, and nothing at a decision."""
+    chance, decisions = chance_and_decision_kernels(game, 12, 8)
+    assert all(kernel.sampled_outcome(1) == -1 for kernel in decisions[:50])
+    trials = 4000
+    for number, kernel in enumerate(chance):
+        expected = dict(kernel.chance_outcomes())
+        seen = {}
+        for t in range(trials):
+            outcome = kernel.sampled_outcome(number * trials + t + 1)
+            seen[outcome] = seen.get(outcome, 0) + 1
+        assert set(seen) <= set(expected)
+        for outcome, p in expected.items():
+            spread = 5 * (p * (1 - p) / trials) ** 0.5 + 1e-9
+            assert abs(seen.get(outcome, 0) / trials - p) <= spread, (kernel.key, outcome)

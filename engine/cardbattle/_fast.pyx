@@ -134,6 +134,8 @@ cdef inline int emit(int* out, int n, int move) noexcept nogil:
 
 cdef int emit_cards(KState* s, int* out, int n, int kind, int p, u64 cards) noexcept nogil:
     cdef int card
+    if out == NULL:                  # a count: the searchers ask for one before every list
+        return n + popcount(cards)
     while cards:
         card = lowest(cards)
         cards &= cards - 1
@@ -653,6 +655,22 @@ cdef class Kernel(GameKernel):
         if count <= capacity:
             generate(&self.s, out)
         return count
+
+    cdef int sample_outcome(self, u64* rng) noexcept nogil:
+        """generate's outcome drawn by its probability without listing them: the toss is
+        one of the seats, every other chance event a card of the actor's deck, uniformly."""
+        cdef KState* s = &self.s
+        cdef int p = s.c.actor, k
+        cdef u64 deck = s.c.deck[p]
+        if not is_chance(s.c.phase):
+            return -1
+        if s.c.phase == TOSS:
+            return M_TOSS << SHIFT | <int>random_below(rng, SEATS)
+        if not deck:
+            return -1
+        for k in range(<int>random_below(rng, popcount(deck))):
+            deck &= deck - 1
+        return M_DRAW << SHIFT | s.d.number[p][lowest(deck)]
 
     cdef long long outcome_probabilities(self, double* out, long long capacity) noexcept nogil:
         cdef long long count = generate(&self.s, NULL)

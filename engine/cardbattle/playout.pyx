@@ -47,7 +47,7 @@ cdef inline Core* core_at(KState* s, int i) noexcept nogil:
 cdef inline int win_score(KState* s, int p, int value, int attribute) noexcept nogil:
     """observation.win_chance of ``value`` against the other player's unseen creatures, as
     ``2 * beaten + tied`` over twice their number (-1: none, a sure win)."""
-    cdef int q, card, score = 0, count = 0, v
+    cdef int q, score = 0, count = 0, v
     cdef u64 pool
     for q in range(2):
         if q == p:
@@ -56,11 +56,11 @@ cdef inline int win_score(KState* s, int p, int value, int attribute) noexcept n
         if s.c.phase == CHOOSE and s.c.chosen[q] >= 0:      # a secret choice is unseen
             pool |= (<u64>1) << s.c.chosen[q]
         pool &= s.d.creatures[q]
-        for card in range(s.d.count[q]):
-            if (pool >> card) & 1:
-                v = s.d.values[q][card][attribute]
-                score += 2 if value > v else 1 if value == v else 0
-                count += 1
+        while pool:
+            v = s.d.values[q][lowest(pool)][attribute]
+            pool &= pool - 1
+            score += 2 if value > v else 1 if value == v else 0
+            count += 1
     return -1 if count == 0 else score
 
 
@@ -71,7 +71,7 @@ cdef inline bint better(int score, int best_score, int count) noexcept nogil:
 
 
 cdef inline int unseen_creatures(KState* s, int p) noexcept nogil:
-    cdef int q, card, count = 0
+    cdef int q, count = 0
     cdef u64 pool
     for q in range(2):
         if q == p:
@@ -79,10 +79,7 @@ cdef inline int unseen_creatures(KState* s, int p) noexcept nogil:
         pool = s.c.hand[q] | s.c.deck[q]
         if s.c.phase == CHOOSE and s.c.chosen[q] >= 0:
             pool |= (<u64>1) << s.c.chosen[q]
-        pool &= s.d.creatures[q]
-        while pool:
-            count += 1
-            pool &= pool - 1
+        count += popcount(pool & s.d.creatures[q])
     return count
 
 
@@ -151,11 +148,14 @@ cdef inline int greedy_call(KState* s, int p) noexcept nogil:
     creatures, the first of equals."""
     cdef int a, card, top, score, best = 0, best_score = -2
     cdef int count = unseen_creatures(s, p)
-    cdef u64 creatures = s.c.hand[p] & s.d.creatures[p]
+    cdef u64 creatures = s.c.hand[p] & s.d.creatures[p], rest
     for a in range(s.d.attributes):
         top = 0                                      # greedy's default=0
-        for card in range(s.d.count[p]):
-            if (creatures >> card) & 1 and s.d.values[p][card][a] > top:
+        rest = creatures
+        while rest:
+            card = lowest(rest)
+            rest &= rest - 1
+            if s.d.values[p][card][a] > top:
                 top = s.d.values[p][card][a]
         score = win_score(s, p, top, a)
         if best_score == -2 or better(score, best_score, count):
@@ -488,7 +488,7 @@ cdef class CardBattlePlayout(PlayoutPolicy):
         cdef KState* s = &(<Kernel>kernel).s
         cdef int p = s.c.actor, phase = s.c.phase, a, card, best, top, best_bonus
         cdef int score, best_score, count, cost, best_cost
-        cdef u64 creatures = s.c.hand[p] & s.d.creatures[p]
+        cdef u64 creatures = s.c.hand[p] & s.d.creatures[p], hand
         if phase == OVER:
             return -2
         if phase == MULLIGAN:
@@ -498,9 +498,9 @@ cdef class CardBattlePlayout(PlayoutPolicy):
         if phase == CHOOSE:
             count = unseen_creatures(s, p)
             best, best_score, best_cost = -1, -2, 0
-            for card in range(s.d.count[p]):
-                if not (creatures >> card) & 1:
-                    continue
+            while creatures:
+                card = lowest(creatures)
+                creatures &= creatures - 1
                 score = win_score(s, p, s.d.values[p][card][s.c.attribute], s.c.attribute)
                 cost = attribute_sum(s, p, card)
                 if best < 0 or ranks_above(score, cost, best_score, best_cost, count):
@@ -509,9 +509,10 @@ cdef class CardBattlePlayout(PlayoutPolicy):
         if phase == BOOST:
             top = boost_top(s, p)
             best, best_bonus = -1, 1 << 30
-            for card in range(s.d.count[p]):
-                if not (s.c.hand[p] >> card) & 1:
-                    continue
+            hand = s.c.hand[p]
+            while hand:
+                card = lowest(hand)
+                hand &= hand - 1
                 a = winning_bonus(s, p, card, top)
                 if a > 0 and a < best_bonus:
                     best, best_bonus = card, a
