@@ -441,6 +441,9 @@ class ISMCTSEngine(Engine):
                    "(linear) or all alike (plain).", choices=AVERAGES),
             Option("max_nodes", "int", 1_000_000, "Information sets kept, at most.",
                    minimum=1024, maximum=2**30),
+            Option("workers", "int", 1, "Root-parallel worker processes: independent trees "
+                   "with seeds drawn from the search's, their root arms summed.",
+                   minimum=1, maximum=256),
             Option("seed", "int", None, "Seed of the determinizations, the search and the "
                    "move drawn from the mixed strategy.", minimum=0, maximum=2**63 - 1,
                    unset="random"),
@@ -460,15 +463,29 @@ class ISMCTSEngine(Engine):
         # each search of this engine draws from its own seed: the n-th move of a game alike
         rng = random.Random(f"{self.seed}:{self.searches}")
         self.searches += 1
+        seeds = [rng.getrandbits(63) for _ in range(self.options["workers"])]
+        policy = state.game.playout_policy()
+        if self.options["infer"]:
+            policy.infer(state.search_kernel(), point_of_view)
+        if len(seeds) == 1:
+            stats = self.search(state, policy, limits, progress, point_of_view, seeds[0],
+                                start, stop)
+        else:
+            from .parallel import run_in_workers
+            stats = merge_arms(run_in_workers([lambda seed=seed: self.search(
+                state, policy, limits, None, point_of_view, seed, start, stop)
+                for seed in seeds]))
+        return self.result(state, stats, point_of_view, start, rng)
+
+    def search(self, state, policy, limits, progress, observer, seed, start, stop) -> dict:
+        """One tree's search within the limits (or until ``stop`` is set): its raw root
+        statistics, as ``merge_arms`` sums them."""
         selection = self.options["selection"]
         exploration = self.options["c"] if selection == "uct" else self.options["gamma"]
         # a fresh kernel: no history of the real game below the search
         kernel = state.game.parse_position(state.position()).search_kernel()
-        policy = state.game.playout_policy()
-        if self.options["infer"]:
-            policy.infer(state.search_kernel(), point_of_view)
-        tree = ISMCTS(kernel, policy, point_of_view, selection,
-                      exploration, rng.getrandbits(63), self.options["max_nodes"],
+        tree = ISMCTS(kernel, policy, observer, selection,
+                      exploration, seed, self.options["max_nodes"],
                       self.options["playout"], self.options["warmup"],
                       self.options["opponent"], self.options["epsilon"],
                       self.options["model"], self.options["redraw"], self.options["average"])
@@ -476,17 +493,17 @@ class ISMCTSEngine(Engine):
         tree.reset_counters()
         for past_soft_limit in run_in_chunks(tree, limits, start):
             if progress:
-                progress(self.result(state, tree, point_of_view, start, None))
+                progress(self.result(state, tree_statistics(tree), observer, start, None))
             if past_soft_limit:
                 break
-        return self.result(state, tree, point_of_view, start, rng)
+        return tree_statistics(tree)
 
-    def result(self, state, tree, observer, start, rng) -> Analysis:
+    def result(self, state, stats, observer, start, rng) -> Analysis:
         """Every option of the observer's decision with its share of the average strategy
         (uct: of the visits), its win rate and visits; the overall win probability is the
         strategy's expected win rate (the simulations' mean when the observer is not to
         move). ``rng`` draws the move to play from the strategy (None: a progress report)."""
-        arms = tree.root_arms()
+        arms = stats["arms"]
         selection = self.options["selection"]
         weights = [(visits if selection == "uct" else strategy) for _, visits, _, strategy, _
                    in arms]
@@ -500,35 +517,59 @@ class ISMCTSEngine(Engine):
                               probability=share,
                               score=PovScore(Mean(2 * rate - 1), observer)))
         lines.sort(key=lambda line: (-line.probability, -line.visits))
-        simulations = tree.simulations
+        simulations = stats["simulations"]
         if lines and any(line.visits for line in lines):
             expected = sum(line.probability * line.win_probability for line in lines)
         else:
-            real = tree.real_simulations
-            expected = tree.result_sum / real if real else 0.5
+            real = stats["real_simulations"]
+            expected = stats["result_sum"] / real if real else 0.5
         play, how = None, None
         if rng is not None and lines:
             # drawn even when not used, so each search takes the same share of the seed
             drawn = rng.choices([line.move for line in lines],
                                 [line.probability for line in lines])[0]
             mode = self.options["play"]
-            pure = mode == "best" or (mode == "auto" and not tree.root_is_secret())
+            pure = mode == "best" or (mode == "auto" and not stats["secret"])
             play = secure_move(lines) if pure else drawn
             how = "pure" if pure else "drawn"
         elapsed = time.monotonic() - start
         return Analysis(
             engine=self.name, point_of_view=observer,
             point_of_view_name=state.game.player_names[observer], lines=lines,
-            score=PovScore(Mean(2 * expected - 1), observer), nodes=tree.made,
-            elapsed=elapsed, nps=tree.made / elapsed if elapsed > 0 else 0.0,
-            seldepth=tree.max_tree_depth, simulations=simulations, seed=self.seed,
-            tree_nodes=tree.node_count, bytes_per_node=ISMCTS.bytes_per_node(),
-            play_move=play,
+            score=PovScore(Mean(2 * expected - 1), observer), nodes=stats["nodes"],
+            elapsed=elapsed, nps=stats["nodes"] / elapsed if elapsed > 0 else 0.0,
+            seldepth=stats["depth"], simulations=simulations, seed=self.seed,
+            workers=self.options["workers"], tree_nodes=stats["tree_nodes"],
+            bytes_per_node=ISMCTS.bytes_per_node(), play_move=play,
             info={"simulations_per_second": simulations / elapsed if elapsed > 0 else 0.0,
                   "selection": selection, "observer": state.game.player_names[observer],
-                  **({"real_simulations": tree.real_simulations}
+                  **({"real_simulations": stats["real_simulations"]}
                      if self.options["redraw"] else {}),
                   **({"play": how} if how else {})})
+
+
+def tree_statistics(tree) -> dict:
+    """What ``ISMCTSEngine.result`` reads of a tree, as plain data a worker can send."""
+    return {"arms": tree.root_arms(), "simulations": tree.simulations, "nodes": tree.made,
+            "depth": tree.max_tree_depth, "tree_nodes": tree.node_count,
+            "real_simulations": tree.real_simulations, "result_sum": tree.result_sum,
+            "secret": tree.root_is_secret()}
+
+
+def merge_arms(results: list[dict]) -> dict:
+    """ISMCTS's trees: sum each root arm's visits, values, average-strategy sums and
+    availability (arms in the order the first tree met them), and the counts."""
+    arms: dict[int, list] = {}
+    for stats in results:
+        for move, *numbers in stats["arms"]:
+            entry = arms.setdefault(move, [move, 0, 0.0, 0.0, 0])
+            for i, number in enumerate(numbers, 1):
+                entry[i] += number
+    merged = {key: sum(s[key] for s in results)
+              for key in ("simulations", "nodes", "tree_nodes", "real_simulations",
+                          "result_sum")}
+    return dict(merged, arms=[tuple(a) for a in arms.values()],
+                depth=max(s["depth"] for s in results), secret=results[0]["secret"])
 
 
 class DfpnEngine(Engine):

@@ -1,5 +1,6 @@
-"""Root parallelism for MCTS: independent trees in worker processes (threads cannot help
-under the GIL), seeded seed, seed+1, ...; their root statistics are summed.
+"""Root parallelism: independent trees in worker processes (threads cannot help under the
+GIL), their root statistics summed. MCTS seeds its workers seed, seed+1, ...; ISMCTS draws
+theirs from its search's seed (``run_in_workers`` runs any searches).
 
 Workers are forked with ``os.fork`` (not ``multiprocessing.Process``, whose start-up closes
 ``sys.stdin``: that waits forever for the lock of the engine protocol's main thread, which
@@ -19,17 +20,23 @@ def analyse_in_workers(engine, state, limits, point_of_view, multipv, stop=None)
     from .engines import MCTSEngine
     start = time.monotonic()
     options = dict(engine.options, workers=1, reuse=False)
+    trees = [MCTSEngine(seed=engine.seed + i, **options) for i in range(engine.workers)]
+    results = run_in_workers([lambda tree=tree: tree.search(
+        state, limits, None, point_of_view, multipv, start, stop) for tree in trees])
+    return engine.result(state, merge(results), point_of_view, multipv, start)
+
+
+def run_in_workers(searches) -> list:
+    """Run each of ``searches`` (no-argument callables) in a worker process of its own, all
+    at once; return what they returned, in order."""
     workers = []
     try:
-        for i in range(engine.workers):
-            tree = MCTSEngine(seed=engine.seed + i, **options)
-            workers.append(fork(lambda tree=tree: tree.search(
-                state, limits, None, point_of_view, multipv, start, stop)))
-        results = [receive(receiver) for _, receiver in workers]
+        for search in searches:
+            workers.append(fork(search))
+        return [receive(receiver) for _, receiver in workers]
     finally:
         for pid, _ in workers:
             end(pid)
-    return engine.result(state, merge(results), point_of_view, multipv, start)
 
 
 def fork(search) -> tuple[int, Connection]:
@@ -62,11 +69,11 @@ def receive(receiver: Connection) -> dict:
     try:
         ok, payload = receiver.recv()
     except EOFError:
-        raise RuntimeError("an MCTS worker process died before reporting") from None
+        raise RuntimeError("a search worker process died before reporting") from None
     finally:
         receiver.close()
     if not ok:
-        raise RuntimeError(f"an MCTS worker failed: {payload}")
+        raise RuntimeError(f"a search worker failed: {payload}")
     return payload
 
 
@@ -78,7 +85,7 @@ def end(pid: int) -> None:
 
 
 def merge(results: list[dict]) -> dict:
-    """Sum visits and values per root move; keep the PV of the tree that visited it most."""
+    """MCTS's trees: sum visits and values per root move; keep the PV of the tree that visited it most."""
     children: dict[int, list] = {}
     best_pv: dict[int, tuple[int, list[int]]] = {}
     for stats in results:

@@ -164,6 +164,27 @@ def test_analysis_of_a_view_never_depends_on_the_hidden_cards(redraw):
     assert checked >= 8
 
 
+def test_root_parallel_workers_sum_the_trees_their_seeds_grow():
+    """workers=2 is the two one-tree searches with the first two seeds its search draws,
+    arm by arm (each tree is reproducible at a simulation limit)."""
+    state = random_states(1, 16)[0]
+    limits = Limits(simulations=400)
+    merged = analyse(state, make_engine("ismcts", seed=5, workers=2), limits)
+    single = make_engine("ismcts", seed=5)
+    rng = random.Random("5:0")
+    trees = [single.search(state, state.game.playout_policy(), limits, None,
+                           state.current_player(), rng.getrandbits(63), 0.0, None)
+             for _ in range(2)]
+    assert merged.simulations == 800 and merged.workers == 2
+    visits = {}
+    for tree in trees:
+        for move, count, *_ in tree["arms"]:
+            visits[move] = visits.get(move, 0) + count
+    assert sum(visits.values()) > 400
+    assert {line.move: line.visits for line in merged.lines} == visits
+    assert summary(analyse(state, make_engine("ismcts", seed=5), limits)) != summary(merged)
+
+
 def test_a_view_is_analysed_from_its_viewer_only():
     state = random_states(1, 15)[0]
     mover = state.current_player()
