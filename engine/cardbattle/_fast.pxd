@@ -1,5 +1,6 @@
 # C-level card battle kernel: every pile is a 64-bit set of the player's card indices (a
 # player's cards are indexed 0..n-1 in card-number order), so rules are bit operations.
+from crystalpick.engine.bits cimport bit_count as popcount, lowest_bit as lowest
 from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
 
 cdef enum:
@@ -23,21 +24,6 @@ cdef struct Data:
     u64 start_key
 
 # Card-set helpers (a pile is a set of card indices), shared with playout.pyx.
-cdef inline int popcount(u64 x) noexcept nogil:
-    cdef int n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-cdef inline int lowest(u64 x) noexcept nogil:
-    cdef int i = 0
-    while not (x >> i) & 1:
-        i += 1
-    return i
-
-
 cdef inline u64 bit(int i) noexcept nogil:
     return (<u64>1) << i
 

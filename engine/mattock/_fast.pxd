@@ -1,15 +1,6 @@
 # C-level Mattock kernel, cimported by the searchers so no Python call happens per node.
+from crystalpick.engine.bits cimport bit_count, lowest_bit
 from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
-
-cdef extern from *:
-    int lowest_bit "__builtin_ctzll"(u64 bits) noexcept nogil
-
-cdef inline int bit_count(u64 bits) noexcept nogil:
-    """Population count in registers (GCC's builtin is a library call without -mpopcnt)."""
-    bits -= (bits >> 1) & 0x5555555555555555ULL
-    bits = (bits & 0x3333333333333333ULL) + ((bits >> 2) & 0x3333333333333333ULL)
-    bits = (bits + (bits >> 4)) & 0x0F0F0F0F0F0F0F0FULL
-    return <int>((bits * 0x0101010101010101ULL) >> 56)
 
 cdef enum:
     MAX_CELLS = 128
