@@ -4,7 +4,8 @@ limits and turn raw root statistics into an :class:`Analysis`.
 An engine object may be kept across the moves of a game: alpha-beta then keeps its
 transposition table and history, MCTS its tree (re-rooted at the new position when that
 position is in the tree). A :class:`StopFlag` given to ``analyse`` reaches the searchers'
-C loops (and MCTS's worker processes); when it is set they return their best result so far.
+C loops (and the worker processes of root-parallel MCTS and ISMCTS); when it is set they
+return their best result so far.
 """
 from __future__ import annotations
 
