@@ -5,7 +5,7 @@ and only the Python methods that really are its own (``clone``, ``to_position``,
 extra read-outs its State or tests need)."""
 from libc.stdlib cimport malloc, free
 
-from crystalpick.engine.rng cimport random_unit
+from crystalpick.engine.rng cimport random_index
 
 
 cdef class GameKernel:
@@ -22,10 +22,9 @@ cdef class GameKernel:
         return 0
 
     cdef int sample_outcome(self, u64* rng) noexcept nogil:
-        cdef long long n = self.move_count(), i
+        cdef long long n = self.move_count()
         cdef int* outcomes
         cdef double* probabilities
-        cdef double draw
         cdef int outcome = -1
         if self.player() != -1 or n <= 0:
             return -1
@@ -34,13 +33,7 @@ cdef class GameKernel:
         if outcomes != NULL and probabilities != NULL:
             self.moves(outcomes, n)
             self.outcome_probabilities(probabilities, n)
-            draw = random_unit(rng)
-            outcome = outcomes[n - 1]
-            for i in range(n):
-                draw -= probabilities[i]
-                if draw < 0:
-                    outcome = outcomes[i]
-                    break
+            outcome = outcomes[random_index(probabilities, n, rng)]
         free(outcomes)
         free(probabilities)
         return outcome

@@ -19,3 +19,16 @@ cdef inline long long random_below(u64* state, long long n) noexcept nogil:
 cdef inline double random_unit(u64* state) noexcept nogil:
     """Uniform in [0, 1)."""
     return (next_random(state) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef inline long long random_index(const double* probabilities, long long n,
+                                   u64* state) noexcept nogil:
+    """An index in [0, n) drawn by ``probabilities`` (summing to 1; the last index takes
+    what rounding leaves)."""
+    cdef double draw = random_unit(state)
+    cdef long long i
+    for i in range(n - 1):
+        draw -= probabilities[i]
+        if draw < 0:
+            return i
+    return n - 1

@@ -214,7 +214,8 @@ cdef class ISMCTS:
         self.moves = <int*>malloc(self.moves_size * sizeof(int))
         self.options = <int*>malloc(self.options_size * sizeof(int))
         self.sigma = <double*>malloc(self.sigma_size * sizeof(double))
-        if not (self.nodes and self.table and self.arms and self.moves and self.options and self.sigma):
+        if not (self.nodes and self.table and self.arms and self.moves and self.options
+                and self.sigma):
             raise MemoryError()
         for i in range(self.table_size):
             self.table[i] = EMPTY

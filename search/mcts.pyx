@@ -20,7 +20,7 @@ from libc.stdlib cimport malloc, qsort, realloc, free
 
 from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
 from crystalpick.engine.evaluation cimport Evaluator, PlayoutPolicy
-from crystalpick.engine.rng cimport random_below, random_unit
+from crystalpick.engine.rng cimport random_below, random_index, random_unit
 from crystalpick.search.clock cimport now
 from crystalpick.search.stop cimport StopFlag
 
@@ -521,7 +521,7 @@ cdef class MCTS:
                 result = 0.0 / 0.0
                 break
             if player == -1:
-                move = self.moves[self.sample_outcome(n)]
+                move = self.moves[random_index(self.probabilities, n, &self.rng)]
             elif self.playout == HEURISTIC_PLAYOUT:
                 move = self.heuristic_move(n)
             else:
@@ -533,15 +533,6 @@ cdef class MCTS:
             self.kernel.unmake()
             plies -= 1
         return result
-
-    cdef long long sample_outcome(self, long long n) noexcept nogil:
-        cdef double draw = random_unit(&self.rng)
-        cdef long long i
-        for i in range(n):
-            draw -= self.probabilities[i]
-            if draw < 0:
-                return i
-        return n - 1
 
     cdef int heuristic_move(self, long long n) noexcept nogil:
         """Best of a few random moves by the evaluation; a move that ends the game in the

@@ -85,7 +85,8 @@ def end(pid: int) -> None:
 
 
 def merge(results: list[dict]) -> dict:
-    """MCTS's trees: sum visits and values per root move; keep the PV of the tree that visited it most."""
+    """MCTS's trees: sum visits and values per root move; keep the PV of the tree that
+    visited it most."""
     children: dict[int, list] = {}
     best_pv: dict[int, tuple[int, list[int]]] = {}
     for stats in results:

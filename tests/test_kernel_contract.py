@@ -1,5 +1,7 @@
 """The kernel contract (engine/kernel.pxd/.pyx): one ply capacity that every game fits, the
 Python boundary written once on GameKernel, and searchability declared by the State."""
+import random
+
 import pytest
 
 from crystalpick.engine import GAMES, GameError, get_game
@@ -65,12 +67,12 @@ def test_only_the_fast_implementation_can_be_searched(name):
 
 def chance_and_decision_kernels(game, count: int, seed: int):
     """Kernels of the chance and decision states met in random games of ``game``."""
-    import random
     rng, chance, decisions = random.Random(seed), [], []
     while len(chance) < count and len(decisions) < 20 * count:
         state = game.new_initial_state()
         while not state.is_terminal() and len(chance) < count:
-            (chance if state.is_chance_node() else decisions).append(state.search_kernel().clone())
+            found = chance if state.is_chance_node() else decisions
+            found.append(state.search_kernel().clone())
             state.play(rng.choice(state.legal_moves()))
     return chance, decisions
 
