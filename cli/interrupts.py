@@ -1,25 +1,109 @@
-"""Ctrl-C around work that has no stop flag of its own."""
+"""The one interrupt runner: Ctrl-C (SIGINT) and SIGTERM stop every command the same way.
+
+:func:`install` runs first thing at start-up (``cli/start.py``, before the heavy imports),
+and from then on either signal
+
+- sets the process's stop flag (``search.stop.process_stop``, read by every search started
+  without a flag of its own: a match's move, an annotated position, an engine's move in
+  ``play``) from a watcher thread, so a C loop holding the GIL-free main thread stops within
+  milliseconds although Python runs signal handlers only between bytecodes;
+- inside :func:`stoppable` (a library call that takes a stop flag and returns what it found:
+  ``analyse``, ``solve``, ``perft``, ``bench``), only sets that flag: the call returns its
+  partial result and the command prints it;
+- elsewhere raises KeyboardInterrupt on the main thread, which the commands that own
+  workers (``match``, ``annotate``, ``deck``, the engine protocol, ``play``'s prompt) already
+  turn into their partial report.
+
+Every command then exits with 128 + the signal: 130 after Ctrl-C, 143 after SIGTERM
+(:func:`exit_status`). Library code never touches signals. A process started with SIGINT
+ignored (a background job of a non-interactive shell, ``nohup``) keeps it ignored.
+"""
 from __future__ import annotations
 
+import os
+import signal
+import sys
 import threading
 
+STOPPING = (signal.SIGINT, signal.SIGTERM)
 
-def abandon_on_interrupt(work):
-    """Run ``work`` (a native loop with no stop flag: perft, bench) on a daemon thread while
-    this one waits, so Ctrl-C raises KeyboardInterrupt here at once; the abandoned loop ends
-    with the process."""
-    outcome = {}
 
-    def target():
+class Runner:
+    def __init__(self):
+        self.signum: int | None = None     # the first stopping signal received
+        self.deferring = 0                 # > 0: a stoppable call runs; do not raise
+        self.installed = False
+
+    def install(self) -> None:
+        if self.installed:
+            return
+        self.installed = True
+        if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            signal.signal(signal.SIGINT, self.handle)
+        signal.signal(signal.SIGTERM, self.handle)
+        reader, writer = os.pipe()
+        os.set_blocking(writer, False)
+        signal.set_wakeup_fd(writer, warn_on_full_buffer=False)
+        threading.Thread(target=self.watch, args=(reader,), name="signals", daemon=True).start()
+        os.register_at_fork(after_in_child=self.forget)
+
+    def watch(self, reader: int) -> None:
+        """Set the stop flag the moment a signal arrives (Python's C-level handler writes its
+        number here from whatever thread it interrupted). Blocking the signals here keeps
+        the kernel from handing them to this thread instead of the main one."""
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
+        while True:
+            try:
+                received = os.read(reader, 64)
+            except OSError:
+                return
+            if not received:
+                return
+            for signum in received:
+                if signum in STOPPING:
+                    self.received(signum)
+
+    def received(self, signum: int) -> None:
+        if self.signum is None:
+            self.signum = signum
+        stop_module = sys.modules.get("crystalpick.search.stop")
+        if stop_module is not None:         # not imported yet: no search is running
+            stop_module.process_stop().set()
+
+    def handle(self, signum, frame) -> None:
+        self.received(signum)
+        if not self.deferring:
+            raise KeyboardInterrupt
+
+    def forget(self) -> None:
+        """In a forked child (a match worker, a root-parallel searcher): none of this; the
+        child sets its own dispositions, and its signals are not its parent's."""
+        signal.set_wakeup_fd(-1)
+        for signum in STOPPING:
+            if signal.getsignal(signum) == self.handle:
+                signal.signal(signum, signal.SIG_DFL)
+        self.installed, self.signum, self.deferring = False, None, 0
+
+    def stoppable(self, call):
+        """``call(stop)`` with the process's stop flag, which a signal sets instead of
+        raising: returns ``(what call returned, the signal or None)``."""
+        from crystalpick.search.stop import process_stop
+        stop = process_stop()
+        self.deferring += 1
         try:
-            outcome["value"] = work()
-        except BaseException as err:   # handed to the waiting thread
-            outcome["error"] = err
+            if self.signum is not None:         # arrived before the flag was imported
+                stop.set()
+            return call(stop), self.signum
+        finally:
+            self.deferring -= 1
 
-    thread = threading.Thread(target=target, daemon=True)
-    thread.start()
-    while thread.is_alive():
-        thread.join(0.02)
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
+
+RUNNER = Runner()
+install = RUNNER.install
+stoppable = RUNNER.stoppable
+
+
+def exit_status() -> int:
+    """128 + the signal that stopped the command (130 for Ctrl-C, also when none was seen:
+    a KeyboardInterrupt raised by other means)."""
+    return 128 + (RUNNER.signum or signal.SIGINT)

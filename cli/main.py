@@ -10,7 +10,6 @@ import functools
 import io
 import json
 import os
-import signal
 import sys
 import time
 
@@ -19,7 +18,9 @@ import click
 from crystalpick.engine import GAMES, GameError, get_game
 from crystalpick.engine.perft import perft_by_move
 
-from .interrupts import abandon_on_interrupt
+from . import interrupts
+from .interrupts import stoppable
+from .start import leave, main as start_main
 from .output import shortened
 from .params import (BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS, CONCURRENCY, DEPTH,
                      GAME_COUNT, IMPROVE_STEPS, MATCH_ID, MAX_PLIES, MOVE_TIME, MULTIPV, NODES,
@@ -39,9 +40,12 @@ class InputError(click.ClickException):
 
 
 class Interrupted(click.ClickException):
-    """Ctrl-C: say what was kept, exit with the shell's usual 128 + SIGINT."""
+    """Ctrl-C or SIGTERM: say what was kept, exit with the shell's usual 128 + the signal
+    (130, 143)."""
 
-    exit_code = 130
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.exit_code = interrupts.exit_status()
 
 
 def parse_rules(values: tuple[str, ...]) -> dict[str, str]:
@@ -345,53 +349,63 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
     if divided and depth < 1:
         raise InputError("--divide needs --depth 1 or more (it counts under each root move)")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset, impl)
+    root = state.position()
     started = time.perf_counter()
+    counts, at_work = {}, {"position": root}      # what was being counted when stopped
     if depth >= 5 or divided:   # root move by root move: progress shown
-        counts = {}
         roots = len(state.legal_moves())
 
-        def count_roots():
-            for name, count in perft_by_move(state, depth):
-                counts[name] = count
-                bar.update(1)
+        def count_roots(stop):
+            nonlocal at_work
+            with tqdm(total=roots, desc="root moves", file=sys.stderr, disable=None,
+                      leave=False) as bar:
+                for count in perft_by_move(state, depth, stop):
+                    if count.nodes is None:
+                        at_work = {"move": count.move, "position": count.position}
+                    else:
+                        counts[count.move] = count.nodes
+                        bar.update(1)
+            return sum(counts.values())
 
-        with tqdm(total=roots, desc="root moves", file=sys.stderr, disable=None,
-                  leave=False) as bar:
-            try:
-                abandon_on_interrupt(count_roots)
-            except KeyboardInterrupt:
-                for name, count in list(counts.items()):
-                    click.echo(f"{name}: {count}")
-                raise Interrupted(f"interrupted after {len(counts)} of {roots} root moves "
-                                  f"({sum(counts.values()):,} nodes, listed above) of perft "
-                                  f"{depth} from {state.position()}") from None
-        nodes = sum(counts.values())
-        counts = counts if divided else None
+        nodes, interrupted = stoppable(count_roots)
+        finished = len(counts) == roots
     else:
-        try:
-            counts, nodes = None, abandon_on_interrupt(lambda: state.perft(depth))
-        except KeyboardInterrupt:
-            raise Interrupted(f"interrupted: perft {depth} from {state.position()} not "
-                              f"finished") from None
+        nodes, interrupted = stoppable(lambda stop: state.perft(depth, stop))
+        finished = nodes is not None
     seconds = time.perf_counter() - started
+    if finished:
+        interrupted = None              # stopped after the last count: nothing is missing
+    nodes = nodes or 0
     nps = nodes / seconds if seconds > 0 else 0.0
-    document = {"game": game_obj.name, "position": state.position(), "depth": depth,
+    document = {"game": game_obj.name, "position": root, "depth": depth,
                 "nodes": nodes, "seconds": round(seconds, 6), "nps": round(nps), "impl": impl}
-    if counts is not None:
+    if divided or interrupted:
         document["divide"] = counts
     if game_obj.seed is not None:
         document["seed"] = game_obj.seed
+    stopped = None
+    if interrupted:
+        document.update(interrupted=True, counting=at_work)
+        done = f" after {len(counts)} of {roots} root moves ({nodes:,} nodes" \
+            f"{', listed above' if counts else ''}) of" if depth >= 5 or divided else ":"
+        counting = f"{at_work['move']} ({at_work['position']})" if "move" in at_work else root
+        stopped = Interrupted(f"interrupted{done} perft {depth} from {root}, while counting "
+                              f"{counting}")
     if as_json:
         emit_json(document)
-        return
-    for name, count in (counts or {}).items():
-        click.echo(f"{name}: {count}")
-    if counts is not None:
-        click.echo("")
-    click.echo(f"position: {state.position()}")
-    if seed_note(game_obj):
-        click.echo(seed_note(game_obj))
-    click.echo(f"perft {depth}: {nodes:,} nodes in {seconds:.3f} s ({nps:,.0f} nodes/s, {impl})")
+    else:
+        for name, count in counts.items() if divided or interrupted else ():
+            click.echo(f"{name}: {count}")
+        if counts and (divided or interrupted):
+            click.echo("")
+        click.echo(f"position: {root}")
+        if seed_note(game_obj):
+            click.echo(seed_note(game_obj))
+        if not interrupted:
+            click.echo(f"perft {depth}: {nodes:,} nodes in {seconds:.3f} s ({nps:,.0f} "
+                       f"nodes/s, {impl})")
+    if stopped:
+        raise stopped
 
 
 @cli.command()
@@ -428,7 +442,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
     """
     from tqdm import tqdm
 
-    from crystalpick.search import Limits, StopFlag, analyse as run_analysis, make_engine
+    from crystalpick.search import Limits, analyse as run_analysis, make_engine
     from crystalpick.search.engines import default_engine, refuse_for
     from crystalpick.search.specs import parse_spec
 
@@ -497,12 +511,10 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
         if as_json and stream:
             click.echo(json.dumps(analysis_document(report, inputs, final=False)))
 
-    stop = StopFlag()
     try:
-        result, interrupted = until_interrupted(
-            lambda: run_analysis(state, engine, limits, progress, multipv=multipv, stop=stop,
-                                 point_of_view=viewer),
-            stop)
+        result, interrupted = stoppable(
+            lambda stop: run_analysis(state, engine, limits, progress, multipv=multipv,
+                                      stop=stop, point_of_view=viewer))
     finally:
         bar.close()
     write_svg(state, svg_path, result.best_move)
@@ -542,40 +554,6 @@ def search_limits(spec, flags: dict, default):
     return Limits(**fields) if fields else default
 
 
-# How often a thread waiting for work wakes up so that a signal's Python handler runs: the
-# kernel may hand Ctrl-C to any thread, and Python runs handlers on the main thread only.
-SIGNAL_POLL_SECONDS = 0.05
-
-
-def until_interrupted(search, stop):
-    """Run ``search`` on a thread while this one waits, so Ctrl-C sets ``stop`` at once (a
-    signal reaches Python code only between bytecodes, never inside the C search loops) and
-    the search still returns its best result. Returns ``(result, interrupted)``. Ctrl-C is
-    a handler that sets ``stop``, not a KeyboardInterrupt: one raised while the thread was
-    still being started (the search may already be reporting) would escape the wait."""
-    import signal
-    import threading
-    from concurrent.futures import ThreadPoolExecutor
-
-    interrupted = threading.Event()
-
-    def on_interrupt(signum, frame):
-        interrupted.set()
-        stop.set()
-
-    previous = signal.signal(signal.SIGINT, on_interrupt)
-    try:
-        with ThreadPoolExecutor(1) as pool:
-            future = pool.submit(search)
-            while True:     # short waits: the handler runs on this thread only when it wakes
-                try:        # (a signal the kernel gave another thread wakes no one)
-                    return future.result(timeout=SIGNAL_POLL_SECONDS), interrupted.is_set()
-                except TimeoutError:
-                    pass
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 @cli.command()
 @game_arguments
 @click.option("--hash", "hash_mb", type=SOLVE_HASH, default=64,
@@ -599,7 +577,6 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
     from tqdm import tqdm
 
     from crystalpick.search.solve import Solver
-    from crystalpick.search.stop import StopFlag
 
     from .solving import progress_text, solution_document, solution_text
 
@@ -615,11 +592,10 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
     def progress(report):
         bar.set_postfix_str(progress_text(report), refresh=True)
 
-    stop = StopFlag()
     try:
-        solution, interrupted = until_interrupted(
-            lambda: solver.solve(state, seconds=time_limit, nodes=nodes, stop=stop,
-                                 progress=progress, save_path=resume_path), stop)
+        solution, interrupted = stoppable(
+            lambda stop: solver.solve(state, seconds=time_limit, nodes=nodes, stop=stop,
+                                      progress=progress, save_path=resume_path))
     finally:
         bar.close()
     inputs = {"game": game_obj.name, "position": state.position(), "moves": moves.split(),
@@ -717,8 +693,9 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
         raise click.UsageError(f"{game} has no bench workload; games with one: "
                                f"{', '.join(benched_games())}")
 
-    def run_all():
-        rows = []
+    rows = []
+
+    def run_all(stop):
         for name in names:
             settings = dataclasses.replace(
                 GAMES[name].bench_settings, **{k: v for k, v in (("perft_depth", perft_depth),
@@ -730,8 +707,9 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
                                                settings.budget(searcher).items())
                     for searcher in settings.searchers)
                 click.echo(f"{name}: perft depth {settings.perft_depth} ({impl}), {searches}")
-            rows += bench_game(name, settings, impl, None if as_json else print_row)
-        return rows
+            rows.extend(bench_game(name, settings, impl, None if as_json else print_row, stop))
+            if stop.is_set():
+                break
 
     # rows print as they finish, so the id column is as wide as the longest id of them all
     id_width = max(len(case.id) for name in names for case in GAMES[name]().bench_suite())
@@ -745,28 +723,30 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
         import cProfile
         import pstats
         profiler = cProfile.Profile()
-        rows = profiler.runcall(run_all)
+        _, interrupted = stoppable(lambda stop: profiler.runcall(run_all, stop))
         profiler.dump_stats(profile_path)
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(15)
     else:
-        try:
-            rows = abandon_on_interrupt(run_all)
-        except KeyboardInterrupt:
-            raise Interrupted("interrupted: the positions finished are listed above") from None
+        _, interrupted = stoppable(run_all)
     total = totals(rows)
-    if as_json:
-        emit_json({"games": names, "impl": impl, "signature": signature(rows),
+    if as_json:             # when interrupted: the positions finished, and no signature
+        emit_json({"games": names, "impl": impl,
+                   **({"interrupted": True} if interrupted else {"signature": signature(rows)}),
                    "positions": [{"game": r.game, "id": r.position_id,
                                   **{p: {"nodes": m.nodes, "seconds": round(m.seconds, 4),
                                          "nps": round(m.nps)} for p, m in r.parts.items()}}
                                  for r in rows],
                    "total": {p: {"nodes": m.nodes, "seconds": round(m.seconds, 4),
                                  "nps": round(m.nps)} for p, m in total.items()}})
-        return
-    click.echo("")
-    for part, m in total.items():
-        click.echo(f"total {part:<9} {m.nodes:>12,} nodes {m.seconds:7.2f} s {m.nps:>12,.0f} nodes/s")
-    click.echo(f"signature: {signature(rows)}")
+    elif not interrupted:
+        click.echo("")
+        for part, m in total.items():
+            click.echo(f"total {part:<9} {m.nodes:>12,} nodes {m.seconds:7.2f} s "
+                       f"{m.nps:>12,.0f} nodes/s")
+        click.echo(f"signature: {signature(rows)}")
+    if interrupted:
+        raise Interrupted(f"interrupted: the {len(rows)} positions finished are "
+                          f"{'in the document' if as_json else 'listed'} above")
 
 
 @cli.command("engine")
@@ -1229,24 +1209,19 @@ def results(db_path, as_json):
         click.echo("")
 
 
-def main():
-    # killed politely (kill PID, a job scheduler's SIGTERM): unwind, so every worker and
-    # external engine's process group is stopped on the way out, as after Ctrl-C
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+def run():
+    """The commands, once the interrupt runner is installed (``cli/start.py``)."""
     try:
         cli(prog_name="crystalpick")
     except SystemExit as end:
-        if end.code != Interrupted.exit_code:
+        if not isinstance(end.code, int) or end.code - 128 not in interrupts.STOPPING:
             raise
-        # Ctrl-C: what was found is printed and every worker and engine is stopped, so
-        # leave now; the interpreter's teardown (numpy, the Cython modules) would take
-        # another 0.1-0.3 s on a loaded machine (docs/search.md, "Ctrl-C").
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                pass
-        os._exit(end.code)
+        leave(end.code)       # what was found is printed and every worker is stopped
+
+
+def main():
+    """The entry point under its older name (``crystalpick.cli.start.main``)."""
+    start_main()
 
 
 if __name__ == "__main__":

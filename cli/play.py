@@ -16,7 +16,6 @@ from crystalpick.search.match.records import Ply, finish_record, format_record, 
 from crystalpick.search.match.termination import GameEnd
 from crystalpick.search.specs import parse_spec
 
-from .interrupts import abandon_on_interrupt
 
 HELP = ("commands: a move in notation | moves | show | hint | undo | save FILE | help | quit")
 
@@ -85,8 +84,7 @@ class TerminalGame:
 
     def engine_move(self, side: int) -> None:
         player = self.players[side]
-        move, comment = abandon_on_interrupt(
-            lambda: player.choose(self.state, player.limits(None, 0.0, None), self.record))
+        move, comment = player.choose(self.state, player.limits(None, 0.0, None), self.record)
         score = f" ({comment['score']} for {comment['pov']})" if "score" in comment else ""
         self.say(f"{self.game.player_names[side]} plays {self.shown(move)}{score}")
         self.play(move, comment=comment)

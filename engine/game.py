@@ -394,10 +394,11 @@ class State(ABC):
         """An SVG diagram of the position, with move ``mark`` highlighted if given."""
         raise GameError(f"{self.game.name} has no SVG diagrams yet")
 
-    def perft(self, depth: int) -> int:
-        """Number of move paths of length ``depth`` (chance outcomes count as plies)."""
+    def perft(self, depth: int, stop=None) -> int | None:
+        """Number of move paths of length ``depth`` (chance outcomes count as plies); None if
+        ``stop`` (a stop flag) was set before the count ended."""
         from .perft import perft
-        return perft(self, depth)
+        return perft(self, depth, stop)
 
     def search_kernel(self):
         """The state's own ``GameKernel`` for the searchers (clone it before searching); only
@@ -478,6 +479,7 @@ class KernelState(State):
     def to_position(self):
         return self.kernel.to_position()
 
-    def perft(self, depth: int) -> int:
-        """Native perft: the walk runs in C without the GIL, the last ply bulk-counted."""
-        return self.kernel.perft(depth)
+    def perft(self, depth: int, stop=None) -> int | None:
+        """Native perft: the walk runs in C without the GIL, the last ply bulk-counted, and
+        reads ``stop``'s word at every inner node."""
+        return self.kernel.perft(depth, stop)

@@ -12,6 +12,12 @@ ctypedef unsigned long long u64
 cpdef enum:
     MAX_PLIES = 256
 
+# What perft_nodes returns instead of a count: stopped by its stop word, or out of memory.
+cdef enum:
+    PERFT_STOPPED = -2
+    PERFT_OUT_OF_MEMORY = -1
+
+
 # The observer of observation_key() that stands for what every player sees.
 cpdef enum:
     PUBLIC_VIEW = -1
@@ -47,8 +53,10 @@ cdef class GameKernel:
     # Player 0's result at a terminal state: +1 win, -1 loss, 0 draw.
     cdef double terminal_value(self) noexcept nogil
     # Leaves of the move tree ``depth`` plies deep (chance outcomes count as plies); the
-    # default walks the methods above, a game may bulk-count natively.
-    cdef long long perft_nodes(self, int depth) noexcept nogil
+    # default walks the methods above, a game may bulk-count natively. ``stop`` (NULL: none)
+    # is a stop flag's word, read at every interior node: once it is nonzero the walk unwinds
+    # (the position restored) and returns PERFT_STOPPED; PERFT_OUT_OF_MEMORY if a list fails.
+    cdef long long perft_nodes(self, int depth, const volatile int* stop) noexcept nogil
     # Hidden information, for information-set searchers. determinize: replace what ``player``
     # cannot see by a random assignment consistent with that player's observation, drawn with
     # ``rng``, and push the old state on the history like a move (unmake restores it); where

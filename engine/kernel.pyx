@@ -53,9 +53,8 @@ cdef class GameKernel:
     cdef double terminal_value(self) noexcept nogil:
         return 0.0
 
-    cdef long long perft_nodes(self, int depth) noexcept nogil:
-        """Generic perft: the last ply bulk-counted, so leaves are never played; -1 if out
-        of memory."""
+    cdef long long perft_nodes(self, int depth, const volatile int* stop) noexcept nogil:
+        """Generic perft: the last ply bulk-counted, so leaves are never played."""
         cdef long long n, i, sub, total = 0
         cdef int* moves
         if depth <= 0:
@@ -63,16 +62,18 @@ cdef class GameKernel:
         n = self.move_count()
         if depth == 1 or n == 0:
             return n
+        if stop != NULL and stop[0]:
+            return PERFT_STOPPED
         moves = <int*>malloc(n * sizeof(int))
         if moves == NULL:
-            return -1
+            return PERFT_OUT_OF_MEMORY
         n = self.moves(moves, n)
         for i in range(n):
             self.make(moves[i])
-            sub = self.perft_nodes(depth - 1)
+            sub = self.perft_nodes(depth - 1, stop)
             self.unmake()
             if sub < 0:
-                total = -1
+                total = sub
                 break
             total += sub
         free(moves)
@@ -141,11 +142,17 @@ cdef class GameKernel:
     def key(self):
         return self.hash_key()
 
-    def perft(self, int depth):
-        """Perft without the GIL (native where the game provides it)."""
+    def perft(self, int depth, stop=None):
+        """Perft without the GIL (native where the game provides it); None if ``stop`` (a
+        stop flag, read through its word's ``address``) was set before the count ended."""
         cdef long long nodes
+        cdef const volatile int* word = NULL
+        if stop is not None:
+            word = <const volatile int*><size_t>stop.address
         with nogil:
-            nodes = self.perft_nodes(depth)
+            nodes = self.perft_nodes(depth, word)
+        if nodes == PERFT_STOPPED:
+            return None
         if nodes < 0:
             raise MemoryError()
         return nodes

@@ -16,23 +16,18 @@ observer: the search reads only what they observe.
 
 ``stop`` is a :class:`search.stop.StopFlag`: set it from another thread (or a signal
 handler's thread, or a worker process) and the search returns its best result so far within
-milliseconds. Called on the main thread without one (a match's move, an ``annotate``
-position), the search gets its own flag, which Ctrl-C sets: the KeyboardInterrupt is raised
-at once instead of when the C loop next returns to Python (an alpha-beta iteration later).
+milliseconds. Without one (a match's move, an ``annotate`` position) the search reads the
+process's flag (``search.stop.process_stop``), which the CLI's interrupt runner sets on
+Ctrl-C or SIGTERM.
 """
 from __future__ import annotations
-
-import os
-import queue
-import signal
-import threading
 
 from crystalpick.engine.game import CHANCE, TERMINAL, GameError, State
 
 from .engines import Engine, make_engine, refuse_for
 from .limits import Limits
 from .result import Analysis, Progress
-from .stop import StopFlag
+from .stop import StopFlag, process_stop
 
 
 def analyse(state: State, engine: str | Engine, limits: Limits,
@@ -66,76 +61,10 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
                         f"{names[observer]}'s point of view only, not {names[point_of_view]}'s")
     refuse_for(engine.name, state.game)
     state.search_kernel()       # a GameError for an implementation that cannot be searched
-    def search(flag):
-        return engine.analyse(state, limits, progress, point_of_view, max(1, multipv), flag)
     try:
-        if stop is None and threading.current_thread() is threading.main_thread():
-            return stopped_by_interrupt(search)
-        return search(stop)
+        return engine.analyse(state, limits, progress, point_of_view, max(1, multipv),
+                              process_stop() if stop is None else stop)
     except MemoryError:     # the table or tree the options ask for does not fit
         raise GameError(f"{engine.name}: not enough memory for the table or tree its options "
                         f"ask for (lower tt_megabytes or max_nodes)") from None
 
-
-SIGNAL_POLL_SECONDS = 0.05    # see MainThreadSearches.outcome
-
-
-class MainThreadSearches:
-    """Searches asked for on the main thread, run on one long-lived thread while the main
-    thread waits: a signal's exception (Ctrl-C's KeyboardInterrupt) is raised there at once,
-    sets the flag so the search ends within milliseconds, and is raised again once it has.
-    One thread and one flag serve every search (starting a thread and mapping a flag per
-    search would cost more than a depth-1 search); a forked process builds its own."""
-
-    def __init__(self):
-        self.pid = None
-
-    def start(self) -> None:
-        self.pid = os.getpid()
-        self.flag = StopFlag()
-        self.jobs, self.results = queue.SimpleQueue(), queue.SimpleQueue()
-        threading.Thread(target=self.serve, args=(self.jobs, self.results, self.flag),
-                         name="search", daemon=True).start()
-
-    @staticmethod
-    def serve(jobs, results, flag) -> None:
-        # signals go to the main thread, whose handlers must run (a pool worker's SIGTERM)
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-        while True:
-            search = jobs.get()
-            try:
-                results.put((True, search(flag)))
-            except BaseException as err:           # handed to the waiting thread
-                results.put((False, err))
-
-    def outcome(self):
-        """The search's outcome, waited for in short waits: the handler of a signal that the
-        kernel gave another thread runs only when this, the main thread, wakes."""
-        while True:
-            try:
-                return self.results.get(timeout=SIGNAL_POLL_SECONDS)
-            except queue.Empty:
-                pass
-
-    def run(self, search):
-        """``search(flag)``'s result (or exception), waited for interruptibly."""
-        if self.pid != os.getpid():
-            self.start()
-        self.flag.clear()
-        self.jobs.put(search)
-        try:
-            done, value = self.outcome()
-        except BaseException:
-            self.flag.set()
-            self.pid = None          # the next search starts afresh, on a new thread
-            try:                     # the stopped search ends within milliseconds; its
-                self.results.get(timeout=1.0)    # result may also be taken already
-            except queue.Empty:
-                pass
-            raise
-        if not done:
-            raise value
-        return value
-
-
-stopped_by_interrupt = MainThreadSearches().run

@@ -50,26 +50,36 @@ def timed(work) -> Measurement:
 
 
 def bench_game(game_name: str, settings: BenchSettings, impl: str = "fast",
-               on_row=None) -> list[BenchRow]:
+               on_row=None, stop=None) -> list[BenchRow]:
+    """The game's bench rows; if ``stop`` (a stop flag) is set, the rows finished before it
+    (the position at work is dropped: its counts would be partial)."""
     fast_game = get_game(game_name)
     perft_game = get_game(game_name, impl=impl)
     rows = []
     for case in fast_game.bench_suite():
         row = BenchRow(game_name, case.id)
         row.parts["perft"] = timed(
-            lambda: perft_game.parse_position(case.position).perft(settings.perft_depth))
+            lambda: perft_game.parse_position(case.position).perft(settings.perft_depth, stop))
         state = fast_game.parse_position(case.position)
         if not state.is_terminal() and not state.is_chance_node():
             for name in settings.searchers:     # a fresh engine each: no table or tree kept
+                if stopped(stop):
+                    break
                 engine = make_engine(name, tt_megabytes=16) if name == "alphabeta" else \
                     make_engine(name, seed=BENCH_SEED)
                 limits = Limits(**settings.budget(name))
                 row.parts[name] = timed(lambda: engine.analyse(
-                    state, limits, None, state.current_player(), 1).nodes)
+                    state, limits, None, state.current_player(), 1, stop).nodes)
+        if stopped(stop):
+            return rows
         rows.append(row)
         if on_row:
             on_row(row)
     return rows
+
+
+def stopped(stop) -> bool:
+    return stop is not None and stop.is_set()
 
 
 def totals(rows: list[BenchRow]) -> dict[str, Measurement]:

@@ -7,6 +7,8 @@ Workers are forked with ``os.fork`` (not ``multiprocessing.Process``, whose star
 is reading stdin), so they inherit the position and the caller's stop flag (shared memory:
 setting it in the parent stops every worker within a few simulations), and send their root
 statistics back through a pipe. They ignore Ctrl-C: the parent turns it into the stop flag.
+They die with the parent whatever kills it (SIGKILL included: ``lifetime.py``), so no
+worker searches on at full speed for nobody.
 """
 from __future__ import annotations
 
@@ -14,6 +16,8 @@ import os
 import signal
 import time
 from multiprocessing.connection import Connection
+
+from .lifetime import die_with_parent
 
 
 def analyse_in_workers(engine, state, limits, point_of_view, multipv, stop=None):
@@ -45,10 +49,12 @@ def fork(search) -> tuple[int, Connection]:
     reader, writer = os.pipe()
     # SIGINT stays blocked in the child until it ignores it: no KeyboardInterrupt can kill it
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:
         status = 1
         try:
+            die_with_parent(parent, signal.SIGKILL)
             signal.signal(signal.SIGINT, signal.SIG_IGN)
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
             os.close(reader)

@@ -12,6 +12,7 @@ could not point at the same memory.
 from posix.mman cimport mmap, munmap, PROT_READ, PROT_WRITE, MAP_SHARED, MAP_ANONYMOUS, \
     MAP_FAILED
 
+import os
 import threading
 
 
@@ -46,6 +47,12 @@ cdef class StopFlag:
     def is_set(self):
         return self.word[0] != 0
 
+    @property
+    def address(self):
+        """The word's address, for C loops below the search layer that cannot cimport this
+        class (the kernels' perft reads the word through it)."""
+        return <size_t>self.word
+
     def wait(self, timeout=None):
         """Block until :meth:`set` is called in this process (or ``timeout`` seconds pass);
         return whether the flag is set."""
@@ -54,3 +61,25 @@ cdef class StopFlag:
 
     def __repr__(self):
         return f"StopFlag({'set' if self.is_set() else 'clear'})"
+
+
+cdef StopFlag _process_stop = None
+
+
+def process_stop() -> StopFlag:
+    """The flag of a search whose caller passes none (a match's move, an annotated position,
+    deep inside a library call): whoever owns the process sets it to stop them all (the
+    CLI's interrupt runner, on Ctrl-C or SIGTERM). Each process has its own: a forked child
+    gets a fresh one, so what its parent sets does not reach a worker's searches."""
+    global _process_stop
+    if _process_stop is None:
+        _process_stop = StopFlag()
+    return _process_stop
+
+
+def _forget_process_stop():
+    global _process_stop
+    _process_stop = None
+
+
+os.register_at_fork(after_in_child=_forget_process_stop)

@@ -21,7 +21,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-COMMAND = [sys.executable, "-c", "from crystalpick.cli.main import main; main()"]
+# The command as a terminal starts it: SIGINT at its default disposition. A background job of
+# a non-interactive shell (``pytest ... &`` in a script) starts with SIGINT ignored, which
+# its children inherit, and the command rightly keeps an ignored SIGINT ignored (nohup).
+COMMAND = [sys.executable, "-c", "import signal; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+                                 "from crystalpick.cli.start import main; main()"]
 INTERRUPTED = 130            # 128 + SIGINT: what every command exits with after Ctrl-C
 STARTUP_SECONDS = 60         # a loaded machine may take long to import and set up
 

@@ -3,7 +3,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -12,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
+from interrupt_cases import COMMAND
 from crystalpick.engine import GAMES, get_game
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "docs" / "analysis.schema.json").read_text())
@@ -119,8 +119,7 @@ def has_child_process(pid):
                                     ["--engine", "mcts:workers=2"]])
 def test_ctrl_c_stops_the_search_and_prints_the_best_so_far(engine):
     """Ctrl-C as a terminal sends it: to the whole process group, MCTS workers included."""
-    command = [sys.executable, "-c", "from crystalpick.cli.main import main; main()",
-               "analyse", "mattock", "--time", "60", "--json", "--stream", *engine]
+    command = COMMAND + ["analyse", "mattock", "--time", "60", "--json", "--stream", *engine]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True,
                                start_new_session=True)
     try:

@@ -8,7 +8,6 @@ import math
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
+from interrupt_cases import COMMAND
 from crystalpick.engine import GAMES, GameError, get_game
 from crystalpick.engine.cardbattle.moves import M_BOOST, M_CALL, M_PLAY, PASS, encode
 from crystalpick.search.match import executors
@@ -313,14 +313,12 @@ def test_ctrl_c_at_once_still_prints_the_text_report(monkeypatch):
 @pytest.mark.parametrize("concurrency", ["1", "2"])
 def test_ctrl_c_from_the_terminal_stops_the_workers_and_reports(concurrency):
     """Ctrl-C as a terminal sends it: to the whole process group, workers included."""
-    command = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", "deck",
-               "cardbattle", "--deck", "titas", "--against", "arsenal", "--games", "2000",
+    command = COMMAND + ["deck", "cardbattle", "--deck", "titas", "--against", "arsenal", "--games", "2000",
                "--seed", "1", "--concurrency", concurrency, "--engine", "greedy", "--json"]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, start_new_session=True)
     try:
         assert process.stderr.readline().startswith("deck advisor: titas against arsenal")
-        time.sleep(1.0)
         os.killpg(process.pid, signal.SIGINT)
         out, err = process.communicate(timeout=30)     # far below the run's own length
     finally:

@@ -1,11 +1,6 @@
 """The df-pn solver (search/dfpn.pyx, search/solve.py) against plain exhaustive minimax, against
 alpha-beta's proofs, and its main lines played out by the rules."""
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import jsonschema
@@ -13,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
+from interrupt_cases import Case, run
 from crystalpick.engine import GameError, get_game
 from crystalpick.engine.game import TERMINAL
 from crystalpick.positions import parse_suite, read_text
@@ -248,17 +244,7 @@ def test_the_dfpn_engine_reports_a_proof_to_analyse_and_the_protocol():
     assert lines[-1].split()[1] in case.winning
 
 
-def test_ctrl_c_prints_the_first_moves_and_exits_130():
-    command = [sys.executable, "-c", "from crystalpick.cli.main import main; main()",
-               "solve", "mattock", "--time", "60"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)
-    try:
-        time.sleep(3)
-        os.killpg(process.pid, signal.SIGINT)
-        out, err = process.communicate(timeout=20)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-    assert process.returncode == 130
-    assert "first moves (36)" in out and "interrupted" in err
+def test_ctrl_c_prints_the_first_moves_and_exits_130(tmp_path):
+    outcome = run(Case("solve", ["solve", "mattock", "--time", "60"], "solve", []), tmp_path)
+    assert outcome.status == 130, outcome.stderr[-2000:]
+    assert "first moves (36)" in outcome.stdout and "interrupted" in outcome.stderr

@@ -79,7 +79,7 @@ cdef void unmake_move(KState* s) noexcept nogil
 cdef u64 position_key(KState* s) noexcept nogil
 cdef void scores(KState* s, int* points) noexcept nogil      # points[0], points[1] now
 cdef int winner(KState* s) noexcept nogil
-cdef long long perft_c(KState* s, int depth) noexcept nogil
+cdef long long perft_c(KState* s, int depth, const volatile int* stop) noexcept nogil
 
 cdef class Kernel(GameKernel):
     cdef KState s

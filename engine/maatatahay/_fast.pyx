@@ -10,7 +10,7 @@ the two agree exactly.
 Everything here is nogil C; the :class:`Kernel` class only converts to and from Python.
 """
 from libc.string cimport memcpy, memset
-from crystalpick.engine.kernel cimport ply_overflow
+from crystalpick.engine.kernel cimport PERFT_OUT_OF_MEMORY, PERFT_STOPPED, ply_overflow
 
 from . import constants as K
 from . import moves as N
@@ -697,20 +697,25 @@ cdef u64 position_key(KState* s) noexcept nogil:
 
 # -- perft -----------------------------------------------------------------------------------
 
-cdef long long perft_c(KState* s, int depth) noexcept nogil:
+cdef long long perft_c(KState* s, int depth, const volatile int* stop) noexcept nogil:
     """Paths through decisions and chance outcomes alike; the last ply is only counted."""
     cdef int moves[MAX_MOVES]
     cdef int i, n
-    cdef long long total = 0
+    cdef long long sub, total = 0
     if depth <= 0:
         return 1
     if depth == 1:
         return generate(s, NULL)
+    if stop != NULL and stop[0]:
+        return PERFT_STOPPED
     n = generate(s, moves)
     for i in range(n):
         make_move(s, moves[i])
-        total += perft_c(s, depth - 1)
+        sub = perft_c(s, depth - 1, stop)
         unmake_move(s)
+        if sub < 0:
+            return sub
+        total += sub
     return total
 
 
@@ -839,8 +844,8 @@ cdef class Kernel:
     cdef int plies(self) noexcept nogil:
         return self.s.ply
 
-    cdef long long perft_nodes(self, int depth) noexcept nogil:
-        return perft_c(&self.s, depth)
+    cdef long long perft_nodes(self, int depth, const volatile int* stop) noexcept nogil:
+        return perft_c(&self.s, depth, stop)
 
     # -- Python side (the generic methods are GameKernel's) --
     def clone(self):

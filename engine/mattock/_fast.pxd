@@ -100,7 +100,7 @@ cdef long long count_turns(MState* s, Labels* own) noexcept nogil
 cdef long long generate_turns(MState* s, Labels* own, int* out, long long capacity) noexcept nogil
 cdef void make_move(MState* s, int move) noexcept nogil
 cdef void unmake_move(MState* s) noexcept nogil
-cdef long long perft_c(MState* s, int depth) noexcept nogil
+cdef long long perft_c(MState* s, int depth, const volatile int* stop) noexcept nogil
 
 cdef class Kernel(GameKernel):
     cdef MState s

@@ -26,7 +26,7 @@ Everything here is nogil C; the :class:`Kernel` class only converts to and from 
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset
 
-from crystalpick.engine.kernel cimport ply_overflow
+from crystalpick.engine.kernel cimport PERFT_OUT_OF_MEMORY, PERFT_STOPPED, ply_overflow
 from .encoding cimport move_code, move_mine, move_source, move_target
 from .notation import EMPTY, TILE, Position
 from .zobrist import KEYS as _PY_KEYS, start_key
@@ -643,8 +643,8 @@ cdef void unmake_move(MState* s) noexcept nogil:
     s.key = u.key
 
 
-cdef long long perft_c(MState* s, int depth) noexcept nogil:
-    cdef long long count, total = 0
+cdef long long perft_c(MState* s, int depth, const volatile int* stop) noexcept nogil:
+    cdef long long count, sub, total = 0
     cdef int* moves
     cdef int i, n
     cdef Labels* own
@@ -654,12 +654,20 @@ cdef long long perft_c(MState* s, int depth) noexcept nogil:
     count = count_turns(s, own)
     if depth == 1 or count == 0:
         return count
+    if stop != NULL and stop[0]:
+        return PERFT_STOPPED
     moves = <int*>malloc(count * sizeof(int))
+    if moves == NULL:
+        return PERFT_OUT_OF_MEMORY
     n = generate_turns(s, own, moves, count)
     for i in range(n):
         make_move(s, moves[i])
-        total += perft_c(s, depth - 1)
+        sub = perft_c(s, depth - 1, stop)
         unmake_move(s)
+        if sub < 0:
+            total = sub
+            break
+        total += sub
     free(moves)
     return total
 
@@ -738,8 +746,8 @@ cdef class Kernel:
     cdef int plies(self) noexcept nogil:
         return self.s.ply
 
-    cdef long long perft_nodes(self, int depth) noexcept nogil:
-        return perft_c(&self.s, depth)
+    cdef long long perft_nodes(self, int depth, const volatile int* stop) noexcept nogil:
+        return perft_c(&self.s, depth, stop)
 
     # -- Python side (the generic methods are GameKernel's) --
     def clone(self):

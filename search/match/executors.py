@@ -15,7 +15,6 @@ machines: games run there, not on the machine that runs ``crystalpick match``.
 """
 from __future__ import annotations
 
-import ctypes
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -25,6 +24,7 @@ import time
 from collections import deque
 
 from crystalpick.engine import GameError
+from ..lifetime import die_with_parent
 
 # Seconds to wait for a scheduler to answer before saying it cannot be reached.
 CONNECT_TIMEOUT = 10.0
@@ -75,9 +75,6 @@ class Executor:
         self.close()
 
 
-PR_SET_PDEATHSIG = 1       # Linux prctl(2): the signal a process gets when its parent dies
-
-
 def _leave(signum, frame):
     raise SystemExit(128 + signum)
 
@@ -89,12 +86,7 @@ def _start_worker(parent: int):
     close and kill their external engines' process groups before the worker ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _leave)
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except (OSError, AttributeError):          # not Linux: no such call
-        return
-    if os.getppid() != parent:                 # the parent died before the call
-        os._exit(1)
+    die_with_parent(parent, signal.SIGTERM)
 
 
 # Seconds cancelled workers get to unwind their task (closing external engines) after
