@@ -745,8 +745,8 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
                        f"{m.nps:>12,.0f} nodes/s")
         click.echo(f"signature: {signature(rows)}")
     if interrupted:
-        raise Interrupted(f"interrupted: the {len(rows)} positions finished are "
-                          f"{'in the document' if as_json else 'listed'} above")
+        raise Interrupted(f"interrupted: the positions finished are "
+                          f"{'in the document' if as_json else 'listed'} above ({len(rows)})")
 
 
 @cli.command("engine")
