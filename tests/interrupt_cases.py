@@ -114,14 +114,47 @@ def session_pids(session: int) -> list[int]:
     return found
 
 
-def run(case: Case, tmp: Path, work_seconds: float = 0.3) -> Outcome:
-    """Start ``case``, interrupt it once it works ``work_seconds``, wait for the end. Its
+def handlers_installed(pid: int) -> bool:
+    """Whether the command's interrupt runner is installed: it catches SIGTERM, which Python
+    alone does not (the ``SigCgt`` mask of /proc/PID/status)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = next(line.split()[1] for line in status.splitlines() if line.startswith("SigCgt"))
+    return bool(int(caught, 16) & (1 << (signal.SIGTERM - 1)))
+
+
+def alive(pids) -> list[int]:
+    """The processes of ``pids`` still running (not gone, not a zombie), after a moment."""
+    deadline = time.monotonic() + 2
+    while True:
+        running = []
+        for pid in pids:
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if state != "Z":
+                running.append(pid)
+        if not running or time.monotonic() > deadline:
+            return running
+        time.sleep(0.05)
+
+
+def run(case: Case, tmp: Path, work_seconds: float = 0.3, signum: int = signal.SIGINT,
+        at_work: bool = True, extra: tuple[str, ...] = ()) -> Outcome:
+    """Start ``case`` (its arguments and ``extra``), send ``signum`` once it works
+    ``work_seconds`` (or, not ``at_work``, ``work_seconds`` after its interrupt runner is
+    installed: maybe still starting up), wait for the end. SIGINT goes to the process group
+    as a terminal's Ctrl-C does, SIGTERM to the command alone as ``kill PID`` does. Its
     stderr is a terminal, as a user's is, so progress bars show (and say it is at work)."""
     args = [a.format(tmp=tmp, records=records_file(tmp) if "{records}" in a else "")
             for a in case.args]
     terminal, stderr = pty.openpty()
     fcntl.ioctl(stderr, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # bars' width
-    process = subprocess.Popen(COMMAND + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    process = subprocess.Popen(COMMAND + args + list(extra), stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE,
                                stderr=stderr, start_new_session=True)
     os.close(stderr)
     said = {"out": b"", "err": b""}
@@ -153,14 +186,24 @@ def run(case: Case, tmp: Path, work_seconds: float = 0.3) -> Outcome:
     try:
         process.stdin.write("".join(line + "\n" for line in case.stdin).encode())
         process.stdin.flush()
-        with changed:
-            ready = changed.wait_for(lambda: case.ready.encode() in said["out"] + said["err"]
-                                     or said.get("out ended"), STARTUP_SECONDS)
+        def started_up():
+            if at_work:
+                return case.ready.encode() in said["out"] + said["err"]
+            return handlers_installed(process.pid)
+
+        deadline = time.monotonic() + STARTUP_SECONDS
+        with changed:       # woken by output, and every 20 ms to look at /proc
+            while not (ready := said.get("out ended") or started_up()) \
+                    and time.monotonic() < deadline:
+                changed.wait(0.02)
         if ready and not said.get("out ended"):
-            time.sleep(case.settle + work_seconds)
+            time.sleep((case.settle if at_work else 0.0) + work_seconds)
             pids = session_pids(process.pid)
             started = time.perf_counter()
-            os.killpg(process.pid, signal.SIGINT)
+            if signum == signal.SIGINT:
+                os.killpg(process.pid, signum)
+            else:
+                process.send_signal(signum)
             process.wait(timeout=STARTUP_SECONDS)
             seconds = time.perf_counter() - started
     finally:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from interrupt_cases import CASES, COMMAND, INTERRUPTED, run, session_pids
+from interrupt_cases import CASES, COMMAND, INTERRUPTED, alive, run, session_pids
 
 STUB = Path(__file__).with_name("stub_engine.py")
 
@@ -28,23 +28,6 @@ def test_ctrl_c_prints_the_partial_result_and_exits_130(case, tmp_path):
     assert "Traceback" not in said
     assert outcome.pids, "no process of the command was seen at work"
     assert not alive(outcome.pids), f"{case.name} left processes behind"
-
-
-def alive(pids) -> list[int]:
-    """The processes of ``pids`` still running (not gone, not a zombie), after a moment."""
-    deadline = time.monotonic() + 2
-    while True:
-        running = []
-        for pid in pids:
-            try:
-                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-            except OSError:
-                continue
-            if state != "Z":
-                running.append(pid)
-        if not running or time.monotonic() > deadline:
-            return running
-        time.sleep(0.05)
 
 
 @pytest.mark.parametrize("concurrency, stop", [(1, signal.SIGINT), (2, signal.SIGINT),
