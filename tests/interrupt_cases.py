@@ -96,6 +96,7 @@ class Outcome:
     stdout: str
     stderr: str
     pids: list[int]            # every process of its session seen while it worked
+    at_work: bool = False      # its ``ready`` text was out when the signal was sent
 
 
 def session_pids(session: int) -> list[int]:
@@ -182,7 +183,7 @@ def run(case: Case, tmp: Path, work_seconds: float = 0.3, signum: int = signal.S
     for reader in readers:
         reader.start()
     seconds = reported = None
-    pids = []
+    pids, working = [], False
     try:
         process.stdin.write("".join(line + "\n" for line in case.stdin).encode())
         process.stdin.flush()
@@ -199,6 +200,8 @@ def run(case: Case, tmp: Path, work_seconds: float = 0.3, signum: int = signal.S
         if ready and not said.get("out ended"):
             time.sleep((case.settle if at_work else 0.0) + work_seconds)
             pids = session_pids(process.pid)
+            with changed:
+                working = case.ready.encode() in said["out"] + said["err"]
             started = time.perf_counter()
             if signum == signal.SIGINT:
                 os.killpg(process.pid, signum)
@@ -216,4 +219,5 @@ def run(case: Case, tmp: Path, work_seconds: float = 0.3, signum: int = signal.S
     if seconds is not None:
         reported = max(0.0, said.get("last", started) - started)
     text = {name: said[name].decode("utf-8", "replace") for name in ("out", "err")}
-    return Outcome(seconds, reported, process.returncode, text["out"], text["err"], pids)
+    return Outcome(seconds, reported, process.returncode, text["out"], text["err"], pids,
+                   working)

@@ -2,9 +2,10 @@
 ``tests/interrupt_cases.py``, and the ones with ``--json`` in that form too, gets SIGINT (to
 its process group, as Ctrl-C) or SIGTERM (to it alone, as ``kill PID``) at a random moment
 from the end of its start-up (its interrupt runner installed) to well into its work. Whatever
-the moment: it exits with 128 + the signal, prints no traceback, its ``--json`` output is
-empty (nothing finished yet) or exactly one JSON document, and no process of its session is
-left. The draws are seeded and the seed is printed: ``CRYSTALPICK_FUZZ_SEED=N`` replays them,
+the moment: it exits with 128 + the signal, long before its own limits would end it, prints
+no traceback, its ``--json`` output is empty (nothing started yet) or exactly one JSON
+document, and no process of its session is left; once it was at work it prints its partial
+result (the case's ``shows``, or with ``--json`` the document). The draws are seeded and the seed is printed: ``CRYSTALPICK_FUZZ_SEED=N`` replays them,
 ``CRYSTALPICK_FUZZ_SCALE=N`` runs N draws per case."""
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ from interrupt_cases import CASES, Case, alive, run
 SCALE = int(os.environ.get("CRYSTALPICK_FUZZ_SCALE", "1"))
 SEED = int(os.environ.get("CRYSTALPICK_FUZZ_SEED", random.SystemRandom().randrange(2**31)))
 LATEST_SECONDS = 1.5      # the latest moment drawn, after the runner is installed
+# A generous bound on signal to exit (a stop takes milliseconds: bench/stop_latency.py), far
+# below the cases' own limits (searches of 30-60 s, perft and bench for hours, 2000 games).
+STOPS_WITHIN = 20.0
 
 # the commands whose --json form prints one document (match's: issue 33's tournament part)
 JSON_FORMS = [case for case in CASES
@@ -44,7 +48,11 @@ def test_a_signal_at_any_moment_stops_the_command_cleanly(case, signum, seconds,
     said = outcome.stdout + outcome.stderr
     assert outcome.seconds is not None, f"{case.name} ended before the signal:\n{said[-2000:]}"
     assert outcome.status == 128 + signum, said[-2000:]
+    assert outcome.seconds < STOPS_WITHIN, f"{case.name} went on {outcome.seconds:.1f} s"
     assert "Traceback" not in said, said[-2000:]
-    if as_json and outcome.stdout.strip():
+    if as_json and (outcome.at_work or outcome.stdout.strip()):
         json.loads(outcome.stdout)        # one document, whole
+    elif outcome.at_work:
+        for text in case.shows:
+            assert text in said, f"{text!r} missing after the signal:\n{said[-2000:]}"
     assert not alive(outcome.pids), f"{case.name} left processes behind"
