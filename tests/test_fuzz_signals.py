@@ -56,3 +56,13 @@ def test_a_signal_at_any_moment_stops_the_command_cleanly(case, signum, seconds,
         for text in case.shows:
             assert text in said, f"{text!r} missing after the signal:\n{said[-2000:]}"
     assert not alive(outcome.pids), f"{case.name} left processes behind"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["sigint", "sigterm"])
+def test_a_signal_while_the_commands_load_ends_it_without_a_traceback(signum, tmp_path):
+    """The moment the runner is installed the commands are still being imported (a few
+    tenths of a second): a signal then ends the command with one line and its status."""
+    outcome = run(CASES[0], tmp_path, work_seconds=0.0, signum=signum, at_work=False)
+    said = outcome.stdout + outcome.stderr
+    assert outcome.status == 128 + signum, said[-2000:]
+    assert "Traceback" not in said and "interrupted" in said, said[-2000:]
