@@ -78,3 +78,44 @@ def test_a_stopped_match_leaves_no_external_engine_process(tmp_path, concurrency
 
 def started(pids: Path) -> list[int]:
     return [int(pid) for pid in pids.read_text().split()] if pids.exists() else []
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid``'s threads started (the protocol forks from its search thread)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            found += [int(child) for child in task.read_text().split()]
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.parametrize("how", ["analyse", "engine"])
+def test_root_parallel_workers_die_with_a_killed_parent(how):
+    """SIGKILL leaves no handler to run: the kernel itself ends the searchers' workers (their
+    parent-death signal), as it does the match workers'."""
+    args = ["analyse", "mattock", "--engine", "mcts:workers=2", "--time", "60"] \
+        if how == "analyse" else ["engine", "mattock"]
+    process = subprocess.Popen(COMMAND + args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:
+        if how == "engine":
+            process.stdin.write("setoption name engine value mcts\nsetoption name workers "
+                                "value 2\nposition start\ngo infinite\n")
+            process.stdin.flush()
+        deadline = time.monotonic() + 60
+        while len(children(process.pid)) < 2:
+            assert time.monotonic() < deadline and process.poll() is None, "no workers"
+            time.sleep(0.02)
+        workers = children(process.pid)
+        process.kill()
+        process.wait()
+        deadline = time.monotonic() + 30      # they go at once; a generous limit
+        while alive(workers) and time.monotonic() < deadline:
+            pass
+        assert not alive(workers), "root-parallel workers outlived their parent"
+    finally:
+        if session_pids(process.pid):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
