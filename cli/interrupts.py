@@ -41,11 +41,14 @@ class Runner:
         if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
             signal.signal(signal.SIGINT, self.handle)
         signal.signal(signal.SIGTERM, self.handle)
+        self.start_watching()
+        os.register_at_fork(after_in_child=self.forget)
+
+    def start_watching(self) -> None:
         reader, writer = os.pipe()
         os.set_blocking(writer, False)
         signal.set_wakeup_fd(writer, warn_on_full_buffer=False)
         threading.Thread(target=self.watch, args=(reader,), name="signals", daemon=True).start()
-        os.register_at_fork(after_in_child=self.forget)
 
     def watch(self, reader: int) -> None:
         """Set the stop flag the moment a signal arrives (Python's C-level handler writes its
@@ -76,13 +79,16 @@ class Runner:
             raise KeyboardInterrupt
 
     def forget(self) -> None:
-        """In a forked child (a match worker, a root-parallel searcher): none of this; the
-        child sets its own dispositions, and its signals are not its parent's."""
-        signal.set_wakeup_fd(-1)
+        """In a forked child (a match worker, a root-parallel searcher): the signals go back
+        to their defaults for the child to set its own (a match worker unwinds on SIGTERM, a
+        searcher just dies), but a signal the child handles in Python still sets the child's
+        own stop flag at once (its searches read it; its parent's signals are not its own),
+        so the handler runs without waiting for a search to return."""
         for signum in STOPPING:
             if signal.getsignal(signum) == self.handle:
                 signal.signal(signum, signal.SIG_DFL)
-        self.installed, self.signum, self.deferring = False, None, 0
+        self.signum, self.deferring = None, 0
+        self.start_watching()
 
     def stoppable(self, call):
         """``call(stop)`` with the process's stop flag, which a signal sets instead of
