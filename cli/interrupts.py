@@ -9,7 +9,7 @@ and from then on either signal
   milliseconds although Python runs signal handlers only between bytecodes;
 - inside :func:`stoppable` (a library call that takes a stop flag and returns what it found:
   ``analyse``, ``solve``, ``perft``, ``bench``), only sets that flag: the call returns its
-  partial result and the command prints it;
+  partial result and the command prints it (a second signal does not wait for it);
 - elsewhere raises KeyboardInterrupt on the main thread, which the commands that own
   workers (``match``, ``annotate``, ``deck``, the engine protocol, ``play``'s prompt) already
   turn into their partial report.
@@ -32,6 +32,7 @@ class Runner:
     def __init__(self):
         self.signum: int | None = None     # the first stopping signal received
         self.deferring = 0                 # > 0: a stoppable call runs; do not raise
+        self.handled = 0                   # signals whose Python handler has run
         self.installed = False
 
     def install(self) -> None:
@@ -74,8 +75,9 @@ class Runner:
             stop_module.process_stop().set()
 
     def handle(self, signum, frame) -> None:
+        self.handled += 1                   # (the watcher may have seen this one already)
         self.received(signum)
-        if not self.deferring:
+        if not self.deferring or self.handled > 1:     # a second: leave without waiting
             raise KeyboardInterrupt
 
     def forget(self) -> None:
@@ -87,7 +89,7 @@ class Runner:
         for signum in STOPPING:
             if signal.getsignal(signum) == self.handle:
                 signal.signal(signum, signal.SIG_DFL)
-        self.signum, self.deferring = None, 0
+        self.signum, self.deferring, self.handled = None, 0, 0
         self.start_watching()
 
     def stoppable(self, call):
