@@ -29,7 +29,7 @@ import threading
 
 from crystalpick.engine.game import CHANCE, TERMINAL, GameError, State
 
-from .engines import Engine, make_engine, refuse_for
+from .engines import Engine, make_engine, not_enough_memory, refuse_for
 from .limits import Limits
 from .result import Analysis, Progress
 from .stop import StopFlag
@@ -73,8 +73,7 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
             return stopped_by_interrupt(search)
         return search(stop)
     except MemoryError:     # the table or tree the options ask for does not fit
-        raise GameError(f"{engine.name}: not enough memory for the table or tree its options "
-                        f"ask for (lower tt_megabytes or max_nodes)") from None
+        raise not_enough_memory(engine.name) from None
 
 
 SIGNAL_POLL_SECONDS = 0.05    # see MainThreadSearches.outcome
