@@ -288,6 +288,8 @@ class Session:
         while (search := self.searches.get()) is not None:
             try:
                 self.answer(search)
+            except OSError:               # the output is gone (the GUI exited): the reader
+                pass                      # sees it too; the later gos still count as answered
             finally:
                 with self.counts:
                     self.answered = search.number

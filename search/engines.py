@@ -73,6 +73,7 @@ class Engine(ABC):
 
 
 def not_enough_memory(engine: str) -> GameError:
+    """One message for a table or tree that does not fit, found at setoption or by analyse."""
     return GameError(f"{engine}: not enough memory for the table or tree its options ask for "
                      f"(lower tt_megabytes, hash or max_nodes)")
 
