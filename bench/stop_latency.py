@@ -5,8 +5,10 @@ Ctrl-C in every command (docs/search.md, "Ctrl-C").
                                  [--part protocol|ctrl-c|both]
 
 ``protocol``: for each game and engine (alpha-beta, MCTS, MCTS with two worker processes) one
-engine subprocess is started; each try sends ``go infinite``, lets it search ``--search-ms``,
-then times from writing ``stop`` to reading ``bestmove`` on the pipes.
+engine subprocess is started; each try sends ``go infinite`` and ``go movetime 3000`` (queued
+behind it), lets it search ``--search-ms``, times from writing ``isready`` to reading
+``readyok``, then from writing ``stop`` to reading the first ``bestmove`` on the pipes (the
+stop ends the queued go too).
 
 ``ctrl-c``: each command of tests/interrupt_cases.py (analyse, solve, perft, play, match,
 annotate, engine) is started ``--ctrl-c-tries`` times, interrupted as a terminal does it
@@ -58,34 +60,44 @@ class Engine:
         self.process.wait(timeout=30)
 
 
-def latencies(game: str, setup: list[str], tries: int, search_seconds: float) -> list[float]:
+def latencies(game: str, setup: list[str], tries: int,
+              search_seconds: float) -> tuple[list[float], list[float]]:
+    """The times from stop to bestmove and from isready to readyok, in seconds."""
     engine = Engine(game)
     try:
         for line in setup + ["position start", "isready"]:
             engine.send(line)
         engine.until("readyok")
-        out = []
+        stops, readies = [], []
         for _ in range(tries):
             engine.send("go infinite")
+            engine.send("go movetime 3000")
             time.sleep(search_seconds)
+            started = time.perf_counter()
+            engine.send("isready")
+            engine.until("readyok")
+            readies.append(time.perf_counter() - started)
             started = time.perf_counter()
             engine.send("stop")
             engine.until("bestmove")
-            out.append(time.perf_counter() - started)
-        return out
+            stops.append(time.perf_counter() - started)
+            engine.until("bestmove")        # the queued go's
+        return stops, readies
     finally:
         engine.close()
 
 
 def protocol_part(tries: int, search_ms: int) -> None:
-    print(f"stop -> bestmove over pipes, {tries} tries after {search_ms} ms of "
-          f"'go infinite' (ms)")
-    print(f"{'game':<12} {'engine':<16} {'median':>8} {'max':>8}")
+    print(f"stop -> bestmove and isready -> readyok over pipes, {tries} tries after "
+          f"{search_ms} ms of 'go infinite' with a go queued behind it (ms)")
+    print(f"{'game':<12} {'engine':<16} {'stop median':>11} {'max':>6} {'isready median':>14} "
+          f"{'max':>6}")
     for game in GAMES:
         for name, setup in ENGINES.items():
-            times = latencies(game, setup, tries, search_ms / 1000)
-            print(f"{game:<12} {name:<16} {statistics.median(times) * 1000:8.1f} "
-                  f"{max(times) * 1000:8.1f}")
+            stops, readies = latencies(game, setup, tries, search_ms / 1000)
+            print(f"{game:<12} {name:<16} {statistics.median(stops) * 1000:11.1f} "
+                  f"{max(stops) * 1000:6.1f} {statistics.median(readies) * 1000:14.1f} "
+                  f"{max(readies) * 1000:6.1f}")
 
 
 def ctrl_c_part(tries: int, search_ms: int) -> None:

@@ -1,20 +1,25 @@
 """The crystalpick engine protocol (CPEP): a UCI/GTP-like line protocol on stdin/stdout.
 
-Spec: docs/protocol.md. The session reads commands on the main thread and searches on a
-worker thread, so ``stop``, ``isready`` and ``quit`` are answered during a search (any other
-command waits for the search to end, as in UCI engines). ``stop`` sets the search's stop
-flag, which the searchers' C loops (and MCTS worker processes) read, so ``bestmove`` with the
-best move so far follows within milliseconds.
+Spec: docs/protocol.md. One thread reads the commands and applies each at once, in order;
+a ``go`` only queues a search, which one search thread runs, in order. So the reader never
+waits for a search, and ``isready`` is answered at once, during a search and behind queued
+ones, after every earlier command has taken effect. The reader waits for searches only on
+``stop`` and ``quit`` (and at the end of the input), after setting the stop flag that ends
+them: the searchers' C loops (and MCTS worker processes) read it, so every search asked for
+before answers within milliseconds. Each ``go`` is answered exactly once, by ``bestmove`` or
+by one ``info string error: go: ...`` line.
 """
 from __future__ import annotations
 
+import queue
 import signal
 import sys
 import threading
+from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
 from crystalpick.engine import GameError, get_game
-from crystalpick.search.engines import DEPTH, ENGINES, NODES, SIMS, default_engine
+from crystalpick.search.engines import DEPTH, ENGINES, NODES, SIMS, default_engine, make_engine
 from crystalpick.search.options import Option, OptionError
 from crystalpick.search.stop import StopFlag
 
@@ -39,19 +44,34 @@ def package_version() -> str:
         return "unknown"
 
 
+@dataclass(frozen=True)
+class Search:
+    """A ``go`` as it was when read: later commands change the session, never a search
+    asked for before them."""
+    number: int            # the session's go count: a stop ends every go up to its count
+    state: object
+    engine: object
+    limits: object
+    multipv: int
+
+
 class Session:
     def __init__(self, game_name: str, out=None):
         self.out = out or sys.stdout
         self.game_name = game_name
+        self.write_lock = threading.Lock()
+        self.multipv = 1
+        game = get_game(game_name)
         self.rules: dict[str, str] = {}
         self.tileset: str | None = None
-        self.engine_options: dict = {}
-        self.multipv = 1
-        self.write_lock = threading.Lock()
+        self.configure(game, default_engine(game), {}, new_state=True)
         self.stop = StopFlag()
-        self.search_thread: threading.Thread | None = None
-        self.new_game()
-        self.engine_name = default_engine(self.game)     # ismcts for a hidden-information game
+        # the counts of gos asked for, stopped (every go up to it) and answered, guarded by
+        # ``counts``, which the search thread notifies after each answer
+        self.asked = self.stopped = self.answered = 0
+        self.counts = threading.Condition()
+        self.searches: queue.SimpleQueue = queue.SimpleQueue()   # Search, then None to end
+        self.search_thread: threading.Thread | None = None        # started by the first go
 
     # -- output --------------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -62,25 +82,15 @@ class Session:
     def error(self, message: str) -> None:
         self.send(f"info string error: {shortened(message)}")
 
-    # -- commands ------------------------------------------------------------------------
-    def new_game(self, rules: dict | None = None, tileset: str | None | bool = False) -> None:
-        """A new game, with changed ``rules`` or ``tileset`` if given: kept only when the
-        game accepts them, so one bad value does not break every later command."""
-        rules = self.rules if rules is None else rules
-        tileset = self.tileset if tileset is False else tileset
-        game = get_game(self.game_name, rules, tileset=tileset)
-        self.state = game.new_initial_state()
-        self.game, self.rules, self.tileset = game, rules, tileset
-        self.engine = None            # a fresh engine: no TT or tree from an older game
-
+    # -- commands (all on the reading thread, each done when it returns) ------------------
     def handle(self, line: str) -> bool:
-        """Execute one command line; return False on quit."""
+        """Apply one command line; return False on quit."""
         words = line.split()
         if not words:
             return True
         command, args = words[0], words[1:]
         if command == "quit":
-            self.stop_search()
+            self.close()
             return False
         if command == "stop":
             self.stop_search()
@@ -88,8 +98,6 @@ class Session:
         if command == "isready":
             self.send("readyok")
             return True
-        if self.searching():       # as in UCI engines: other commands wait for the search
-            self.search_thread.join()
         handler = getattr(self, "cmd_" + command.replace("-", "_"), None)
         if handler is None:
             self.error(f"unknown command {command!r}; expected protocol, isready, setoption, "
@@ -98,8 +106,30 @@ class Session:
         try:
             handler(args)
         except (GameError, ValueError) as err:
-            self.error(str(err))
+            message = str(err)
+            self.error(message if message.startswith(command) else f"{command}: {message}")
         return True
+
+    def configure(self, game, engine_name: str, engine_options: dict,
+                  new_state: bool = False) -> None:
+        """Take a game and an engine (a fresh one: no table or tree from before) only once
+        the engine is ready to search the game, so a setoption that a go would refuse (a
+        game the engine cannot play, a table that does not fit in memory) is refused here
+        and changes nothing; the engine's own checks decide (Engine.prepare)."""
+        state = game.new_initial_state() if new_state else self.state
+        engine = make_engine(engine_name, **engine_options)
+        engine.prepare(state)
+        self.game, self.state, self.engine = game, state, engine
+        self.engine_name, self.engine_options = engine_name, engine_options
+
+    def new_game(self, rules: dict | None = None, tileset: str | None | bool = False) -> None:
+        """A new game, with changed ``rules`` or ``tileset`` if given: kept only when the
+        game and the engine accept them, so one bad value does not break later commands."""
+        rules = self.rules if rules is None else rules
+        tileset = self.tileset if tileset is False else tileset
+        game = get_game(self.game_name, rules, tileset=tileset)
+        self.configure(game, self.engine_name, self.engine_options, new_state=True)
+        self.rules, self.tileset = rules, tileset
 
     def cmd_protocol(self, args) -> None:
         self.send(f"id name crystalpick {package_version()}")
@@ -130,7 +160,7 @@ class Session:
             if spec.name not in ENGINES or spec.limits:
                 raise ValueError(f"engine must be {' or '.join(ENGINES)} with options only "
                                  f"(limits go to 'go'), e.g. mcts:c=1.2")
-            self.engine_name, self.engine_options = spec.name, dict(spec.options)
+            self.configure(self.game, spec.name, dict(spec.options))
         elif name == MULTIPV.name:
             self.multipv = MULTIPV.parse(value)
         elif name.startswith("rule."):
@@ -141,8 +171,7 @@ class Session:
             field, parsed, is_limit = ENGINES[self.engine_name].schema.parse(name, value)
             if is_limit:
                 raise ValueError(f"{name} is a search limit: give it to 'go'")
-            self.engine_options[field] = parsed
-        self.engine = None
+            self.configure(self.game, self.engine_name, {**self.engine_options, field: parsed})
 
     def cmd_newgame(self, args) -> None:
         self.new_game()
@@ -172,15 +201,23 @@ class Session:
                 self.state.move_to_str(m) for m in self.state.legal_moves()))
 
     def cmd_go(self, args) -> None:
+        """Queue the search, refused now if it would be refused when it runs: it searches
+        the position, engine and options of this moment."""
         from crystalpick.search import Limits
         limits = self.parse_go(args, Limits)
         if self.state.is_terminal():
             raise ValueError("the game is over: no move to search")
         if self.state.is_chance_node():
             raise ValueError("a chance node: play the outcome with 'position ... moves'")
-        self.stop.clear()
-        self.search_thread = threading.Thread(target=self.search, args=(limits,), daemon=True)
-        self.search_thread.start()
+        self.engine.check_limits(limits)
+        with self.counts:
+            self.asked += 1
+            number = self.asked
+        if self.search_thread is None:
+            self.search_thread = threading.Thread(target=self.run_searches, name="search",
+                                                  daemon=True)
+            self.search_thread.start()
+        self.searches.put(Search(number, self.state, self.engine, limits, self.multipv))
 
     @staticmethod
     def parse_go(args, Limits):
@@ -219,32 +256,62 @@ class Session:
             fields["time"] = 1.0
         return Limits(**fields)
 
-    # -- searching -----------------------------------------------------------------------
-    def searching(self) -> bool:
-        return self.search_thread is not None and self.search_thread.is_alive()
-
+    # -- stopping --------------------------------------------------------------------------
     def stop_search(self) -> None:
-        if self.searching():
+        """End every search asked for so far, the running one and the queued ones (these
+        stop as soon as they start), and return once each has answered."""
+        with self.counts:
+            self.stopped = self.asked
             self.stop.set()
-            self.search_thread.join()
+        self.wait_for_answers()
 
-    def search(self, limits) -> None:
-        from crystalpick.search import analyse, make_engine
-        # Ctrl-C must reach the main thread: a signal the kernel hands this thread would wait
-        # for the main thread's next line of input before its handler ran
+    def wait_for_answers(self) -> None:
+        """Return once every search asked for so far has answered."""
+        with self.counts:
+            awaited = self.asked
+            while self.answered < awaited:
+                self.counts.wait()
+
+    def close(self) -> None:
+        """``quit`` (also the end of the input, or Ctrl-C): every search asked for answers,
+        then the search thread ends, so nothing of the session outlives it."""
+        self.stop_search()
+        if self.search_thread is not None:
+            self.searches.put(None)
+            self.search_thread.join()
+            self.search_thread = None
+
+    # -- searching (on the search thread) --------------------------------------------------
+    def run_searches(self) -> None:
+        # Ctrl-C must reach the reading thread, whose handler sets the stop flag
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-        if self.engine is None or self.engine.name != self.engine_name:
-            self.engine = make_engine(self.engine_name, **self.engine_options)
+        while (search := self.searches.get()) is not None:
+            try:
+                self.answer(search)
+            except OSError:               # the output is gone (the GUI exited): the reader
+                pass                      # sees it too; the later gos still count as answered
+            finally:
+                with self.counts:
+                    self.answered = search.number
+                    self.counts.notify_all()
+
+    def answer(self, search: Search) -> None:
+        """Run one search and send its one answer: ``bestmove``, or an error line."""
+        from crystalpick.search import analyse
+        with self.counts:
+            if search.number > self.stopped:     # no stop has covered this go yet
+                self.stop.clear()
         try:
-            result = analyse(self.state, self.engine, limits, self.send_info,
-                             multipv=self.multipv, stop=self.stop)
+            result = analyse(search.state, search.engine, search.limits, self.send_info,
+                             multipv=search.multipv, stop=self.stop)
             self.send_info(result)
+            move = result.best_move_str
         except Exception as err:          # report, never die: the GUI keeps its engine
-            self.error(f"search failed: {err}")
+            self.error(f"go: search failed: {err}")
             return
-        if limits.infinite:               # as in UCI: no bestmove before the stop, even if
+        if search.limits.infinite:        # as in UCI: no bestmove before the stop, even if
             self.stop.wait()              # the search ended early (a proof, the depth cap)
-        self.send(f"bestmove {result.best_move_str}")
+        self.send(f"bestmove {move}")
 
     def send_info(self, report) -> None:
         for rank, line in enumerate(report.lines, 1):
@@ -257,10 +324,11 @@ class Session:
 
 
 def serve(game_name: str, stdin=None, stdout=None) -> None:
+    """Read commands until ``quit`` or the end of the input (which is a ``quit``)."""
     session = Session(game_name, stdout)
     try:
         for line in stdin or sys.stdin:
             if not session.handle(line.strip()):
-                break
-    finally:                        # also on Ctrl-C: the search thread stops with us
-        session.stop_search()
+                return
+    finally:                        # also on Ctrl-C: the searches answer and end with us
+        session.close()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from crystalpick.engine.game import CHANCE, TERMINAL, GameError, State
 
-from .engines import Engine, make_engine, refuse_for
+from .engines import Engine, make_engine, not_enough_memory, refuse_for
 from .limits import Limits
 from .result import Analysis, Progress
 from .stop import StopFlag, process_stop
@@ -65,6 +65,5 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
         return engine.analyse(state, limits, progress, point_of_view, max(1, multipv),
                               process_stop() if stop is None else stop)
     except MemoryError:     # the table or tree the options ask for does not fit
-        raise GameError(f"{engine.name}: not enough memory for the table or tree its options "
-                        f"ask for (lower tt_megabytes or max_nodes)") from None
+        raise not_enough_memory(engine.name) from None
 

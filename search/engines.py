@@ -44,11 +44,38 @@ TIME = Option("time", "float", None, "Seconds for this move.", minimum=0, above_
 class Engine(ABC):
     name: str
     schema: EngineSchema
+    stopped_by: tuple[str, ...]     # the Limits fields that end this engine's search
 
     @abstractmethod
     def analyse(self, state, limits: Limits, progress: Progress | None, point_of_view: int,
                 multipv: int, stop: StopFlag | None = None) -> Analysis:
         ...
+
+    def check_limits(self, limits: Limits) -> None:
+        """Refuse limits of which none would ever stop this engine (analyse checks them
+        first; the engine protocol when it reads a go)."""
+        require_limit(self.name, limits, self.stopped_by)
+
+    def prepare(self, state) -> None:
+        """Refuse now what a search of ``state``'s game would refuse: a game this engine
+        cannot play, options the game's defaults contradict, a table that does not fit in
+        memory (made now and kept for the searches). The engine protocol calls it at
+        setoption, so the refusal is the setoption's, not every later go's."""
+        refuse_for(self.name, state.game)
+        try:
+            self.allocate(state)
+        except MemoryError:
+            raise not_enough_memory(self.name) from None
+
+    def allocate(self, state) -> None:
+        """Make what a search of ``state``'s game needs before it starts (nothing here:
+        trees grow as they search)."""
+
+
+def not_enough_memory(engine: str) -> GameError:
+    """One message for a table or tree that does not fit, found at setoption or by analyse."""
+    return GameError(f"{engine}: not enough memory for the table or tree its options ask for "
+                     f"(lower tt_megabytes, hash or max_nodes)")
 
 
 def make_engine(name: str, **options) -> Engine:
@@ -147,19 +174,26 @@ class AlphaBetaEngine(Engine):
             Option("aspiration", "bool", True, "Aspiration windows around the last score."),
         ))
 
+    stopped_by = ("depth", "nodes", "time", "clock")
+
     def __init__(self, **options):
         self.options = self.schema.settings(options)
         self.searcher: AlphaBeta | None = None
         self.game = None
 
-    def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
-        require_limit(self.name, limits, ("depth", "nodes", "time", "clock"))
+    def allocate(self, state) -> None:
+        """The searcher (its transposition table) for ``state``'s game, set at ``state``;
+        kept between the positions of one game."""
         kernel = state.search_kernel().clone()
         if self.searcher is None or self.game != state.game.identity:
             self.searcher = AlphaBeta(kernel, state.game.evaluator(), **self.options)
             self.game = state.game.identity
         else:
             self.searcher.set_kernel(kernel)
+
+    def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
+        self.check_limits(limits)
+        self.allocate(state)
         searcher = self.searcher
         soft, hard = limits.budget()
         start = time.monotonic()
@@ -260,6 +294,8 @@ class MCTSEngine(Engine):
                    minimum=0, maximum=2**63 - 1, unset="random"),
         ))
 
+    stopped_by = ("simulations", "nodes", "time", "clock")
+
     def __init__(self, **options):
         settings = self.schema.settings(options)
         if settings["prior"] is not None:
@@ -278,13 +314,37 @@ class MCTSEngine(Engine):
         self.game = None
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
-        require_limit(self.name, limits, ("simulations", "nodes", "time", "clock"))
+        self.check_limits(limits)
         if self.workers > 1:
             from .parallel import analyse_in_workers
             return analyse_in_workers(self, state, limits, point_of_view, multipv, stop)
         start = time.monotonic()
         stats = self.search(state, limits, progress, point_of_view, multipv, start, stop)
         return self.result(state, stats, point_of_view, multipv, start)
+
+    def allocate(self, state) -> None:
+        self.tree_options(state.game)
+
+    def tree_options(self, game) -> dict:
+        """The tree's options for ``game``: those left unset take the game's defaults, and
+        together they must make sense (the prior options need priors)."""
+        options = dict(self.options)
+        if options["playout_depth"] is None:
+            options["playout_depth"] = game.playout_depth
+        unset = {key for key in game.mcts_defaults if options[key] is None}
+        for key in unset:
+            options[key] = game.mcts_defaults[key]
+        if options["prior"] == 0:    # the game's options that need priors give way
+            for key in PRIOR_OPTIONS & unset:
+                options[key] = 0.0
+        try:
+            check_prior_options(options["playout"], options["prior"], options["minimax"],
+                                options["widen"])
+        except ValueError as err:
+            raise GameError(f"{err} ({game.name}'s defaults: "
+                            f"{dict(game.mcts_defaults)})") from None
+        options["exploration"] = options.pop("c")
+        return options
 
     def tree_for(self, state) -> tuple[MCTS, int]:
         """The tree to search ``state`` with, and how many nodes of the old one it kept."""
@@ -293,22 +353,7 @@ class MCTSEngine(Engine):
         if self.tree is not None and self.reuse and self.game == game.identity:
             kept = self.tree.reuse(kernel)
         else:
-            options = dict(self.options)
-            if options["playout_depth"] is None:
-                options["playout_depth"] = game.playout_depth
-            unset = {key for key in game.mcts_defaults if options[key] is None}
-            for key in unset:
-                options[key] = game.mcts_defaults[key]
-            if options["prior"] == 0:    # the game's options that need priors give way
-                for key in PRIOR_OPTIONS & unset:
-                    options[key] = 0.0
-            try:
-                check_prior_options(options["playout"], options["prior"], options["minimax"],
-                                    options["widen"])
-            except ValueError as err:
-                raise GameError(f"{err} ({game.name}'s defaults: "
-                                f"{dict(game.mcts_defaults)})") from None
-            options["exploration"] = options.pop("c")
+            options = self.tree_options(game)
             self.tree = MCTS(kernel, game.evaluator(), game.playout_policy(), seed=self.seed,
                              evaluation_scale=game.evaluation_scale, **options)
             self.game = game.identity
@@ -450,6 +495,8 @@ class ISMCTSEngine(Engine):
                    unset="random"),
         ))
 
+    stopped_by = ("simulations", "nodes", "time", "clock")
+
     def __init__(self, **options):
         self.options = self.schema.settings(options)
         self.seed = self.options.pop("seed")
@@ -458,7 +505,7 @@ class ISMCTSEngine(Engine):
         self.searches = 0
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
-        require_limit(self.name, limits, ("simulations", "nodes", "time", "clock"))
+        self.check_limits(limits)
         refuse_perfect_information(self.name, state.game)
         start = time.monotonic()
         # each search of this engine draws from its own seed: the n-th move of a game alike
@@ -584,17 +631,23 @@ class DfpnEngine(Engine):
         options=(Option("hash", "int", 64, "Transposition table size in MiB.",
                         minimum=1, maximum=65536),))
 
+    stopped_by = ("nodes", "time", "clock")
+
     def __init__(self, **options):
         self.options = self.schema.settings(options)
         self.solver = None
         self.game = None
 
-    def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
+    def allocate(self, state) -> None:
+        """The solver (its table) for ``state``'s game: it refuses a game with chance."""
         from .solve import Solver
-        require_limit(self.name, limits, ("nodes", "time", "clock"))
         if self.solver is None or self.game != state.game.identity:
             self.solver = Solver(state.game, self.options["hash"])
             self.game = state.game.identity
+
+    def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
+        self.check_limits(limits)
+        self.allocate(state)
         _, hard = limits.budget()
         solution = self.solver.solve(state, seconds=hard, nodes=limits.nodes, stop=stop)
         view = state.current_player()

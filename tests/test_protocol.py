@@ -1,57 +1,21 @@
 """The engine protocol through a real subprocess and pipes, and external engines in matches."""
-import queue
-import subprocess
+import os
 import sys
 import textwrap
-import threading
 import time
 
 import pytest
+from protocol_helpers import Driver, answers, scripted
 
 from crystalpick.engine import get_game
 from crystalpick.search.match.records import parse_records
 from crystalpick.search.match.runner import MatchSettings, play_game
 
-ENGINE = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", "engine"]
-
-
-class Driver:
-    def __init__(self, game="mattock"):
-        self.process = subprocess.Popen(ENGINE + [game], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.lines = queue.Queue()      # read on a thread, so waiting can time out
-        threading.Thread(target=self.read, daemon=True).start()
-
-    def read(self):
-        for line in self.process.stdout:
-            self.lines.put(line.rstrip("\n"))
-
-    def send(self, line):
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def until(self, prefix, limit=60):
-        lines, deadline = [], time.monotonic() + limit
-        while True:
-            try:
-                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                raise AssertionError(f"no {prefix!r} within {limit} s in {lines}") from None
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    def close(self):
-        self.send("quit")
-        assert self.process.wait(timeout=20) == 0
-
-
 @pytest.fixture
 def driver():
     d = Driver()
     yield d
-    if d.process.poll() is None:
-        d.process.kill()
+    d.kill()
 
 
 def test_handshake_lists_options(driver):
@@ -115,8 +79,7 @@ def test_infinite_search_runs_until_stop_then_answers_a_legal_move(game, setup):
         assert best in {state.move_to_str(m) for m in state.legal_moves()}
         driver.close()
     finally:
-        if driver.process.poll() is None:
-            driver.process.kill()
+        driver.kill()
 
 
 def test_infinite_search_holds_its_bestmove_until_stop_even_after_a_proof(driver):
@@ -219,8 +182,7 @@ def test_maatatahay_through_the_protocol():
         assert best in {state.move_to_str(m) for m in state.legal_moves()}
         driver.close()
     finally:
-        if driver.process.poll() is None:
-            driver.process.kill()
+        driver.kill()
 
 
 def test_card_battle_through_the_protocol_searches_with_ismcts_from_a_view():
@@ -243,5 +205,114 @@ def test_card_battle_through_the_protocol_searches_with_ismcts_from_a_view():
         assert answer[-1].split()[1] in {state.move_to_str(m) for m in state.legal_moves()}
         driver.close()
     finally:
-        if driver.process.poll() is None:
-            driver.process.kill()
+        driver.kill()
+
+
+# -- sessions with commands queued behind a search (issue 33: each hung before) ----------------
+
+QUEUED = {"position": "position start moves h5/h4-h5", "go": "go nodes 5000",
+          "setoption": "setoption name multipv value 2", "show": "show"}
+
+
+@pytest.mark.parametrize("queued", QUEUED)
+@pytest.mark.parametrize("engine", ["alphabeta", "mcts:workers=2"])
+def test_commands_queued_behind_an_infinite_search_never_hang(engine, queued):
+    """All sent at once: isready is answered during the search, stop ends every search asked
+    for before it (the queued go's too), and quit exits with one answer per go. Before, the
+    queued command waited for a search that only a stop it could not read would end."""
+    gos = 2 if queued == "go" else 1
+    said = scripted("mattock", [f"setoption name engine value {engine}", "protocol",
+                                "go infinite", QUEUED[queued], "isready", "stop", "quit"])
+    assert "readyok" in said
+    assert [line.split()[0] for line in answers(said)] == ["bestmove"] * gos, said[-12:]
+
+
+@pytest.mark.parametrize("engine", ["alphabeta", "mcts:workers=2"])
+def test_isready_is_answered_at_once_while_a_go_is_queued_behind_a_search(engine):
+    """readyok comes before any bestmove: it waits for neither the running search nor the
+    one queued behind it (before, it waited for the first, and for ever behind go
+    infinite)."""
+    driver = Driver()
+    try:
+        for line in [f"setoption name engine value {engine}", "go infinite", "go movetime 3000",
+                     "isready"]:
+            driver.send(line)
+        assert not any(line.startswith("bestmove") for line in driver.until("readyok"))
+        driver.send("stop")
+        first = driver.until("bestmove")
+        second = driver.until("bestmove")
+        assert not any("error" in line for line in first + second)
+        driver.close()
+    finally:
+        driver.kill()
+
+
+def test_quit_answers_every_go_asked_for_and_leaves_no_worker():
+    """quit with searches queued: each go still gets its one bestmove (a search stopped at
+    once), the workers of root-parallel MCTS end with the engine."""
+    said = scripted("maatatahay", ["setoption name engine value mcts:workers=2", "go infinite",
+                                   "go sims 100000000", "go infinite", "quit"])
+    assert [line.split()[0] for line in answers(said)] == ["bestmove"] * 3, said[-12:]
+
+
+def test_end_of_input_is_quit():
+    said = scripted("mattock", ["go infinite", "go depth 2"], close_stdin=True)
+    assert [line.split()[0] for line in answers(said)] == ["bestmove"] * 2, said[-12:]
+
+
+def test_stop_before_the_search_has_started_still_stops_it():
+    """The stop read right after go infinite, maybe before the search thread took the go:
+    the search must still end (a stop ends every go read before it, whenever it starts)."""
+    said = scripted("mattock", ["go infinite", "stop", "isready", "quit"])
+    assert [line.split()[0] for line in answers(said)] == ["bestmove"], said[-12:]
+
+
+def memory_and_swap_bytes() -> int:
+    """What Linux's default overcommit lets one allocation promise: memory plus swap."""
+    try:
+        sizes = dict(line.split(":") for line in open("/proc/meminfo"))
+        return sum(int(sizes[key].split()[0]) * 1024 for key in ("MemTotal", "SwapTotal"))
+    except (OSError, KeyError, ValueError):
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def overcommits_everything() -> bool:
+    try:
+        return open("/proc/sys/vm/overcommit_memory").read().strip() == "1"
+    except OSError:
+        return False
+
+
+BIGGEST_TABLE = 65536     # MiB, the largest tt_megabytes and hash a spec accepts
+
+
+@pytest.mark.parametrize("game,commands,fragment", [
+    ("cardbattle", ["setoption name engine value mcts"], "mcts cannot play cardbattle"),
+    ("cardbattle", ["setoption name engine value alphabeta"], "alphabeta cannot play cardbattle"),
+    ("maatatahay", ["setoption name engine value dfpn"], "cannot prove maatatahay"),
+    pytest.param("mattock", [f"setoption name tt_megabytes value {BIGGEST_TABLE}"],
+                 "not enough memory", id="table-too-large"),
+    pytest.param("mattock", ["setoption name engine value dfpn:hash=65536"],
+                 "not enough memory", id="dfpn-table-too-large"),
+])
+def test_a_setoption_that_go_would_refuse_is_refused_at_once_and_changes_nothing(
+        game, commands, fragment):
+    """Before, setoption took it silently and every later go failed (no bestmove)."""
+    if fragment == "not enough memory" and (memory_and_swap_bytes() >= BIGGEST_TABLE << 20
+                                            or overcommits_everything()):
+        pytest.skip("this machine can promise a table of 64 GiB")
+    said = scripted(game, commands + ["isready", "go sims 200 nodes 2000 depth 1", "quit"])
+    ready = said.index("readyok")
+    assert any(fragment in line for line in said[:ready] if "error" in line), said
+    assert [line.split()[0] for line in answers(said)] == ["bestmove"], said[-12:]
+
+
+def test_a_go_the_engine_would_refuse_is_answered_by_one_error_line():
+    """dfpn obeys nodes and time only: go depth alone is refused when it is read (before, the
+    search thread failed), and the next go is answered."""
+    said = scripted("mattock", ["setoption name engine value dfpn", "go depth 3", "isready",
+                                "go nodes 2000", "quit"])
+    ready = said.index("readyok")
+    assert said[ready - 1] == "info string error: go: dfpn needs one of these limits: nodes, " \
+                              "time, clock", said
+    assert [line.split()[0] for line in answers(said)] == ["info", "bestmove"], said[-12:]

@@ -238,7 +238,7 @@ def test_the_dfpn_engine_reports_a_proof_to_analyse_and_the_protocol():
     for command in ("setoption name engine value dfpn", f"position {case.position}",
                     "go nodes 5000000"):
         session.handle(command)
-    session.search_thread.join()
+    session.wait_for_answers()
     lines = out.getvalue().splitlines()
     assert f"score win {case.wins} " in lines[-2]
     assert lines[-1].split()[1] in case.winning
