@@ -807,7 +807,9 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
 @click.option("--cluster", default=None, metavar="tcp://HOST:8786",
               help="Play every game as a task on this Dask scheduler instead of local "
                    "processes (pip install \"crystalpick[cluster]\"). crystalpick, and any "
-                   "cmd: engine's command, must be installed on every worker.")
+                   "cmd: engine's command, must be installed on every worker. tcp://, tls://, "
+                   "ws:// or wss://; an address where no scheduler answers within 10 s is an "
+                   "error.")
 @click.option("--openings", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Openings: one position or move list a line, or game records.")
 @click.option("--openings-order", type=click.Choice(["sequential", "random"]),

@@ -336,3 +336,84 @@ def test_cluster_addresses_that_are_no_scheduler_exit_2(tmp_path, monkeypatch):
                 assert fragment in result.output, (address, result.output)
                 assert one_error_line(result.output), result.output
     assert not db.exists()
+
+
+class SilentServer(threading.Thread):
+    """A TCP server on 127.0.0.1 that accepts connections and, like an HTTP server waiting
+    for a request line Dask never sends, keeps them open without a byte (``reply``: what it
+    sends first, e.g. an HTTP error page, and still keeps the connection)."""
+
+    def __init__(self, reply: bytes = b""):
+        super().__init__(daemon=True)
+        self.reply = reply
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server.settimeout(0.2)
+        self.port = self.server.getsockname()[1]
+        self.stopping = threading.Event()
+        self.connections = []
+
+    def run(self):
+        while not self.stopping.is_set():
+            try:
+                connection, _ = self.server.accept()
+            except OSError:
+                continue
+            connection.sendall(self.reply)
+            self.connections.append(connection)
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stopping.set()
+        self.join()
+        for connection in self.connections:
+            connection.close()
+        self.server.close()
+
+
+HTTP_ANSWER = (b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\n"
+               b"Connection: keep-alive\r\nContent-Length: 1000\r\n\r\n<html>")
+
+
+@pytest.mark.parametrize("command", ["match", "annotate"])
+def test_servers_that_never_answer_the_handshake_exit_2_within_the_timeout(
+        tmp_path, monkeypatch, command):
+    """Issue 33: these waited forever (connect's timeout does not cover the handshake)."""
+    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", 1.0)
+    db = tmp_path / "never.sqlite"
+    records = tmp_path / "games.rec"
+    made = run("match", "mattock", "--engine", "random", "--engine", "random", "--games", "2",
+               "--db", str(tmp_path / "records.sqlite"), "--records", str(records))
+    assert made.exit_code == 0, made.output
+    base = ["match", "mattock", "--engine", "random", "--engine", "random", "--db", str(db),
+            "--cluster"] if command == "match" else \
+        ["annotate", "mattock", str(records), "--nodes", "10", "--cluster"]
+    with SilentServer() as silent, SilentServer(HTTP_ANSWER) as http:
+        for server, expected in ((silent, "no Dask scheduler answered within 1 s"),
+                                 (http, "is not a Dask scheduler")):
+            # The test's own limit (far above the 1 s asked for) keeps a regression from
+            # hanging the suite: the command runs on a thread it can leave behind.
+            outcome = {}
+            worker = threading.Thread(
+                target=lambda: outcome.update(result=run(*base, f"tcp://127.0.0.1:{server.port}")),
+                daemon=True)
+            worker.start()
+            worker.join(STARTUP)
+            assert "result" in outcome, f"{command} --cluster still waiting after {STARTUP} s"
+            result = outcome["result"]
+            assert result.exit_code == 2, result.output
+            assert expected in result.output, result.output
+            assert one_error_line(result.output), result.output
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("scheme", ["ucx", "http"])
+def test_an_unsupported_scheme_is_one_line(tmp_path, scheme):
+    """Issue 33: ucx:// raised Dask's FutureWarning as a traceback."""
+    result = run("match", "mattock", "--engine", "random", "--engine", "random",
+                 "--db", str(tmp_path / "never.sqlite"), "--cluster", f"{scheme}://127.0.0.1:1")
+    assert result.exit_code == 2, result.output
+    assert f"unsupported scheme '{scheme}'" in result.output, result.output
+    assert one_error_line(result.output), result.output
