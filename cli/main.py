@@ -598,7 +598,7 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
     """
     from tqdm import tqdm
 
-    from crystalpick.search.solve import Solver
+    from crystalpick.search.solve import DamagedTable, Solver
     from crystalpick.search.stop import StopFlag
 
     from .solving import progress_text, solution_document, solution_text
@@ -607,7 +607,10 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     solver = Solver(game_obj, hash_mb)
     if resume_path:
-        solver.load(resume_path)
+        try:
+            solver.load(resume_path)
+        except DamagedTable as err:     # never trusted: solved afresh, the file rewritten
+            click.echo(f"warning: {err}; ignored, solving afresh", err=True)
     if state.is_terminal():
         raise InputError("the game is over in this position: nothing to solve")
     bar = tqdm(desc="solve", file=sys.stderr, disable=None, bar_format="{desc} {postfix}")

@@ -1,7 +1,10 @@
 """Issue 33's reproducers for damaged data and unchecked input: each crashed with a
 traceback, printed an impossible result or changed a file, and is now a one-line refusal
 with exit status 2 (or the promised behaviour). Issue 13's are in test_input_checks.py."""
+import hashlib
 import io
+import json
+import struct
 
 import pytest
 from click.testing import CliRunner
@@ -73,3 +76,130 @@ def test_the_card_battle_engine_refuses_such_a_position_and_keeps_running(field)
     said = out.getvalue().splitlines()
     assert said[0].startswith("info string error") and f"{field}='{TOO_BIG}'" in said[0], said
     assert said[-1] == "readyok"
+
+
+# -- solver tables ----------------------------------------------------------------------------
+
+# A position df-pn proves in a few hundred nodes (tests/test_search_dfpn.py's first root).
+SOLVED = "2-2/oox-1-/--2--1/4-1--/2----2-/1-3-1-/--x-1-x/2---1/4- o"
+# search/dfpn.pyx's Entry as the file stores it (native byte order, 32 bytes): where each
+# field is and how it is packed.
+ENTRY_SIZE = 32
+ENTRY_FIELDS = {"key": (0, "Q"), "pn": (8, "I"), "dn": (12, "I"), "work": (16, "I"),
+                "proof_len": (20, "h"), "disproof_budget": (22, "h"),
+                "disproof_len": (24, "h"), "work_budget": (26, "h"), "draw": (28, "b")}
+
+
+def solve_document(table, *extra):
+    """``solve --json --resume table``: (exit status, the result's verdicts, stderr)."""
+    result = CliRunner().invoke(cli, ["solve", "mattock", SOLVED, "--hash", "4", "--json",
+                                      "--resume", str(table), *extra])
+    if result.exit_code != 0:
+        return result.exit_code, None, result.output
+    return result.exit_code, verdicts_of(result.stdout), result.stderr
+
+
+def verdicts_of(solve_json: str) -> dict:
+    """What ``solve --json`` proved, without the counts that a resumed table changes."""
+    document = json.loads(solve_json)["result"]
+    return {key: document[key] for key in ("score_text", "main_line", "first_moves")}
+
+
+@pytest.fixture(scope="module")
+def fresh_table(tmp_path_factory):
+    """A good table of SOLVED and what a solve from an empty table says."""
+    table = tmp_path_factory.mktemp("table") / "good.table"
+    status, verdicts, _ = solve_document(table)
+    assert status == 0 and "win in 3 plies" in verdicts["score_text"]
+    return table.read_bytes(), verdicts
+
+
+def split_table(data: bytes) -> tuple[dict, bytearray]:
+    end = data.index(b"\n") + 1
+    return json.loads(data[:end]), bytearray(data[end:])
+
+
+def table_file(header: dict, body: bytes, checksum: bool) -> bytes:
+    """The table with ``body``: under its old header (``checksum`` False) or with the
+    checksum made to match, as a damage that forged it would."""
+    if checksum:
+        header = dict(header, sha256=hashlib.sha256(body).hexdigest())
+    return json.dumps(header).encode() + b"\n" + bytes(body)
+
+
+def solved_afresh(table, fresh_verdicts, reason: str):
+    """The damaged table was named in one line, not used, and replaced by a good one."""
+    status, verdicts, err = solve_document(table)
+    assert status == 0, err
+    warnings = [line for line in err.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1 and "the table is damaged" in warnings[0], err
+    assert reason in warnings[0], err
+    assert verdicts == fresh_verdicts
+    status, verdicts, err = solve_document(table)
+    assert status == 0 and "warning" not in err and verdicts == fresh_verdicts, err
+
+
+def test_a_changed_byte_of_the_body_fails_the_checksum(tmp_path, fresh_table):
+    data, fresh_verdicts = fresh_table
+    header, body = split_table(data)
+    body[len(body) // 2] ^= 0x40
+    table = tmp_path / "damaged.table"
+    table.write_bytes(table_file(header, body, checksum=False))
+    solved_afresh(table, fresh_verdicts, "its checksum does not match")
+
+
+@pytest.mark.parametrize("field,value,reason", [
+    ("proof_len", -5632, "proof length -5632"),        # "win in -5631 plies", 7 winning moves
+    ("proof_len", 0, "proof length 0"),
+    ("disproof_len", -3, "disproof length -3"),
+    ("disproof_budget", -7, "disproof budget -7"),
+    ("work_budget", 31000, "work budget 31000"),
+    ("pn", 0, "proof and disproof numbers 0"),
+    ("dn", 2 ** 31, "proof and disproof numbers"),
+    ("draw", 5, "draw flag 5"),
+    ("key", 0, "an empty key"),
+])
+def test_entries_no_search_writes_are_refused_even_under_a_matching_checksum(
+        tmp_path, fresh_table, field, value, reason):
+    data, fresh_verdicts = fresh_table
+    header, body = split_table(data)
+    offset, kind = ENTRY_FIELDS[field]
+    for start in range(0, len(body), ENTRY_SIZE):
+        struct.pack_into(kind, body, start + offset, value)
+    table = tmp_path / "forged.table"
+    table.write_bytes(table_file(header, body, checksum=True))
+    solved_afresh(table, fresh_verdicts, reason)
+
+
+def test_an_entry_proven_and_disproven_at_once_is_refused(tmp_path, fresh_table):
+    data, fresh_verdicts = fresh_table
+    header, body = split_table(data)
+    for start in range(0, len(body), ENTRY_SIZE):
+        struct.pack_into("hh", body, start + 20, 5, 5)    # proven in 5, disproven within 5
+    table = tmp_path / "forged.table"
+    table.write_bytes(table_file(header, body, checksum=True))
+    solved_afresh(table, fresh_verdicts, "proven in 5 plies yet disproven within 5")
+
+
+def test_a_table_without_a_checksum_is_refused_and_kept(tmp_path, fresh_table):
+    data, _ = fresh_table
+    header, body = split_table(data)
+    del header["sha256"]
+    header["format"] = "crystalpick.dfpn-table/1"
+    old = json.dumps(header).encode() + b"\n" + bytes(body)
+    table = tmp_path / "old.table"
+    table.write_bytes(old)
+    result = run("solve", "mattock", SOLVED, "--hash", "4", "--resume", table)
+    refused(result, f"--resume {table}: a table of format crystalpick.dfpn-table/1")
+    assert table.read_bytes() == old
+
+
+def test_a_table_larger_than_memory_is_one_line():
+    """It was a MemoryError traceback. (A machine with more memory than 64 GB could give it:
+    the test needs one that cannot.)"""
+    with open("/proc/meminfo") as meminfo:
+        total_kb = int(meminfo.readline().split()[1])
+    if total_kb * 1024 >= 2 ** 36:
+        pytest.skip("this machine may have 64 GB to give")
+    refused(run("solve", "mattock", SOLVED, "--hash", "65536"),
+            "not enough memory for a table of 65536 MB (lower --hash)")
