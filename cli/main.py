@@ -1067,12 +1067,15 @@ def replay(record_file, ply, index, list_annotations):
     record = records[index - 1]
     state = record.replay(ply)
     shown = len(record.plies) if ply is None else ply
+    try:
+        lines = [annotation_text(number, p.move, p.comment)
+                 for number, p in enumerate(record.plies, 1)]
+    except GameError as err:
+        raise InputError(f"{record_file}, record {index}: {err}") from None
     click.echo(f"{record.tags.get('First', '?')} vs {record.tags.get('Second', '?')}: "
                f"{record.result} ({record.tags.get('Reason', '')}); ply {shown} of "
                f"{len(record.plies)}")
     click.echo(state.render(color=use_colour()))
-    lines = [annotation_text(number, p.move, p.comment)
-             for number, p in enumerate(record.plies, 1)]
     if shown and lines[shown - 1]:
         click.echo(f"last move {lines[shown - 1]}")
     if list_annotations:

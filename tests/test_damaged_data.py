@@ -4,7 +4,9 @@ with exit status 2 (or the promised behaviour). Issue 13's are in test_input_che
 import hashlib
 import io
 import json
+import sqlite3
 import struct
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -203,3 +205,143 @@ def test_a_table_larger_than_memory_is_one_line():
         pytest.skip("this machine may have 64 GB to give")
     refused(run("solve", "mattock", SOLVED, "--hash", "65536"),
             "not enough memory for a table of 65536 MB (lower --hash)")
+
+
+# -- results databases ------------------------------------------------------------------------
+
+RANDOM_MATCH = ["match", "mattock", "--engine", "random", "--engine", "random", "--games", "2",
+                "--seed", "3"]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A database and the records of one finished two-game match, and the records annotated."""
+    folder = tmp_path_factory.mktemp("played")
+    db, records, annotated = folder / "good.sqlite", folder / "good.rec", folder / "ann.rec"
+    assert run(*RANDOM_MATCH, "--db", db, "--records", records).exit_code == 0
+    result = run("annotate", "mattock", records, "--depth", "1", "-o", annotated)
+    assert result.exit_code == 0, result.output
+    return db.read_bytes(), records.read_text(), annotated.read_text()
+
+
+def changed_database(tmp_path, played, *statements) -> Path:
+    path = tmp_path / "changed.sqlite"
+    path.write_bytes(played[0])
+    connection = sqlite3.connect(path)
+    for statement in statements:
+        connection.execute(statement)
+    connection.commit()
+    connection.close()
+    return path
+
+
+def left_as_it_was(path: Path, command: list, fragment: str):
+    before = path.read_bytes()
+    refused(run(*command), fragment)
+    assert path.read_bytes() == before
+
+
+USES = {"results": lambda db: ["results", "--db", db],
+        "match": lambda db: [*RANDOM_MATCH, "--db", db],
+        "resume": lambda db: ["match", "--resume", "--match-id", "1", "--db", db]}
+
+
+@pytest.mark.parametrize("use", sorted(USES))
+@pytest.mark.parametrize("table,column", [("games", "record"), ("games", "score"),
+                                          ("matches", "settings"), ("matches", "status")])
+def test_a_database_missing_a_column_is_refused_and_left_as_it_was(tmp_path, played, use,
+                                                                     table, column):
+    """results raised OperationalError; match stored a new match row and then raised it."""
+    path = changed_database(tmp_path, played, f"ALTER TABLE {table} DROP COLUMN {column}")
+    left_as_it_was(path, USES[use](path), f"its table {table} lacks the column {column}")
+
+
+@pytest.mark.parametrize("use", sorted(USES))
+def test_a_foreign_sqlite_file_is_never_written_to(tmp_path, use):
+    """Another program's database whose one table is called games: it was given our other
+    table and a new column (and its header our application id) before being refused."""
+    path = tmp_path / "foreign.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, name TEXT)")
+    connection.execute("INSERT INTO games (name) VALUES ('chess')")
+    connection.commit()
+    connection.close()
+    left_as_it_was(path, USES[use](path), "its table games lacks the columns")
+
+
+def read_only(path: Path) -> Path:
+    """Make the database read-only for SQLite itself (its header's write version 3), which,
+    unlike a file mode, holds for root too."""
+    with open(path, "r+b") as handle:
+        handle.seek(18)
+        handle.write(b"\x03")
+    return path
+
+
+@pytest.mark.parametrize("use", ["match", "resume"])
+def test_a_read_only_database_is_one_line_and_left_as_it_was(tmp_path, played, use):
+    path = read_only(changed_database(tmp_path, played, "UPDATE matches SET status = 'stopped'"))
+    left_as_it_was(path, USES[use](path), "cannot write to the results database (attempt to "
+                                          "write a readonly database); left unchanged")
+    assert run("results", "--db", path).exit_code == 0      # reading needs no writing
+
+
+@pytest.mark.parametrize("statement,fragment", [
+    ("UPDATE matches SET status = 'paused'", "has status 'paused', which no match writes"),
+    ("UPDATE matches SET status = 'stopped', game = 'chess'",
+     "is of game 'chess' but its settings are of 'mattock'"),
+    ("UPDATE matches SET status = 'stopped', game = 'maatatahay'",
+     "is of game 'maatatahay' but its settings are of 'mattock'"),
+])
+@pytest.mark.parametrize("match_id", [["--match-id", "1"], []], ids=["by id", "newest"])
+def test_resume_refuses_a_match_row_it_did_not_write(tmp_path, played, statement, fragment,
+                                                     match_id):
+    """Both were resumed (and the row set to finished)."""
+    path = changed_database(tmp_path, played, statement)
+    left_as_it_was(path, ["match", "--resume", *match_id, "--db", path], fragment)
+
+
+# -- records with damaged annotations -----------------------------------------------------------
+
+def with_comment(annotated: str, change) -> str:
+    """The annotated records with the first annotated ply's comment changed by ``change``."""
+    lines = annotated.splitlines()
+    at = next(i for i, line in enumerate(lines) if "eval_before=" in line)
+    head, _, comment = lines[at].partition(" {")
+    items = dict(item.split("=", 1) for item in comment.rstrip("}").split("; "))
+    lines[at] = f"{head} {{{'; '.join(f'{k}={v}' for k, v in change(items).items())}}}"
+    return "\n".join(lines) + "\n"
+
+
+def without(*keys):
+    return lambda items: {k: v for k, v in items.items() if k not in keys}
+
+
+def setting(key, value):
+    return lambda items: {**items, key: value}
+
+
+@pytest.mark.parametrize("change,fragment", [
+    (without("eval_after"), "a partial annotation (no eval_after)"),                 # KeyError
+    (without("eval_before"), "a partial annotation (no eval_before)"),
+    (without("eval_before", "eval_after"), "(no eval_before or eval_after)"),
+    (setting("wp_loss", "abc"), "wp_loss='abc' is not a win probability"),         # ValueError
+    (setting("wp_loss", "nan"), "wp_loss='nan' is not a win probability"),         # -nan%
+    (setting("wp_loss", "-0.5"), "wp_loss='-0.5' is not a win probability"),
+    (setting("wp_loss", "7"), "wp_loss='7' is not a win probability"),
+    (setting("mark", "brilliant"), "mark='brilliant'; expected one of"),
+])
+@pytest.mark.parametrize("listing", [[], ["--annotations"]], ids=["last move", "list"])
+def test_records_with_damaged_annotations_are_one_line(tmp_path, played, change, fragment,
+                                                       listing):
+    path = tmp_path / "damaged.rec"
+    path.write_text(with_comment(played[2], change))
+    left_as_it_was(path, ["replay", path, *listing], f"{path}, record 1: ply ")
+    refused(run("replay", path, *listing), fragment)
+
+
+def test_an_intact_annotated_record_still_replays(played, tmp_path):
+    path = tmp_path / "intact.rec"
+    path.write_text(with_comment(played[2], lambda items: items))
+    result = run("replay", path, "--annotations")
+    assert result.exit_code == 0 and "annotated by" in result.output, result.output
