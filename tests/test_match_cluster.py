@@ -288,14 +288,20 @@ def test_sprt_decision_cancels_outstanding_cluster_games(tmp_path, monkeypatch):
 
 
 class NotDask(threading.Thread):
-    """A TCP server that answers every connection with an HTTP response."""
+    """A TCP server on 127.0.0.1 that is no Dask scheduler: it answers every connection with
+    ``reply`` (an HTTP response) and closes it, or with ``keep_open`` keeps the connection
+    without another byte, as an HTTP server waiting for a request line Dask never sends (or,
+    with no reply, a silent listener)."""
 
-    def __init__(self):
+    def __init__(self, reply: bytes = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi",
+                 keep_open: bool = False):
         super().__init__(daemon=True)
+        self.reply, self.keep_open = reply, keep_open
         self.server = socket.create_server(("127.0.0.1", 0))
         self.server.settimeout(0.2)
         self.port = self.server.getsockname()[1]
         self.stopping = threading.Event()
+        self.connections = []
 
     def run(self):
         while not self.stopping.is_set():
@@ -303,8 +309,11 @@ class NotDask(threading.Thread):
                 connection, _ = self.server.accept()
             except OSError:
                 continue
-            with connection:
-                connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi")
+            connection.sendall(self.reply)
+            if self.keep_open:
+                self.connections.append(connection)
+            else:
+                connection.close()
 
     def __enter__(self):
         self.start()
@@ -313,6 +322,8 @@ class NotDask(threading.Thread):
     def __exit__(self, *exc):
         self.stopping.set()
         self.join()
+        for connection in self.connections:
+            connection.close()
         self.server.close()
 
 
@@ -338,41 +349,6 @@ def test_cluster_addresses_that_are_no_scheduler_exit_2(tmp_path, monkeypatch):
     assert not db.exists()
 
 
-class SilentServer(threading.Thread):
-    """A TCP server on 127.0.0.1 that accepts connections and, like an HTTP server waiting
-    for a request line Dask never sends, keeps them open without a byte (``reply``: what it
-    sends first, e.g. an HTTP error page, and still keeps the connection)."""
-
-    def __init__(self, reply: bytes = b""):
-        super().__init__(daemon=True)
-        self.reply = reply
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.server.settimeout(0.2)
-        self.port = self.server.getsockname()[1]
-        self.stopping = threading.Event()
-        self.connections = []
-
-    def run(self):
-        while not self.stopping.is_set():
-            try:
-                connection, _ = self.server.accept()
-            except OSError:
-                continue
-            connection.sendall(self.reply)
-            self.connections.append(connection)
-
-    def __enter__(self):
-        self.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stopping.set()
-        self.join()
-        for connection in self.connections:
-            connection.close()
-        self.server.close()
-
-
 HTTP_ANSWER = (b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\n"
                b"Connection: keep-alive\r\nContent-Length: 1000\r\n\r\n<html>")
 
@@ -390,7 +366,7 @@ def test_servers_that_never_answer_the_handshake_exit_2_within_the_timeout(
     base = ["match", "mattock", "--engine", "random", "--engine", "random", "--db", str(db),
             "--cluster"] if command == "match" else \
         ["annotate", "mattock", str(records), "--nodes", "10", "--cluster"]
-    with SilentServer() as silent, SilentServer(HTTP_ANSWER) as http:
+    with NotDask(b"", keep_open=True) as silent, NotDask(HTTP_ANSWER, keep_open=True) as http:
         for server, expected in ((silent, "no Dask scheduler answered within 1 s"),
                                  (http, "is not a Dask scheduler")):
             # The test's own limit (far above the 1 s asked for) keeps a regression from
