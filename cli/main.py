@@ -576,7 +576,7 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
     """
     from tqdm import tqdm
 
-    from crystalpick.search.solve import Solver
+    from crystalpick.search.solve import DamagedTable, Solver
 
     from .solving import progress_text, solution_document, solution_text
 
@@ -584,7 +584,10 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     solver = Solver(game_obj, hash_mb)
     if resume_path:
-        solver.load(resume_path)
+        try:
+            solver.load(resume_path)
+        except DamagedTable as err:     # never trusted: solved afresh, the file rewritten
+            click.echo(f"warning: {err}; ignored, solving afresh", err=True)
     if state.is_terminal():
         raise InputError("the game is over in this position: nothing to solve")
     bar = tqdm(desc="solve", file=sys.stderr, disable=None, bar_format="{desc} {postfix}")
@@ -787,7 +790,9 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
 @click.option("--cluster", default=None, metavar="tcp://HOST:8786",
               help="Play every game as a task on this Dask scheduler instead of local "
                    "processes (pip install \"crystalpick[cluster]\"). crystalpick, and any "
-                   "cmd: engine's command, must be installed on every worker.")
+                   "cmd: engine's command, must be installed on every worker. tcp://, tls://, "
+                   "ws:// or wss://; an address where no scheduler answers within 10 s is an "
+                   "error.")
 @click.option("--openings", type=click.Path(exists=True, dir_okay=False), default=None,
               help="Openings: one position or move list a line, or game records.")
 @click.option("--openings-order", type=click.Choice(["sequential", "random"]),
@@ -1042,12 +1047,15 @@ def replay(record_file, ply, index, list_annotations):
     record = records[index - 1]
     state = record.replay(ply)
     shown = len(record.plies) if ply is None else ply
+    try:
+        lines = [annotation_text(number, p.move, p.comment)
+                 for number, p in enumerate(record.plies, 1)]
+    except GameError as err:
+        raise InputError(f"{record_file}, record {index}: {err}") from None
     click.echo(f"{record.tags.get('First', '?')} vs {record.tags.get('Second', '?')}: "
                f"{record.result} ({record.tags.get('Reason', '')}); ply {shown} of "
                f"{len(record.plies)}")
     click.echo(state.render(color=use_colour()))
-    lines = [annotation_text(number, p.move, p.comment)
-             for number, p in enumerate(record.plies, 1)]
     if shown and lines[shown - 1]:
         click.echo(f"last move {lines[shown - 1]}")
     if list_annotations:

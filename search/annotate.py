@@ -31,6 +31,7 @@ it is the other player's turn, and it is still judged by what the mover knew). T
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, field
 
 from crystalpick.engine import GameError
@@ -406,10 +407,23 @@ def figures(moves: list[MoveAnnotation]) -> dict:
 def annotation_text(number: int, move: str, comment: dict) -> str | None:
     """One line for people about ply ``number`` from its record comment, or None when it
     carries no annotation: the mark, the evaluations before and after from the mover's view,
-    the win probability lost and the better move with its line."""
-    if "eval_before" not in comment:
+    the win probability lost and the better move with its line. A partial or malformed
+    annotation (a damaged record) is a GameError naming the ply and the key."""
+    if not any(key in comment for key in KEYS):
         return None
-    loss = float(comment.get("wp_loss", 0))
+    missing = [key for key in ("eval_before", "eval_after") if key not in comment]
+    if missing:
+        raise GameError(f"ply {number}: a partial annotation (no {' or '.join(missing)})")
+    try:
+        loss = float(comment.get("wp_loss", 0))
+    except ValueError:
+        loss = math.nan
+    if not 0 <= loss <= 1:          # also NaN
+        raise GameError(f"ply {number}: wp_loss={comment['wp_loss']!r} is not a win "
+                        f"probability (a number in 0..1)")
+    if comment.get("mark", "ok") not in ("ok", *MARK_NAMES):
+        raise GameError(f"ply {number}: mark={comment['mark']!r}; expected one of "
+                        f"{', '.join(MARK_NAMES)}")
     text = (f"{number}. {move}  {comment.get('mark', 'ok')}: {comment['eval_before']} -> "
             f"{comment['eval_after']} for {comment.get('eval_pov', '?')}, " +
             (f"win probability -{100 * loss:.1f}%" if loss else "no win probability lost"))

@@ -552,12 +552,19 @@ cdef class ProofNumberSearch:
         return bytes(out)
 
     def import_table(self, const unsigned char[::1] data):
-        """Put exported entries back (any table size); returns how many were read."""
+        """Put exported entries back (any table size); returns how many were read. Every
+        entry is checked first: one that no search can write (a damaged file) is a
+        ValueError naming it, and nothing is imported."""
         cdef long long count = data.shape[0] // sizeof(Entry), i
         cdef Entry entry
         cdef Entry* slot
         if data.shape[0] % sizeof(Entry):
             raise ValueError("not a table export: its length is not a whole number of entries")
+        for i in range(count):
+            memcpy(&entry, &data[i * sizeof(Entry)], sizeof(Entry))
+            problem = impossible(&entry)
+            if problem:
+                raise ValueError(f"entry {i + 1} of {count}: {problem}")
         for i in range(count):
             memcpy(&entry, &data[i * sizeof(Entry)], sizeof(Entry))
             slot = self.place(entry.key)
@@ -567,6 +574,29 @@ cdef class ProofNumberSearch:
 
     def clear(self):
         memset(self.table, 0, (self.slot_mask + 1) * BUCKET * sizeof(Entry))
+
+
+cdef str impossible(Entry* entry):
+    """What makes ``entry`` one that no search writes ('' if nothing): lengths and budgets
+    beyond a game's plies, numbers beyond infinite, or a position both proven within L plies
+    and disproven with L or more plies to spare."""
+    if entry.key == 0:
+        return "an empty key"
+    if entry.pn < 1 or entry.pn > INFINITE or entry.dn < 1 or entry.dn > INFINITE:
+        return f"proof and disproof numbers {entry.pn}, {entry.dn} (expected 1..{INFINITE})"
+    if entry.proof_len != NO_PROOF and not 1 <= entry.proof_len < MAX_PLIES:
+        return f"proof length {entry.proof_len} (expected 1..{MAX_PLIES - 1} plies)"
+    if not 0 <= entry.disproof_len < MAX_PLIES:
+        return f"disproof length {entry.disproof_len} (expected 0..{MAX_PLIES - 1} plies)"
+    for name, budget in (("disproof", entry.disproof_budget), ("work", entry.work_budget)):
+        if not NO_DISPROOF <= budget <= UNBOUNDED:
+            return f"{name} budget {budget} (expected {NO_DISPROOF}..{UNBOUNDED})"
+    if entry.draw not in (0, 1):
+        return f"draw flag {entry.draw} (expected 0 or 1)"
+    if entry.proof_len != NO_PROOF and entry.disproof_budget >= entry.proof_len:
+        return (f"proven in {entry.proof_len} plies yet disproven within "
+                f"{entry.disproof_budget}")
+    return ""
 
 
 PROVEN_STATUS = PROVEN          # what prove() and children() return, for Python

@@ -19,6 +19,7 @@ keeps what is proven, including the value of every first move.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import time
@@ -33,7 +34,9 @@ from .stop import StopFlag
 
 CHUNK_NODES = 400_000
 SAVE_EVERY_SECONDS = 60.0
-TABLE_FORMAT = "crystalpick.dfpn-table/1"
+# /2: the header carries the body's SHA-256, so a damaged table is never trusted (issue 33).
+TABLE_FORMAT = "crystalpick.dfpn-table/2"
+UNCHECKED_FORMATS = ("crystalpick.dfpn-table/1",)
 
 
 @dataclass
@@ -92,6 +95,10 @@ def refuse_unsolvable(game) -> None:
                         f"handle it)")
 
 
+class DamagedTable(GameError):
+    """A ``--resume`` table that is ours but damaged: nothing of it was loaded."""
+
+
 class Solver:
     """One df-pn table for a game; ``solve`` may be called on several positions."""
 
@@ -99,48 +106,65 @@ class Solver:
                  evaluation_order: bool = True, mobility: bool = True):
         refuse_unsolvable(game)
         self.game = game
-        self.searcher = ProofNumberSearch(
-            game.new_initial_state().search_kernel().clone(), game.evaluator(),
-            hash_megabytes, epsilon, game.evaluation_scale if evaluation_order else 0.0,
-            mobility)
+        try:
+            self.searcher = ProofNumberSearch(
+                game.new_initial_state().search_kernel().clone(), game.evaluator(),
+                hash_megabytes, epsilon, game.evaluation_scale if evaluation_order else 0.0,
+                mobility)
+        except MemoryError:
+            raise GameError(f"not enough memory for a table of {hash_megabytes} MB (lower "
+                            f"--hash)") from None
         self.loaded_entries = 0
 
     # -- the table file --------------------------------------------------------------------
 
-    def header(self) -> dict:
+    def header(self, body: bytes = b"") -> dict:
         return {"format": TABLE_FORMAT, "game": self.game.name,
-                "identity": repr(self.game.identity)}
+                "identity": repr(self.game.identity), "sha256": hashlib.sha256(body).hexdigest()}
 
     def load(self, path: str) -> int:
-        """Read a table saved by :meth:`save` (nothing if the file does not exist yet)."""
+        """Read a table saved by :meth:`save` (nothing if the file does not exist yet). A file
+        that is not a table of this game is refused (a GameError); a table whose body does not
+        match its checksum, or holds an entry no search writes, is :class:`DamagedTable`, with
+        nothing loaded: the caller may solve afresh and let :meth:`save` replace it."""
         if not os.path.exists(path):
             return 0
         with open(path, "rb") as handle:
             first = handle.readline()
-            try:
-                header = json.loads(first)
-            except ValueError:
-                raise GameError(f"--resume {path}: not a solver table file (no header)") \
-                    from None
-            expected = self.header()
-            if header.get("format") != TABLE_FORMAT:
-                raise GameError(f"--resume {path}: format {header.get('format')!r}, expected "
-                                f"{TABLE_FORMAT}")
-            if header.get("identity") != expected["identity"]:
-                raise GameError(f"--resume {path}: a table of {header.get('game')} with other "
-                                f"rules or components, not of this {self.game.name}")
-            try:
-                self.loaded_entries = self.searcher.import_table(handle.read())
-            except ValueError as err:
-                raise GameError(f"--resume {path}: {err}") from None
+            body = handle.read()
+        try:
+            header = json.loads(first)
+        except ValueError:
+            header = None
+        if not isinstance(header, dict):
+            raise GameError(f"--resume {path}: not a solver table file (no header)")
+        expected = self.header()
+        if header.get("format") in UNCHECKED_FORMATS:
+            raise GameError(f"--resume {path}: a table of format {header['format']}, written "
+                            f"before tables carried a checksum; delete it or give another "
+                            f"file to solve afresh")
+        if header.get("format") != TABLE_FORMAT:
+            raise GameError(f"--resume {path}: format {header.get('format')!r}, expected "
+                            f"{TABLE_FORMAT}")
+        if header.get("identity") != expected["identity"]:
+            raise GameError(f"--resume {path}: a table of {header.get('game')} with other "
+                            f"rules or components, not of this {self.game.name}")
+        if header.get("sha256") != hashlib.sha256(body).hexdigest():
+            raise DamagedTable(f"--resume {path}: the table is damaged (its checksum does not "
+                               f"match)")
+        try:
+            self.loaded_entries = self.searcher.import_table(body)
+        except ValueError as err:
+            raise DamagedTable(f"--resume {path}: the table is damaged ({err})") from None
         return self.loaded_entries
 
     def save(self, path: str) -> None:
         """Write the table: the whole file or nothing."""
         partial = f"{path}.partial"
+        body = self.searcher.export_table()
         with open(partial, "wb") as handle:
-            handle.write(json.dumps(self.header()).encode() + b"\n")
-            handle.write(self.searcher.export_table())
+            handle.write(json.dumps(self.header(body)).encode() + b"\n")
+            handle.write(body)
         os.replace(partial, path)
 
     # -- solving ---------------------------------------------------------------------------

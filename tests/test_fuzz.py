@@ -309,9 +309,9 @@ def a_record(tmp_path_factory) -> str:
 
 
 @st.composite
-def damaged(draw, text: str) -> bytes:
+def damaged(draw, text: str | bytes) -> bytes:
     """``text`` with a few bytes replaced, inserted or cut, or random bytes."""
-    data = bytearray(text.encode())
+    data = bytearray(text.encode() if isinstance(text, str) else text)
     if draw(st.integers(0, 3)) == 0:
         return draw(st.binary(max_size=300))
     for _ in range(draw(st.integers(1, 4))):

@@ -288,14 +288,20 @@ def test_sprt_decision_cancels_outstanding_cluster_games(tmp_path, monkeypatch):
 
 
 class NotDask(threading.Thread):
-    """A TCP server that answers every connection with an HTTP response."""
+    """A TCP server on 127.0.0.1 that is no Dask scheduler: it answers every connection with
+    ``reply`` (an HTTP response) and closes it, or with ``keep_open`` keeps the connection
+    without another byte, as an HTTP server waiting for a request line Dask never sends (or,
+    with no reply, a silent listener)."""
 
-    def __init__(self):
+    def __init__(self, reply: bytes = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi",
+                 keep_open: bool = False):
         super().__init__(daemon=True)
+        self.reply, self.keep_open = reply, keep_open
         self.server = socket.create_server(("127.0.0.1", 0))
         self.server.settimeout(0.2)
         self.port = self.server.getsockname()[1]
         self.stopping = threading.Event()
+        self.connections = []
 
     def run(self):
         while not self.stopping.is_set():
@@ -303,8 +309,11 @@ class NotDask(threading.Thread):
                 connection, _ = self.server.accept()
             except OSError:
                 continue
-            with connection:
-                connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nhi")
+            connection.sendall(self.reply)
+            if self.keep_open:
+                self.connections.append(connection)
+            else:
+                connection.close()
 
     def __enter__(self):
         self.start()
@@ -313,6 +322,8 @@ class NotDask(threading.Thread):
     def __exit__(self, *exc):
         self.stopping.set()
         self.join()
+        for connection in self.connections:
+            connection.close()
         self.server.close()
 
 
@@ -336,3 +347,49 @@ def test_cluster_addresses_that_are_no_scheduler_exit_2(tmp_path, monkeypatch):
                 assert fragment in result.output, (address, result.output)
                 assert one_error_line(result.output), result.output
     assert not db.exists()
+
+
+HTTP_ANSWER = (b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/html\r\n"
+               b"Connection: keep-alive\r\nContent-Length: 1000\r\n\r\n<html>")
+
+
+@pytest.mark.parametrize("command", ["match", "annotate"])
+def test_servers_that_never_answer_the_handshake_exit_2_within_the_timeout(
+        tmp_path, monkeypatch, command):
+    """Issue 33: these waited forever (connect's timeout does not cover the handshake)."""
+    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", 1.0)
+    db = tmp_path / "never.sqlite"
+    records = tmp_path / "games.rec"
+    made = run("match", "mattock", "--engine", "random", "--engine", "random", "--games", "2",
+               "--db", str(tmp_path / "records.sqlite"), "--records", str(records))
+    assert made.exit_code == 0, made.output
+    base = ["match", "mattock", "--engine", "random", "--engine", "random", "--db", str(db),
+            "--cluster"] if command == "match" else \
+        ["annotate", "mattock", str(records), "--nodes", "10", "--cluster"]
+    with NotDask(b"", keep_open=True) as silent, NotDask(HTTP_ANSWER, keep_open=True) as http:
+        for server, expected in ((silent, "no Dask scheduler answered within 1 s"),
+                                 (http, "is not a Dask scheduler")):
+            # The test's own limit (far above the 1 s asked for) keeps a regression from
+            # hanging the suite: the command runs on a thread it can leave behind.
+            outcome = {}
+            worker = threading.Thread(
+                target=lambda: outcome.update(result=run(*base, f"tcp://127.0.0.1:{server.port}")),
+                daemon=True)
+            worker.start()
+            worker.join(STARTUP)
+            assert "result" in outcome, f"{command} --cluster still waiting after {STARTUP} s"
+            result = outcome["result"]
+            assert result.exit_code == 2, result.output
+            assert expected in result.output, result.output
+            assert one_error_line(result.output), result.output
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("scheme", ["ucx", "http"])
+def test_an_unsupported_scheme_is_one_line(tmp_path, scheme):
+    """Issue 33: ucx:// raised Dask's FutureWarning as a traceback."""
+    result = run("match", "mattock", "--engine", "random", "--engine", "random",
+                 "--db", str(tmp_path / "never.sqlite"), "--cluster", f"{scheme}://127.0.0.1:1")
+    assert result.exit_code == 2, result.output
+    assert f"unsupported scheme '{scheme}'" in result.output, result.output
+    assert one_error_line(result.output), result.output

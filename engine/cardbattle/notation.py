@@ -15,9 +15,9 @@ in secret (open deck lists, §2), and a creature chosen but not yet revealed is 
 from __future__ import annotations
 
 from ..game import NotationError
-from .cards import MAX_DECK, CardSet
-from .position import (CHOOSE, DRAW_RESULT, KEPT, NO_CARD, PENDING, PHASE_NAMES, TAKEN,
-                       UNDECIDED, Position, Seat)
+from .cards import MAX_DECK, MAX_VALUE, CardSet
+from .position import (CHOOSE, DRAW_RESULT, KEPT, NO_CARD, PENDING, PHASE_NAMES, PLY_LIMIT,
+                       TAKEN, UNDECIDED, Position, Seat)
 
 GAME_WORD = "cardbattle"
 PLAYERS = ("P1", "P2")
@@ -25,6 +25,12 @@ HEAD_KEYS = ("phase", "actor", "caller", "attr", "round", "ply", "tiebreak", "re
 SEAT_KEYS = ("won", "tokens", "hand", "deck", "discard", "table", "chosen", "tie", "value",
              "left", "flags")
 FLAG_LETTERS = "cbpokm"
+# The largest value of each number field that a game can reach, so a number the kernel's C
+# int cannot hold never gets that far: a game is drawn at PLY_LIMIT plies and plays fewer
+# rounds, a round moves at most one crystal (and the stake's tokens are 2 x target at most),
+# a value sums at most a deck of cards, a refill draws at most a deck.
+NUMBER_LIMITS = {"round": PLY_LIMIT, "ply": PLY_LIMIT, "won": PLY_LIMIT, "tokens": PLY_LIMIT,
+                 "value": MAX_DECK * MAX_VALUE, "left": MAX_DECK}
 
 
 def pile(numbers) -> str:
@@ -118,9 +124,10 @@ def fields(text: str, keys: tuple[str, ...], where: str) -> dict[str, str]:
     return out
 
 
-def number(value: str, where: str, key: str, low: int = 0) -> int:
-    if not value.isdigit() or int(value) < low:
-        raise NotationError(f"{where}: {key}={value!r} is not a whole number >= {low}")
+def number(value: str, where: str, key: str) -> int:
+    high = NUMBER_LIMITS[key]
+    if not (value.isascii() and value.isdigit()) or int(value) > high:
+        raise NotationError(f"{where}: {key}={value!r} is not a whole number in 0..{high}")
     return int(value)
 
 

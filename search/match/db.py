@@ -13,6 +13,7 @@ import json
 import os
 import sqlite3
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from crystalpick.engine import GameError
@@ -44,6 +45,11 @@ CREATE TABLE IF NOT EXISTS games (
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x43505244        # "CPRD" in the SQLite header: a crystalpick results database
 OUR_TABLES = {"matches", "games"}
+# The columns every version wrote (termination: added by the migration to version 1).
+OUR_COLUMNS = {"matches": {"id", "created", "game", "settings", "status"},
+               "games": {"match_id", "pair", "swapped", "score", "result", "reason", "plies",
+                         "record", "finished"}}
+STATUSES = ("running", "finished", "stopped")
 
 # How games stored before the termination column read their free-text reason: the first
 # matching fragment wins. Engines that failed to start forfeited games then; no termination
@@ -110,11 +116,29 @@ class ResultsDB:
         (application,) = self.connection.execute("PRAGMA application_id").fetchone()
         tables = {name for (name,) in self.connection.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if application == APPLICATION_ID or (application == 0 and tables <= OUR_TABLES):
-            return
-        raise GameError(f"{self.path}: not a crystalpick results database (it holds "
-                        f"{', '.join(sorted(tables)) or 'another application id'}); left "
-                        f"unchanged")
+        if not (application == APPLICATION_ID or (application == 0 and tables <= OUR_TABLES)):
+            raise GameError(f"{self.path}: not a crystalpick results database (it holds "
+                            f"{', '.join(sorted(tables)) or 'another application id'}); left "
+                            f"unchanged")
+        for table in sorted(tables & OUR_TABLES):
+            columns = {row[1] for row in self.connection.execute(f"PRAGMA table_info({table})")}
+            missing = OUR_COLUMNS[table] - columns
+            if missing:
+                raise GameError(f"{self.path}: its table {table} lacks the column"
+                                f"{'s' if len(missing) > 1 else ''} {', '.join(sorted(missing))}"
+                                f" (not a results database crystalpick wrote, or a damaged "
+                                f"one); left unchanged")
+
+    @contextmanager
+    def writing(self):
+        """One transaction; SQLite's refusal to write (a read-only file or folder, a full
+        disk, a lock held elsewhere) is a GameError naming the file, with nothing written."""
+        try:
+            with self.connection:
+                yield
+        except sqlite3.Error as err:
+            raise GameError(f"{self.path}: cannot write to the results database ({err}); "
+                            f"left unchanged") from None
 
     def migrate(self) -> None:
         """Bring a database written by an older version up to :data:`SCHEMA_VERSION`."""
@@ -144,7 +168,7 @@ class ResultsDB:
     def new_match(self, game: str, settings: dict, claim=None) -> int:
         """Store a new match; ``claim(id)`` runs before the row is committed, so no other
         process sees the match before its owner holds it."""
-        with self.connection:
+        with self.writing():
             cursor = self.connection.execute(
                 "INSERT INTO matches (created, game, settings) VALUES (?, ?, ?)",
                 (time.time(), game, json.dumps(settings, sort_keys=True)))
@@ -153,15 +177,27 @@ class ResultsDB:
         return cursor.lastrowid
 
     def match(self, match_id: int | None = None) -> tuple[int, dict, str] | None:
-        """(id, settings, status) of a match, or of the newest unfinished one."""
+        """(id, settings, status) of a match, or of the newest unfinished one; a row that no
+        match wrote (a status crystalpick never writes, a game other than its settings') is
+        a GameError naming it."""
         if match_id is None:
             row = self.connection.execute(
-                "SELECT id, settings, status FROM matches WHERE status != 'finished' "
+                "SELECT id, settings, status, game FROM matches WHERE status != 'finished' "
                 "ORDER BY id DESC LIMIT 1").fetchone()
         else:
             row = self.connection.execute(
-                "SELECT id, settings, status FROM matches WHERE id = ?", (match_id,)).fetchone()
-        return None if row is None else (row[0], self.settings_of(row[0], row[1]), row[2])
+                "SELECT id, settings, status, game FROM matches WHERE id = ?",
+                (match_id,)).fetchone()
+        if row is None:
+            return None
+        found, settings, status, game = row[0], self.settings_of(row[0], row[1]), row[2], row[3]
+        if status not in STATUSES:
+            raise GameError(f"{self.path}: match {found} has status {status!r}, which no match "
+                            f"writes (expected {', '.join(STATUSES)}); left unchanged")
+        if "game" in settings and game != settings["game"]:     # (no game: damaged settings)
+            raise GameError(f"{self.path}: match {found} is of game {game!r} but its settings "
+                            f"are of {settings['game']!r}; left unchanged")
+        return found, settings, status
 
     def settings_of(self, match_id: int, text) -> dict:
         try:
@@ -182,7 +218,7 @@ class ResultsDB:
                  termination: Termination, reason: str, plies: int, record: str) -> bool:
         """Store a finished game; False if that game is stored already (another runner wrote
         it: the stored one is kept)."""
-        with self.connection:
+        with self.writing():
             cursor = self.connection.execute(
                 "INSERT OR IGNORE INTO games (match_id, pair, swapped, score, result, termination,"
                 " reason, plies, record, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -208,7 +244,7 @@ class ResultsDB:
                 for p, s, score, t in rows]
 
     def set_status(self, match_id: int, status: str) -> None:
-        with self.connection:
+        with self.writing():
             self.connection.execute("UPDATE matches SET status = ? WHERE id = ?",
                                     (status, match_id))
 

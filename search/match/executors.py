@@ -28,6 +28,9 @@ from ..lifetime import die_with_parent
 
 # Seconds to wait for a scheduler to answer before saying it cannot be reached.
 CONNECT_TIMEOUT = 10.0
+# The schemes Dask reaches a scheduler by (tls and wss take their certificates from Dask's
+# configuration; inproc: a scheduler in this process, for tests); ucx is gone from Dask.
+CLUSTER_SCHEMES = ("tcp", "tls", "ws", "wss", "inproc")
 INSTALL_HINT = 'pip install "crystalpick[cluster]"'
 
 
@@ -336,11 +339,18 @@ def probe_scheduler(address: str, timeout: float) -> None:
     async def identity():
         comm = await connect(address, timeout=timeout)
         try:
-            await asyncio.wait_for(comm.write({"op": "identity", "reply": True}), timeout)
-            return await asyncio.wait_for(comm.read(), timeout)
+            await comm.write({"op": "identity", "reply": True})
+            return await comm.read()
         finally:
             comm.abort()
 
+    async def identity_in_time():
+        # One deadline for all of it: connect's own timeout does not cover Dask's handshake,
+        # which waits forever on a server that accepts and never answers (an HTTP server,
+        # a silent listener).
+        return await asyncio.wait_for(identity(), timeout)
+
+    check_scheme(address)
     try:
         resolve_address(address)
     except ValueError as err:
@@ -349,8 +359,12 @@ def probe_scheduler(address: str, timeout: float) -> None:
     except OSError as err:
         raise GameError(f"--cluster {address}: cannot resolve the host ({err})") from None
     try:
-        reply = asyncio.run(identity())
-    except (OSError, TimeoutError) as err:
+        reply = asyncio.run(identity_in_time())
+    except TimeoutError:
+        raise GameError(f"--cluster {address}: no Dask scheduler answered within "
+                        f"{timeout:g} s (nothing listens there, or a server that does not "
+                        f"answer Dask's handshake)") from None
+    except OSError as err:
         raise GameError(f"--cluster {address}: no Dask scheduler answered within "
                         f"{timeout:g} s ({one_line(err)})") from None
     except Exception:               # whatever decoding another protocol's bytes raises
@@ -361,6 +375,16 @@ def probe_scheduler(address: str, timeout: float) -> None:
         raise GameError(f"--cluster {address}: this is not a Dask scheduler (it answers as "
                         f"{kind or 'something else'}; give the scheduler's address, "
                         f"tcp://HOST:8786 by default)")
+
+
+def check_scheme(address: str) -> None:
+    """Refuse a scheme the scheduler cannot be reached by before Dask sees it: Dask raises
+    warnings (a traceback) for some of the schemes it knows but no longer serves (ucx)."""
+    scheme, separator, _ = address.partition("://")
+    if separator and scheme not in CLUSTER_SCHEMES:
+        known = ", ".join(f"{name}://" for name in CLUSTER_SCHEMES)
+        raise GameError(f"--cluster {address!r}: expected a Dask scheduler address like "
+                        f"tcp://HOST:8786 (unsupported scheme {scheme!r}; known: {known})")
 
 
 def one_line(err: BaseException) -> str:
