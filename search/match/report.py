@@ -83,6 +83,20 @@ def format_summary(document: dict) -> str:
     return "\n".join(lines)
 
 
+def pairing_line(document: dict) -> str:
+    """A match (:func:`summary`) in one line, as a tournament lists its pairings."""
+    first, second = document["engines"]
+    points = document["wins"] + document["draws"] / 2
+    line = (f"{first} vs {second}: {points:g}/{document['games']} (W {document['wins']} "
+            f"D {document['draws']} L {document['losses']})")
+    if "elo" in document:
+        elo = document["elo"]
+        spread = f"+/- {elo['error']:.1f}" if elo["error"] is not None else \
+            f"[{_text(elo['low'])}, {_text(elo['high'])}]"
+        line += f", Elo {_text(elo['value'])} {spread}"
+    return line + ", Ptnml [" + ", ".join(map(str, document["pentanomial"].values())) + "]"
+
+
 def progress_text(results: Results, sprt: SPRT | None) -> str:
     """The short live line under the progress bar."""
     text = f"W/D/L {results.wins}/{results.draws}/{results.losses}"
