@@ -1031,18 +1031,18 @@ def write_atomically(path: str, text: str) -> None:
 @json_option
 @user_errors
 def results(db_path, as_json):
-    """List the matches in the results database with their statistics."""
+    """List the matches in the results database with their statistics (a tournament's
+    pairings say which tournament; 'crystalpick ratings' rates them together)."""
     from crystalpick.search.match.db import ResultsDB, default_path
-    from crystalpick.search.match.report import format_summary, summary
+    from crystalpick.search.match.report import format_summary
     from crystalpick.search.match.runner import load_match
+    from crystalpick.search.match.session import match_document
 
     db = ResultsDB(db_path or default_path(), create=False)
     listed = []
     for match_id, created, game, _, status in db.matches():
-        state = load_match(db, match_id)
-        document = summary(state.unpaired(), state.settings.engines, state.sprt,
-                           terminations=state.terminations)
-        document.update(match_id=match_id, game=game, status=status,
+        document = match_document(load_match(db, match_id), db.path)
+        document.update(status=status, tournament=db.tournament_of(match_id),
                         created=time.strftime("%Y-%m-%d %H:%M", time.localtime(created)))
         listed.append(document)
     db.close()
@@ -1050,8 +1050,9 @@ def results(db_path, as_json):
         emit_json({"matches": listed})
         return
     for document in listed:
+        pairing = f", tournament {document['tournament']}" if document["tournament"] else ""
         click.echo(f"match {document['match_id']} ({document['game']}, {document['created']}, "
-                   f"{document['status']})")
+                   f"{document['status']}{pairing})")
         click.echo(format_summary(document))
         click.echo("")
 
