@@ -1077,10 +1077,12 @@ def main():
         os._exit(end.code)
 
 
-# Commands kept in modules of their own; they register on ``cli`` (and import this module's
-# helpers, all defined above).
-from . import matches, tournaments  # noqa: E402,F401
+# Commands kept in modules of their own (match, tournament, ratings): they register on
+# ``cli`` and import this module's helpers, all defined above.
+from . import matches  # noqa: E402,F401
 
 
 if __name__ == "__main__":
-    main()
+    # python -m crystalpick.cli.main: the commands registered on the imported module's group
+    from crystalpick.cli.main import main as registered_main
+    registered_main()

@@ -114,12 +114,9 @@ def open_session(options):
     return MatchSession(options["db_path"] or default_path())
 
 
-def play(session, options, resume: bool, announce, report, progress) -> None:
-    """Open, begin and run ``session``; print ``report(session)`` (a document: JSON, or
-    text by ``report.text``) of what was finished, also when stopped. ``announce(session)``
-    is the line said once it begins, ``progress(state)`` the text under the progress bar."""
-    from tqdm import tqdm
-
+def begin(session, options, resume: bool) -> None:
+    """Open ``session``'s executor (a resumed one keeps its stored --concurrency unless one
+    is given) and begin it: nothing is stored when an engine cannot start."""
     from crystalpick.search.match.executors import ExecutorError
     from crystalpick.search.match.termination import EngineStartError
 
@@ -135,6 +132,18 @@ def play(session, options, resume: bool, announce, report, progress) -> None:
     except (EngineStartError, ExecutorError) as err:
         raise InputError(f"{'engine ' if isinstance(err, EngineStartError) else ''}{err}; "
                          f"no game was played") from None
+
+
+def play(session, options, resume: bool, announce, report, progress) -> None:
+    """Begin and run ``session``; print ``report(session)`` (a document: JSON, or text by
+    ``report.text``) of what was finished, also when stopped. ``announce(session)`` is the
+    line said once it begins, ``progress(state)`` the text under the progress bar."""
+    from tqdm import tqdm
+
+    from crystalpick.search.match.executors import ExecutorError
+    from crystalpick.search.match.termination import EngineStartError
+
+    begin(session, options, resume)
     click.echo(announce(session), err=True)
     bar = tqdm(total=session.total_games, initial=session.finished_games, desc="games",
                unit="game", file=sys.stderr, disable=None)
@@ -146,8 +155,7 @@ def play(session, options, resume: bool, announce, report, progress) -> None:
         bar.update(1)
         bar.set_postfix_str(progress(state))
 
-    hint = f"continue with 'crystalpick {session.resume_hint(options['cluster'])}'"
-    kept = f"the finished games are saved in {session.db.path}"
+    kind, hint = session.kind, f"continue with {session.resume_hint(options['cluster'])}"
     stopped = None
     try:
         session.run(on_game)
@@ -157,9 +165,11 @@ def play(session, options, resume: bool, announce, report, progress) -> None:
     except SystemExit as end:             # SIGTERM: report what is finished, then leave
         stopped = end
     except EngineStartError as err:
-        raise InputError(f"engine {err}; stopped, {kept}: fix the engine and {hint}") from None
+        raise InputError(f"engine {err}; {kind} stopped, {session.finished_games} finished "
+                         f"games are saved: fix the engine and {hint}") from None
     except ExecutorError as err:
-        raise InputError(f"{err}; stopped, {kept}: start it again and {hint}") from None
+        raise InputError(f"{err}; {kind} stopped, {session.finished_games} finished games are "
+                         f"saved in {session.db.path}: start it again and {hint}") from None
     finally:
         bar.close()
     document = report(session)
@@ -217,3 +227,6 @@ def match(game, engines, game_count, sprt, resume, match_id, **options):
         report.text = format_summary
         play(session, options, resume, announce, report,
              lambda state: progress_text(state.unpaired(), state.sprt))
+
+
+from . import tournaments  # noqa: E402,F401  (tournament, ratings: built on the above)

@@ -27,8 +27,12 @@ from .tournament import TournamentSettings, stored_tournament
 
 
 class MatchSession:
+    """``db_path``: the results database, opened when a stored match is claimed or a new
+    one begins (so input refused before that leaves no file behind)."""
+
     def __init__(self, db_path):
-        self.db = ResultsDB(db_path)
+        self.path = db_path
+        self._db: ResultsDB | None = None
         self.executor = None
         self.lock: MatchLock | None = None
         self.states: list[MatchState] = []
@@ -42,6 +46,12 @@ class MatchSession:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    @property
+    def db(self) -> ResultsDB:
+        if self._db is None:
+            self._db = ResultsDB(self.path)
+        return self._db
+
     def close(self) -> None:
         try:
             if self.executor is not None:
@@ -49,7 +59,8 @@ class MatchSession:
         finally:
             if self.lock is not None:
                 self.lock.release()
-            self.db.close()
+            if self._db is not None:
+                self._db.close()
 
     @property
     def settings(self) -> list[MatchSettings]:
@@ -115,24 +126,24 @@ class MatchSession:
     def begin(self) -> None:
         """Start every engine once where the games run (EngineStartError, ExecutorError);
         then store what was planned, locked, or mark what was claimed as running."""
+        db = self.db                # opened (or refused) before any engine starts
         self.executor.check(check_engines, replace(self.settings[0], engines=self.engines))
         if not self.planned:
             for state in self.states:
-                self.db.set_status(state.match_id, "running")
+                db.set_status(state.match_id, "running")
             return
-        kind = "tournament" if self.tournament else "match"
         locks = []
 
         def lock(number: int) -> None:      # before the new rows are visible to --resume
-            locks.append(MatchLock(self.db.path, number, kind))
+            locks.append(MatchLock(db.path, number, self.kind))
             locks[0].acquire()
 
         game = self.planned[0].game
         if self.tournament:
-            self.tournament_id, ids = self.db.new_tournament(
+            self.tournament_id, ids = db.new_tournament(
                 game, asdict(self.tournament), [asdict(s) for s in self.planned], lock)
         else:
-            ids = [self.db.new_match(game, asdict(self.planned[0]), lock)]
+            ids = [db.new_match(game, asdict(self.planned[0]), lock)]
         self.lock = locks[0]
         self.states = [MatchState(number, settings)
                        for number, settings in zip(ids, self.planned)]
@@ -152,11 +163,14 @@ class MatchSession:
     def total_games(self) -> int:
         return sum(state.settings.games for state in self.states)
 
+    @property
+    def kind(self) -> str:
+        return "tournament" if self.tournament else "match"
+
     def resume_hint(self, cluster: str | None) -> str:
-        where = f" --cluster {cluster}" if cluster else ""
-        if self.tournament_id is not None:
-            return f"tournament --resume --tournament-id {self.tournament_id}{where}"
-        return f"match --resume --match-id {self.states[0].match_id}{where}"
+        number = self.tournament_id if self.tournament else self.states[0].match_id
+        return f"--resume --{self.kind}-id {number}" + (f" --cluster {cluster}" if cluster
+                                                        else "")
 
     def units(self) -> list[Unit]:
         """Every finished game of the session as rating units (:mod:`.ratings`)."""
