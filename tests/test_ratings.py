@@ -32,6 +32,10 @@ def test_two_engines_the_likelihood_maximum_is_the_matchs_elo():
 
 def test_virtual_draws_keep_a_perfect_score_finite():
     units = [Unit("strong", "weak", (1, 1))] * 5
+    with pytest.raises(GameError, match="unbounded"):
+        rate(units, virtual_draws=0)
+    cycle = units + [Unit("weak", "third", (1, 0.5)), Unit("third", "strong", (0.5, 0))]
+    assert rate(cycle, virtual_draws=0, bootstrap=0).ratings[0].engine == "strong"
     rated = {r.engine: r for r in rate(units, bootstrap=20, seed=1).ratings}
     # 10 wins and one virtual draw: 10.5 of 11
     assert rated["strong"].elo - rated["weak"].elo == \

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import minimize
+from scipy.sparse.csgraph import connected_components
 
 from crystalpick.engine import GameError
 
@@ -160,6 +161,9 @@ def rate(units: list[Unit], anchor: str | None = None, virtual_draws: float = VI
     unit_games = [np.array([len(u.scores) for u in group]) for group in by_pairing.values()]
     points = np.array([p.sum() for p in unit_points]) + virtual_draws / 2
     games = np.array([g.sum() for g in unit_games]) + virtual_draws
+    if not bounded(pairings, points, games, len(engines)):
+        raise GameError("some engines scored every point against the others, so their "
+                        "maximum-likelihood ratings are unbounded: add virtual draws (a prior)")
     estimate = fit(pairings, points, games, len(engines))
     rng = np.random.default_rng(seed)
     samples = np.empty((bootstrap, len(engines)))
@@ -181,6 +185,17 @@ def rate(units: list[Unit], anchor: str | None = None, virtual_draws: float = VI
                       for b in ratings if b is not a} for a in ratings}
     return RatingList(ratings, los, anchor, virtual_draws, bootstrap, seed,
                       sum(len(u.scores) for u in units))
+
+
+def bounded(pairings: np.ndarray, points: np.ndarray, games: np.ndarray, count: int) -> bool:
+    """Whether the likelihood has a finite maximum: every engine reaches every other by a
+    chain of points scored (the graph of "scored against" strongly connected); else some
+    group won everything against the rest and could be rated infinitely higher."""
+    scored = np.zeros((count, count))
+    scored[pairings[:, 0], pairings[:, 1]] += points
+    scored[pairings[:, 1], pairings[:, 0]] += games - points
+    groups, _ = connected_components(scored > 0, directed=True, connection="strong")
+    return groups == 1
 
 
 def superiority(samples: np.ndarray, a: int, b: int) -> float:
