@@ -225,3 +225,26 @@ def test_json_of_what_was_finished_when_stopped(tmp_path, command, stop):
     assert "Traceback" not in err
     if stop == signal.SIGINT:
         assert "--resume" in err
+
+
+def test_a_tournament_on_a_dask_cluster_plays_the_local_pools_games(tmp_path):
+    """--cluster: every pairing's games are tasks on the cluster, the same games as local."""
+    distributed = pytest.importorskip("distributed")
+    import dask
+
+    args = ["tournament", "mattock", "--engine", "greedy", "--engine", "random", "--engine",
+            "random:seed=3", "--games-per-pair", "2", "--seed", "4", "--json"]
+    local = run(*args, "--db", str(tmp_path / "local.sqlite"))
+    with dask.config.set({"temporary-directory": str(tmp_path)}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                     dashboard_address=None) as cluster:
+        remote = run(*args, "--cluster", cluster.scheduler_address,
+                     "--db", str(tmp_path / "cluster.sqlite"))
+    assert local.exit_code == 0 and remote.exit_code == 0, remote.output
+
+    def moves(db):
+        return [(match_id, pair, swapped, [p.move for p in parse_records(record)[0].plies])
+                for match_id, pair, swapped, *_, record in stored_games(db)]
+    assert moves(tmp_path / "local.sqlite") == moves(tmp_path / "cluster.sqlite")
+    assert len(moves(tmp_path / "local.sqlite")) == 6
+    assert document_of(local.output)["ratings"] == document_of(remote.output)["ratings"]
