@@ -93,7 +93,8 @@ def pairing_line(document: dict) -> str:
         elo = document["elo"]
         spread = f"+/- {elo['error']:.1f}" if elo["error"] is not None else \
             f"[{_text(elo['low'])}, {_text(elo['high'])}]"
-        line += f", Elo {_text(elo['value'])} {spread}"
+        value = "unbounded" if elo["value"] is None else f"{elo['value']:+.1f}"
+        line += f", Elo {value} {spread}"
     return line + ", Ptnml [" + ", ".join(map(str, document["pentanomial"].values())) + "]"
 
 
