@@ -134,10 +134,10 @@ def begin(session, options, resume: bool) -> None:
                          f"no game was played") from None
 
 
-def play(session, options, resume: bool, announce, report, progress) -> None:
-    """Begin and run ``session``; print ``report(session)`` (a document: JSON, or text by
-    ``report.text``) of what was finished, also when stopped. ``announce(session)`` is the
-    line said once it begins, ``progress(state)`` the text under the progress bar."""
+def play(session, options, resume: bool, announce, report, text, progress) -> None:
+    """Begin and run ``session``; print ``report(session)``, the document of what was
+    finished (as JSON, or as ``text(document)``), also when stopped. ``announce(session)``
+    is the line said once it begins, ``progress(state)`` the text under the progress bar."""
     from tqdm import tqdm
 
     from crystalpick.search.match.executors import ExecutorError
@@ -178,7 +178,7 @@ def play(session, options, resume: bool, announce, report, progress) -> None:
     if options["as_json"]:
         emit_json(document)
     else:
-        click.echo(report.text(document), err=stopped is not None)
+        click.echo(text(document), err=stopped is not None)
     if stopped is not None:
         raise stopped
 
@@ -222,11 +222,9 @@ def match(game, engines, game_count, sprt, resume, match_id, **options):
                     f"seed {state.settings.seed}")
             return said + (f"\n{note}" if note else "")
 
-        def report(session):
-            return match_document(session.states[0], session.db.path)
-        report.text = format_summary
-        play(session, options, resume, announce, report,
-             lambda state: progress_text(state.unpaired(), state.sprt))
+        play(session, options, resume, announce,
+             lambda session: match_document(session.states[0], session.db.path),
+             format_summary, lambda state: progress_text(state.unpaired(), state.sprt))
 
 
 from . import tournaments  # noqa: E402,F401  (tournament, ratings: built on the above)

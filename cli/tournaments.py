@@ -42,6 +42,8 @@ def tournament(game, engines, schedule, games_per_pair, rounds, resume, tourname
     logistic Elo with draws as half points, the mean at 0, 95% intervals from a bootstrap
     over game pairs (seeded by --seed); see 'crystalpick ratings'.
     """
+    from crystalpick.search.match.report import format_tournament
+    from crystalpick.search.match.session import tournament_document
     from crystalpick.search.match.tournament import TournamentSettings
 
     note = None
@@ -59,7 +61,7 @@ def tournament(game, engines, schedule, games_per_pair, rounds, resume, tourname
                     f"{describe(session)}, seed {session.settings[0].seed}")
             return said + (f"\n{note}" if note else "")
 
-        play(session, options, resume, announce, tournament_document,
+        play(session, options, resume, announce, tournament_document, format_tournament,
              lambda state: f"{' vs '.join(state.settings.engines)} "
                            f"{state.results.score * 100:.0f}%")
 
@@ -68,43 +70,6 @@ def describe(session) -> str:
     plan, settings = session.tournament, session.settings[0]
     return (f"{settings.game} {plan.format}, {len(plan.engines)} engines, "
             f"{len(session.states)} pairings x {plan.games} games")
-
-
-def tournament_document(session) -> dict:
-    """The tournament's pairings (each a match's summary) and the rating list of its
-    finished games (None before two engines are connected by games)."""
-    from crystalpick.search.match.ratings import connected_groups, rate
-    from crystalpick.search.match.session import match_document
-
-    units, settings = session.units(), session.settings[0]
-    engines = {name for unit in units for name in (unit.first, unit.second)}
-    rated = None
-    if len(connected_groups(units)) == 1 and engines == set(session.engines):
-        rated = rate(units, seed=settings.seed).document()
-    return {"tournament_id": session.tournament_id, "game": settings.game,
-            "format": session.tournament.format, "engines": session.engines,
-            "games_per_pair": session.tournament.games_per_pair,
-            "rounds": session.tournament.rounds, "seed": settings.seed,
-            "db": str(session.db.path), "games": session.finished_games,
-            "ratings": rated,
-            "pairings": [match_document(state, session.db.path) for state in session.states]}
-
-
-def tournament_text(document: dict) -> str:
-    from crystalpick.search.match.ratings import format_document
-    from crystalpick.search.match.report import pairing_line
-
-    lines = [f"Tournament {document['tournament_id']}: {document['game']} "
-             f"{document['format']}, {document['games']} games, seed {document['seed']}"]
-    lines.append(format_document(document["ratings"]) if document["ratings"] else
-                 "(no rating list yet: not every engine has played)")
-    lines.append("")
-    lines.append("Pairings (scores for the first engine):")
-    lines += [f"  {pairing_line(pairing)}" for pairing in document["pairings"]]
-    return "\n".join(lines)
-
-
-tournament_document.text = tournament_text
 
 
 @cli.command()
@@ -135,7 +100,7 @@ def ratings(db_path, tournament_id, everything, anchor, bootstrap, virtual_draws
     over colour-swapped game pairs resampled within each pairing.
     """
     from crystalpick.search.match.db import ResultsDB, default_path
-    from crystalpick.search.match.ratings import format_document, rate
+    from crystalpick.search.match.ratings import format_document, players, rate
     from crystalpick.search.match.session import rating_pools
 
     if everything and tournament_id is not None:
@@ -154,7 +119,3 @@ def ratings(db_path, tournament_id, everything, anchor, bootstrap, virtual_draws
         emit_json({"lists": lists})
         return
     click.echo("\n\n".join(f"{rated['title']}\n{format_document(rated)}" for rated in lists))
-
-
-def players(units) -> set[str]:
-    return {name for unit in units for name in (unit.first, unit.second)}

@@ -144,7 +144,7 @@ def rate(units: list[Unit], anchor: str | None = None, virtual_draws: float = VI
          bootstrap: int = BOOTSTRAP, seed: int = 0) -> RatingList:
     """The rating list of the engines of ``units`` (which must be connected:
     :func:`connected_groups`), anchored at the mean or at ``anchor``."""
-    engines = sorted({u.first for u in units} | {u.second for u in units})
+    engines = sorted(players(units))
     if len(engines) < 2:
         raise GameError("ratings need games between at least two engines")
     if len(connected_groups(units)) > 1:
@@ -204,6 +204,10 @@ def superiority(samples: np.ndarray, a: int, b: int) -> float:
         return 0.5
     return float(np.mean(samples[:, a] > samples[:, b]) + 0.5 * np.mean(samples[:, a] ==
                                                                         samples[:, b]))
+
+
+def players(units: list[Unit]) -> set[str]:
+    return {name for unit in units for name in (unit.first, unit.second)}
 
 
 def played(engine: str, units: list[Unit]) -> tuple[int, float, int]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from .ratings import format_document
 from .stats import PAIR_NAMES, SPRT, Results
 from .termination import UNKNOWN, Termination, label
 
@@ -107,3 +108,16 @@ def progress_text(results: Results, sprt: SPRT | None) -> str:
     if sprt is not None:
         text += f" LLR {sprt.llr(results):.2f}"
     return text
+
+
+def format_tournament(document: dict) -> str:
+    """A tournament (:func:`.session.tournament_document`) as text: the rating list, then
+    a line per pairing."""
+    lines = [f"Tournament {document['tournament_id']}: {document['game']} "
+             f"{document['format']}, {document['games']} games, seed {document['seed']}"]
+    lines.append(format_document(document["ratings"]) if document["ratings"] else
+                 "(no rating list yet: not every engine has played)")
+    lines.append("")
+    lines.append("Pairings (scores for the first engine):")
+    lines += [f"  {pairing_line(pairing)}" for pairing in document["pairings"]]
+    return "\n".join(lines)

@@ -20,7 +20,7 @@ from crystalpick.engine import GameError
 from . import executors
 from .db import ResultsDB
 from .lock import MatchLock
-from .ratings import Unit, connected_groups
+from .ratings import Unit, connected_groups, players, rate
 from .report import summary
 from .runner import MatchSettings, MatchState, check_engines, load_match, run_matches
 from .tournament import TournamentSettings, stored_tournament
@@ -256,3 +256,19 @@ def match_document(state: MatchState, db_path) -> dict:
     document.update(match_id=state.match_id, game=state.settings.game,
                     seed=state.settings.seed, db=str(db_path))
     return document
+
+
+def tournament_document(session: MatchSession) -> dict:
+    """The tournament's pairings (each a match's summary) and the rating list of its
+    finished games (None before two engines are connected by games)."""
+    units, settings = session.units(), session.settings[0]
+    rated = None
+    if len(connected_groups(units)) == 1 and players(units) == set(session.engines):
+        rated = rate(units, seed=settings.seed).document()
+    return {"tournament_id": session.tournament_id, "game": settings.game,
+            "format": session.tournament.format, "engines": session.engines,
+            "games_per_pair": session.tournament.games_per_pair,
+            "rounds": session.tournament.rounds, "seed": settings.seed,
+            "db": str(session.db.path), "games": session.finished_games,
+            "ratings": rated,
+            "pairings": [match_document(state, session.db.path) for state in session.states]}
