@@ -1045,9 +1045,13 @@ def results(db_path, as_json):
         document.update(status=status, tournament=db.tournament_of(match_id),
                         created=time.strftime("%Y-%m-%d %H:%M", time.localtime(created)))
         listed.append(document)
+    tournaments = [{"tournament_id": number, "game": game, "status": status,
+                    "created": time.strftime("%Y-%m-%d %H:%M", time.localtime(created)),
+                    "matches": db.tournament_matches(number)}
+                   for number, created, game, status in db.tournaments()]
     db.close()
     if as_json:
-        emit_json({"matches": listed})
+        emit_json({"matches": listed, "tournaments": tournaments})
         return
     for document in listed:
         pairing = f", tournament {document['tournament']}" if document["tournament"] else ""
@@ -1055,6 +1059,10 @@ def results(db_path, as_json):
                    f"{document['status']}{pairing})")
         click.echo(format_summary(document))
         click.echo("")
+    for t in tournaments:
+        click.echo(f"tournament {t['tournament_id']} ({t['game']}, {t['created']}, "
+                   f"{t['status']}): matches {', '.join(map(str, t['matches']))}; its rating "
+                   f"list: crystalpick ratings --tournament {t['tournament_id']}")
 
 
 def main():

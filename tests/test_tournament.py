@@ -93,9 +93,12 @@ def test_gauntlet_plays_the_first_engine_against_each_other(tmp_path):
     check_schedule(db, [("greedy", other) for other in engines[1:]], pairs=2)
     assert "LOS (row rated above column)" in result.output
     assert "greedy vs random:seed=5" in result.output
-    listed = json.loads(run("results", "--db", str(db), "--json").output)["matches"]
-    assert [(m["tournament"], m["games"], m["status"]) for m in listed] == \
+    listed = json.loads(run("results", "--db", str(db), "--json").output)
+    assert [(m["tournament"], m["games"], m["status"]) for m in listed["matches"]] == \
         [(1, 4, "finished")] * 3
+    assert [(t["tournament_id"], t["matches"], t["status"]) for t in listed["tournaments"]] \
+        == [(1, [1, 2, 3], "finished")]
+    assert "ratings --tournament 1" in run("results", "--db", str(db)).output
 
 
 def test_the_schedule_interleaves_pairings_pair_by_pair():
