@@ -363,12 +363,6 @@ def interleaved(states: list[MatchState]) -> list[tuple[MatchState, int, bool]]:
     return ordered
 
 
-def run_match(db, state: MatchState, executor, on_game=None) -> MatchState:
-    """Play the pending games of a match on ``executor`` (:func:`run_matches`)."""
-    run_matches(db, [state], executor, on_game)
-    return state
-
-
 def run_matches(db, states: list[MatchState], executor, on_game=None) -> None:
     """Play the pending games of ``states`` on ``executor``, interleaved
     (:func:`interleaved`), storing each as it finishes. ``on_game(state, outcome)`` is
@@ -386,7 +380,7 @@ def run_matches(db, states: list[MatchState], executor, on_game=None) -> None:
             state = by_id[match_id]
             if store_outcome(db, state, outcome) and on_game:
                 on_game(state, outcome)
-            if not state.pending() or state.decision:
+            if len(state.finished) == state.settings.games or state.decision:
                 db.set_status(state.match_id, "finished")
             if state.decision:
                 break
