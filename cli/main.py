@@ -23,9 +23,8 @@ from .interrupts import stoppable
 from .start import leave, main as start_main
 from .output import shortened
 from .params import (BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS, CONCURRENCY, DEPTH,
-                     GAME_COUNT, IMPROVE_STEPS, MATCH_ID, MAX_PLIES, MOVE_TIME, MULTIPV, NODES,
-                     PERFT_DEPTH, RECORD_NUMBER, REPLAY_PLY, SEED, SIMS, SOLVE_HASH, SWAP_OUTS,
-                     TIME, TOLERANCE)
+                     GAME_COUNT, IMPROVE_STEPS, MULTIPV, NODES, PERFT_DEPTH,
+                     RECORD_NUMBER, REPLAY_PLY, SEED, SIMS, SOLVE_HASH, SWAP_OUTS, TIME)
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -764,180 +763,6 @@ def engine_command(game):
     serve(game)
 
 
-def parse_tc(text: str | None) -> tuple[float, float] | None:
-    if text is None:
-        return None
-    base, _, increment = text.partition("+")
-    try:
-        parsed = (float(base), float(increment or 0))
-    except ValueError:
-        raise InputError(f"--tc {text!r}: expected SECONDS[+INCREMENT], e.g. 10+0.1") from None
-    if parsed[0] <= 0 or parsed[1] < 0:
-        raise InputError(f"--tc {text!r}: the time must be positive, the increment not negative")
-    return parsed
-
-
-@cli.command()
-@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False), required=False)
-@click.option("--engine", "engines", multiple=True, metavar="SPEC",
-              help="Engine spec, given twice: alphabeta[:depth=4,...], mcts[:time=0.5,c=1.4,...], "
-                   "greedy, random, or cmd:COMMAND (an external engine speaking the protocol, "
-                   "docs/protocol.md). Keys depth/nodes/sims/time set the per-move budget.")
-@click.option("--games", "game_count", type=GAME_COUNT, default=2, show_default=True,
-              help="Games to play, in colour-swapped pairs.")
-@click.option("--concurrency", type=CONCURRENCY, default=1, show_default=True,
-              help="Games played at once, each in its own process.")
-@click.option("--cluster", default=None, metavar="tcp://HOST:8786",
-              help="Play every game as a task on this Dask scheduler instead of local "
-                   "processes (pip install \"crystalpick[cluster]\"). crystalpick, and any "
-                   "cmd: engine's command, must be installed on every worker. tcp://, tls://, "
-                   "ws:// or wss://; an address where no scheduler answers within 10 s is an "
-                   "error.")
-@click.option("--openings", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="Openings: one position or move list a line, or game records.")
-@click.option("--openings-order", type=click.Choice(["sequential", "random"]),
-              default="sequential", show_default=True)
-@click.option("--tc", default=None, metavar="SECONDS[+INC]",
-              help="Clock per game and increment per move, e.g. 10+0.1.")
-@click.option("--st", "move_time", type=MOVE_TIME, default=None, metavar="SECONDS",
-              help="Fixed time per move (for engines without their own limit).")
-@click.option("--tolerance", type=TOLERANCE, default=0.1, show_default=True,
-              help="Seconds an engine may overstep its clock before it loses on time.")
-@click.option("--max-plies", type=MAX_PLIES, default=None,
-              help="Adjudicate a game still running after this many plies as a draw.")
-@click.option("--sprt", default=None, metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
-              help="Stop the match when the SPRT accepts a hypothesis (model=logistic for "
-                   "logistic Elo; default normalized).")
-@click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE")
-@DECK_OPTION
-@click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
-              default=None)
-@click.option("--seed", type=SEED, default=None, help="Match seed (printed; default: random).")
-@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
-              help="Results database (SQLite). Default: crystalpick.sqlite in "
-                   "$XDG_DATA_HOME/crystalpick (~/.local/share/crystalpick).")
-@click.option("--resume", "resume", is_flag=True,
-              help="Continue the newest unfinished match in the database (or --match-id).")
-@click.option("--match-id", type=MATCH_ID, default=None, help="The match to resume.")
-@click.option("--records", "records_path", type=click.Path(dir_okay=False), default=None,
-              help="Also append every finished game's record to this file.")
-@json_option
-@user_errors
-def match(game, engines, game_count, concurrency, cluster, openings, openings_order, tc,
-          move_time, tolerance, max_plies, sprt, rules, decks, tileset, seed, db_path, resume,
-          match_id, records_path, as_json):
-    """Play an engine-vs-engine match and report Elo, LOS, pentanomial counts and the SPRT.
-
-    Every game is stored in the results database as soon as it finishes, so an interrupted
-    match (Ctrl-C, a killed process, a lost cluster) loses no finished game: continue it
-    with --resume. Games run in local processes, or with --cluster on a Dask cluster
-    ('dask scheduler', then 'dask worker tcp://HOST:8786 --nthreads 1' on each machine).
-    """
-    import random as _random
-
-    from tqdm import tqdm
-
-    from crystalpick.search.match.db import ResultsDB, default_path
-    from crystalpick.search.match.executors import ExecutorError, open_executor
-    from crystalpick.search.match.records import read_text
-    from crystalpick.search.match.report import format_summary, progress_text, summary
-    from crystalpick.search.match.runner import (MatchSettings, claim_match, default_openings,
-                                                 load_openings, resume_match, run_match,
-                                                 start_match)
-    from crystalpick.search.match.termination import EngineStartError
-
-    check_folder("--records", records_path, "the records")
-    check_folder("--db", db_path, "the results database")     # the default's is made
-    if resume:
-        db = ResultsDB(db_path or default_path())
-        try:
-            state = claim_match(db, match_id)        # locked: no other runner plays it now
-        except GameError:
-            db.close()
-            raise
-        given = click.get_current_context().get_parameter_source("concurrency")
-        if given is not click.core.ParameterSource.DEFAULT:
-            state.settings.concurrency = concurrency    # how many at once, not what is played
-        executor = open_executor(state.settings.concurrency, cluster)
-    else:
-        if game is None:
-            raise InputError("GAME is required unless --resume is given")
-        settings = MatchSettings(
-            game=game, engines=list(engines), games=game_count,
-            rules=parse_rules(tuple(rules) + deck_rules(game, decks)),
-            tileset=tileset, openings_order=openings_order,
-            seed=seed if seed is not None else _random.SystemRandom().randrange(2**31),
-            tc=parse_tc(tc), move_time=move_time, tolerance=tolerance, max_plies=max_plies,
-            sprt=sprt, concurrency=concurrency)
-        if openings:
-            settings.openings = load_openings(read_text(openings), openings)
-        else:
-            settings.openings, openings_note = default_openings(settings)
-        settings.check()
-        executor = open_executor(concurrency, cluster)
-        db = ResultsDB(db_path or default_path())
-    with executor:
-        if executor.describe():
-            click.echo(executor.describe(), err=True)
-        try:
-            state = resume_match(db, state, executor) if resume else \
-                start_match(db, settings, executor)
-        except (EngineStartError, ExecutorError, KeyboardInterrupt) as err:
-            db.close()
-            if resume:
-                state.lock.release()
-            if isinstance(err, KeyboardInterrupt):
-                raise Interrupted("interrupted before the first game") from None
-            raise InputError(f"{'engine ' if isinstance(err, EngineStartError) else ''}{err}; "
-                             f"no game was played") from None
-        settings = state.settings
-        click.echo(f"match {state.match_id} in {db.path}: {settings.game}, "
-                   f"{' vs '.join(settings.engines)}, {settings.games} games, "
-                   f"seed {settings.seed}", err=True)
-        if not resume and not openings:
-            click.echo(openings_note, err=True)
-        bar = tqdm(total=settings.games, initial=len(state.finished), desc="games",
-                   unit="game", file=sys.stderr, disable=None)
-
-        def on_game(outcome):
-            if records_path:
-                with open(records_path, "a", encoding="utf-8") as handle:
-                    handle.write(outcome.record + "\n")
-            bar.update(1)
-            bar.set_postfix_str(progress_text(state.unpaired(), state.sprt))
-
-        resume_hint = f"--resume --match-id {state.match_id}" + \
-            (f" --cluster {cluster}" if cluster else "")
-        try:
-            run_match(db, state, executor, on_game)
-        except KeyboardInterrupt:
-            bar.close()
-            click.echo(format_summary(summary(state.unpaired(), settings.engines, state.sprt,
-                                              terminations=state.terminations)), err=True)
-            raise Interrupted(f"interrupted: {len(state.finished)} finished games are saved in "
-                              f"{db.path}; continue with {resume_hint}") from None
-        except EngineStartError as err:
-            raise InputError(f"engine {err}; match stopped, {len(state.finished)} finished "
-                             f"games are saved: fix the engine and continue with "
-                             f"{resume_hint}") from None
-        except ExecutorError as err:
-            raise InputError(f"{err}; match stopped, {len(state.finished)} finished games are "
-                             f"saved in {db.path}: start it again and continue with "
-                             f"{resume_hint}") from None
-        finally:
-            bar.close()
-            db.close()
-            state.lock.release()
-    document = summary(state.unpaired(), settings.engines, state.sprt, state.decision,
-                       state.terminations)
-    document.update(match_id=state.match_id, game=settings.game, seed=settings.seed,
-                    db=str(db.path))
-    if as_json:
-        emit_json(document)
-    else:
-        click.echo(format_summary(document))
-
-
 # The engine `deck` plays both seats with unless --engine says otherwise: greedy, the
 # strongest and fastest player of the card battle today (docs/cardbattle.md, ISMCTS strength).
 DECK_ENGINE = "greedy"
@@ -1192,29 +1017,38 @@ def write_atomically(path: str, text: str) -> None:
 @json_option
 @user_errors
 def results(db_path, as_json):
-    """List the matches in the results database with their statistics."""
+    """List the matches in the results database with their statistics (a tournament's
+    pairings say which tournament; 'crystalpick ratings' rates them together)."""
     from crystalpick.search.match.db import ResultsDB, default_path
-    from crystalpick.search.match.report import format_summary, summary
+    from crystalpick.search.match.report import format_summary
     from crystalpick.search.match.runner import load_match
+    from crystalpick.search.match.session import match_document
 
     db = ResultsDB(db_path or default_path(), create=False)
     listed = []
     for match_id, created, game, _, status in db.matches():
-        state = load_match(db, match_id)
-        document = summary(state.unpaired(), state.settings.engines, state.sprt,
-                           terminations=state.terminations)
-        document.update(match_id=match_id, game=game, status=status,
+        document = match_document(load_match(db, match_id), db.path)
+        document.update(status=status, tournament=db.tournament_of(match_id),
                         created=time.strftime("%Y-%m-%d %H:%M", time.localtime(created)))
         listed.append(document)
+    tournaments = [{"tournament_id": number, "game": game, "status": status,
+                    "created": time.strftime("%Y-%m-%d %H:%M", time.localtime(created)),
+                    "matches": db.tournament_matches(number)}
+                   for number, created, game, status in db.tournaments()]
     db.close()
     if as_json:
-        emit_json({"matches": listed})
+        emit_json({"matches": listed, "tournaments": tournaments})
         return
     for document in listed:
+        pairing = f", tournament {document['tournament']}" if document["tournament"] else ""
         click.echo(f"match {document['match_id']} ({document['game']}, {document['created']}, "
-                   f"{document['status']})")
+                   f"{document['status']}{pairing})")
         click.echo(format_summary(document))
         click.echo("")
+    for t in tournaments:
+        click.echo(f"tournament {t['tournament_id']} ({t['game']}, {t['created']}, "
+                   f"{t['status']}): matches {', '.join(map(str, t['matches']))}; its rating "
+                   f"list: crystalpick ratings --tournament {t['tournament_id']}")
 
 
 def run():
@@ -1232,5 +1066,12 @@ def main():
     start_main()
 
 
+# Commands kept in modules of their own (match, tournament, ratings): they register on
+# ``cli`` and import this module's helpers, all defined above.
+from . import matches  # noqa: E402,F401
+
+
 if __name__ == "__main__":
-    main()
+    # python -m crystalpick.cli.main: the commands registered on the imported module's group
+    from crystalpick.cli.main import main as registered_main
+    registered_main()

@@ -180,29 +180,28 @@ def test_killed_match_resumes_without_losing_or_repeating_games(tmp_path, monkey
 def test_a_game_another_runner_stored_stops_the_match_and_keeps_that_game(tmp_path):
     """Two runners of one match (the lock cannot hold on some network file systems): the
     game the other one stored stays as it is and this runner stops with a GameError."""
-    from crystalpick.search.match.db import ResultsDB
-    from crystalpick.search.match.executors import LocalPool
-    from crystalpick.search.match.runner import run_match, start_match
+    from crystalpick.search.match.session import MatchSession
 
-    db = ResultsDB(tmp_path / "two.sqlite")
-    executor = LocalPool()
-    state = start_match(db, MatchSettings(game="mattock", engines=["random", "greedy"],
-                                          games=4, seed=3), executor)
-    assert db.add_game(state.match_id, 1, True, 0.5, "1/2-1/2", Termination.ADJUDICATION,
-                       "the other runner", 7, "its record")
-    with pytest.raises(GameError, match="pair 1 .colours swapped. was stored meanwhile"):
-        run_match(db, state, executor)
-    stored = db.connection.execute("SELECT pair, swapped, reason FROM games WHERE pair = 1 "
-                                   "AND swapped = 1").fetchall()
+    with MatchSession(tmp_path / "two.sqlite") as session:
+        session.plan_match(MatchSettings(game="mattock", engines=["random", "greedy"], games=4,
+                                         seed=3))
+        session.open(1, None)
+        session.begin()
+        db, state = session.db, session.states[0]
+        assert db.add_game(state.match_id, 1, True, 0.5, "1/2-1/2", Termination.ADJUDICATION,
+                           "the other runner", 7, "its record")
+        with pytest.raises(GameError, match="pair 1 .colours swapped. was stored meanwhile"):
+            session.run()
+        stored = db.connection.execute("SELECT pair, swapped, reason FROM games WHERE pair = 1 "
+                                       "AND swapped = 1").fetchall()
     assert stored == [(1, 1, "the other runner")]
 
 
 def test_a_game_finished_twice_is_stored_and_counted_once(tmp_path):
     """An executor may hand back a game twice (a task retried after its worker was lost
     while the first result was on its way): the match stores and counts it once."""
-    from crystalpick.search.match.db import ResultsDB
     from crystalpick.search.match.executors import LocalPool
-    from crystalpick.search.match.runner import run_match, start_match
+    from crystalpick.search.match.session import MatchSession
 
     class Twice(LocalPool):
         def completed(self):
@@ -210,13 +209,15 @@ def test_a_game_finished_twice_is_stored_and_counted_once(tmp_path):
                 yield outcome
                 yield outcome
 
-    db = ResultsDB(tmp_path / "twice.sqlite")
-    executor = Twice()
-    state = start_match(db, MatchSettings(game="mattock", engines=["random", "greedy"],
-                                          games=4, seed=3), executor)
-    run_match(db, state, executor)
-    assert [(p, s) for p, s, _, _ in db.games(state.match_id)] == \
-        [(0, False), (0, True), (1, False), (1, True)]
+    with MatchSession(tmp_path / "twice.sqlite") as session:
+        session.plan_match(MatchSettings(game="mattock", engines=["random", "greedy"], games=4,
+                                         seed=3))
+        session.executor = Twice()
+        session.begin()
+        session.run()
+        state = session.states[0]
+        assert [(p, s) for p, s, _, _ in session.db.games(state.match_id)] == \
+            [(0, False), (0, True), (1, False), (1, True)]
     results = state.results
     assert sum(state.terminations.values()) == 4 and sum(results.pairs) == 2
     assert results.wins + results.draws + results.losses == 4

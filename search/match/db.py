@@ -41,14 +41,28 @@ CREATE TABLE IF NOT EXISTS games (
     termination TEXT,                -- a Termination value; NULL: unknown (an older game)
     PRIMARY KEY (match_id, pair, swapped)
 );
+CREATE TABLE IF NOT EXISTS tournaments (
+    id INTEGER PRIMARY KEY,
+    created REAL NOT NULL,
+    game TEXT NOT NULL,
+    settings TEXT NOT NULL,          -- JSON: format, engines, games per pair, rounds
+    status TEXT NOT NULL DEFAULT 'running'   -- running | finished
+);
+CREATE TABLE IF NOT EXISTS tournament_matches (   -- a tournament's pairings, each a match
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    match_id INTEGER NOT NULL UNIQUE REFERENCES matches(id),
+    PRIMARY KEY (tournament_id, match_id)
+);
 """
 SCHEMA_VERSION = 1
 APPLICATION_ID = 0x43505244        # "CPRD" in the SQLite header: a crystalpick results database
-OUR_TABLES = {"matches", "games"}
+OUR_TABLES = {"matches", "games", "tournaments", "tournament_matches"}
 # The columns every version wrote (termination: added by the migration to version 1).
 OUR_COLUMNS = {"matches": {"id", "created", "game", "settings", "status"},
                "games": {"match_id", "pair", "swapped", "score", "result", "reason", "plies",
-                         "record", "finished"}}
+                         "record", "finished"},
+               "tournaments": {"id", "created", "game", "settings", "status"},
+               "tournament_matches": {"tournament_id", "match_id"}}
 STATUSES = ("running", "finished", "stopped")
 
 # How games stored before the termination column read their free-text reason: the first
@@ -199,20 +213,22 @@ class ResultsDB:
                             f"are of {settings['game']!r}; left unchanged")
         return found, settings, status
 
-    def settings_of(self, match_id: int, text) -> dict:
+    def settings_of(self, match_id: int, text, what: str = "match") -> dict:
         try:
             settings = json.loads(text)
         except (TypeError, ValueError):
             settings = None
         if not isinstance(settings, dict):
-            raise GameError(f"{self.path}: match {match_id} has damaged settings (not a JSON "
+            raise GameError(f"{self.path}: {what} {match_id} has damaged settings (not a JSON "
                             f"object); left unchanged")
         return settings
 
     def unfinished(self) -> list[int]:
-        """The ids of the matches not finished, newest first."""
+        """The ids of the plain matches (no tournament's pairing) not finished, newest
+        first."""
         return [i for (i,) in self.connection.execute(
-            "SELECT id FROM matches WHERE status != 'finished' ORDER BY id DESC")]
+            "SELECT id FROM matches WHERE status != 'finished' AND id NOT IN "
+            "(SELECT match_id FROM tournament_matches) ORDER BY id DESC")]
 
     def add_game(self, match_id: int, pair: int, swapped: bool, score: float, result: str,
                  termination: Termination, reason: str, plies: int, record: str) -> bool:
@@ -252,3 +268,63 @@ class ResultsDB:
         return [(i, c, g, self.settings_of(i, s), st) for i, c, g, s, st in
                 self.connection.execute(
                     "SELECT id, created, game, settings, status FROM matches ORDER BY id")]
+
+    def new_tournament(self, game: str, settings: dict, pairings: list[dict],
+                       claim=None) -> tuple[int, list[int]]:
+        """Store a tournament and its pairings' matches in one transaction (all or nothing);
+        ``claim(id)`` runs before it is committed, as for :meth:`new_match`. Returns the
+        tournament's id and its matches' ids in the order of ``pairings``."""
+        with self.writing():
+            created = time.time()
+            cursor = self.connection.execute(
+                "INSERT INTO tournaments (created, game, settings) VALUES (?, ?, ?)",
+                (created, game, json.dumps(settings, sort_keys=True)))
+            tournament_id = cursor.lastrowid
+            match_ids = []
+            for pairing in pairings:
+                match_ids.append(self.connection.execute(
+                    "INSERT INTO matches (created, game, settings) VALUES (?, ?, ?)",
+                    (created, game, json.dumps(pairing, sort_keys=True))).lastrowid)
+                self.connection.execute("INSERT INTO tournament_matches VALUES (?, ?)",
+                                        (tournament_id, match_ids[-1]))
+            if claim is not None:
+                claim(tournament_id)
+        return tournament_id, match_ids
+
+    def tournament(self, tournament_id: int | None = None) -> tuple[int, dict, str] | None:
+        """(id, settings, status) of a tournament, or of the newest unfinished one."""
+        query = "SELECT id, settings, status FROM tournaments " + (
+            "WHERE status != 'finished' ORDER BY id DESC LIMIT 1" if tournament_id is None
+            else "WHERE id = ?")
+        row = self.connection.execute(query, () if tournament_id is None
+                                      else (tournament_id,)).fetchone()
+        if row is None:
+            return None
+        return row[0], self.settings_of(row[0], row[1], "tournament"), row[2]
+
+    def tournaments(self) -> list[tuple[int, float, str, str]]:
+        """(id, created, game, status) of every tournament, oldest first."""
+        return self.connection.execute(
+            "SELECT id, created, game, status FROM tournaments ORDER BY id").fetchall()
+
+    def unfinished_tournaments(self) -> list[int]:
+        return [i for (i,) in self.connection.execute(
+            "SELECT id FROM tournaments WHERE status != 'finished' ORDER BY id DESC")]
+
+    def tournament_matches(self, tournament_id: int) -> list[int]:
+        """The ids of a tournament's pairings' matches, in schedule order."""
+        return [i for (i,) in self.connection.execute(
+            "SELECT match_id FROM tournament_matches WHERE tournament_id = ? ORDER BY match_id",
+            (tournament_id,))]
+
+    def tournament_of(self, match_id: int) -> int | None:
+        """The tournament a match is a pairing of (None: a plain match)."""
+        row = self.connection.execute(
+            "SELECT tournament_id FROM tournament_matches WHERE match_id = ?",
+            (match_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def set_tournament_status(self, tournament_id: int, status: str) -> None:
+        with self.writing():
+            self.connection.execute("UPDATE tournaments SET status = ? WHERE id = ?",
+                                    (status, tournament_id))

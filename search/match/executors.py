@@ -41,7 +41,7 @@ class ExecutorError(Exception):
 
 
 class Executor:
-    """The interface :func:`~.runner.run_match` and :func:`crystalpick.search.annotate.
+    """The interface :func:`~.runner.run_matches` and :func:`crystalpick.search.annotate.
     annotate_records` drive."""
 
     def describe(self) -> str | None:

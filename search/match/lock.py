@@ -1,5 +1,6 @@
-"""Who is playing a match: an exclusive lock per match of a results database, held by the
-process that runs it (``match``, ``match --resume``) until it ends.
+"""Who is playing a match: an exclusive lock per match (or tournament) of a results
+database, held by the process that runs it (``match``, ``tournament``, their ``--resume``)
+until it ends.
 
 The lock is ``flock`` on a file next to the database, ``DB.match-N.lock``, holding the
 owner's pid for the message. The kernel releases it when the owner dies however it dies (a
@@ -16,8 +17,11 @@ from pathlib import Path
 
 
 class MatchLock:
-    def __init__(self, db_path: Path, match_id: int):
-        self.path = Path(f"{db_path}.match-{match_id}.lock")
+    """``kind`` "tournament": the lock of a tournament (``DB.tournament-N.lock``), held for
+    all of its pairings' matches."""
+
+    def __init__(self, db_path: Path, match_id: int, kind: str = "match"):
+        self.path = Path(f"{db_path}.{kind}-{match_id}.lock")
         self.handle = None
 
     def acquire(self) -> bool:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from .ratings import format_document
 from .stats import PAIR_NAMES, SPRT, Results
 from .termination import UNKNOWN, Termination, label
 
@@ -83,6 +84,21 @@ def format_summary(document: dict) -> str:
     return "\n".join(lines)
 
 
+def pairing_line(document: dict) -> str:
+    """A match (:func:`summary`) in one line, as a tournament lists its pairings."""
+    first, second = document["engines"]
+    points = document["wins"] + document["draws"] / 2
+    line = (f"{first} vs {second}: {points:g}/{document['games']} (W {document['wins']} "
+            f"D {document['draws']} L {document['losses']})")
+    if "elo" in document:
+        elo = document["elo"]
+        spread = f"+/- {elo['error']:.1f}" if elo["error"] is not None else \
+            f"[{_text(elo['low'])}, {_text(elo['high'])}]"
+        value = "unbounded" if elo["value"] is None else f"{elo['value']:+.1f}"
+        line += f", Elo {value} {spread}"
+    return line + ", Ptnml [" + ", ".join(map(str, document["pentanomial"].values())) + "]"
+
+
 def progress_text(results: Results, sprt: SPRT | None) -> str:
     """The short live line under the progress bar."""
     text = f"W/D/L {results.wins}/{results.draws}/{results.losses}"
@@ -92,3 +108,16 @@ def progress_text(results: Results, sprt: SPRT | None) -> str:
     if sprt is not None:
         text += f" LLR {sprt.llr(results):.2f}"
     return text
+
+
+def format_tournament(document: dict) -> str:
+    """A tournament (:func:`.session.tournament_document`) as text: the rating list, then
+    a line per pairing."""
+    lines = [f"Tournament {document['tournament_id']}: {document['game']} "
+             f"{document['format']}, {document['games']} games, seed {document['seed']}"]
+    lines.append(format_document(document["ratings"]) if document["ratings"] else
+                 "(no rating list yet: not every engine has played)")
+    lines.append("")
+    lines.append("Pairings (scores for the first engine):")
+    lines += [f"  {pairing_line(pairing)}" for pairing in document["pairings"]]
+    return "\n".join(lines)

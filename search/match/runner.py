@@ -15,7 +15,7 @@ import random
 import time
 from collections import Counter
 from contextlib import ExitStack
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 
 from crystalpick.engine import GameError, get_game, sample_chance
 
@@ -25,7 +25,6 @@ from .players import Player
 from .records import GameRecord, Ply, finish_record, format_record, new_record, parse_records
 from .stats import SPRT, Results
 from .termination import EngineFailure, GameEnd, Termination
-from .lock import MatchLock
 from .validation import check_numbers
 
 
@@ -303,7 +302,6 @@ class MatchState:
     finished: dict = field(default_factory=dict)    # (pair, swapped) -> engine-1 score
     decision: str | None = None
     terminations: Counter = field(default_factory=Counter)  # Termination (None: unknown) -> games
-    lock: MatchLock | None = None     # held while this process plays the match (.lock)
 
     def add(self, pair: int, swapped: bool, score: float,
             termination: Termination | None) -> None:
@@ -339,39 +337,77 @@ def match_token(db, match_id: int) -> str:
     return f"{derive_seed(str(db.path.resolve()), match_id):x}"
 
 
-def run_match(db, state: MatchState, executor, on_game=None) -> MatchState:
-    """Play the pending games of a match on ``executor``, storing each as it finishes.
-    ``on_game`` is called with each outcome (for progress display). Stops early on an SPRT
-    decision, cancelling the games still outstanding. An engine that cannot start raises
-    :class:`EngineStartError` and leaves the match unfinished, to be resumed once the engine
-    is fixed."""
-    token = match_token(db, state.match_id)
-    for pair, swapped in state.pending():
-        executor.submit(str(GameKey(token, pair, swapped)), play_game,
+def play_match_game(match_id: int, settings: MatchSettings, pair: int,
+                    swapped: bool) -> tuple[int, GameOutcome]:
+    """:func:`play_game` as a task of one of several matches on one executor (a
+    tournament's pairings): the outcome comes back with the match it belongs to."""
+    return match_id, play_game(settings, pair, swapped)
+
+
+def interleaved(states: list[MatchState]) -> list[tuple[MatchState, int, bool]]:
+    """The pending games of ``states`` in the order they are submitted: pair by pair, each
+    match's next pair in turn (both colours of a pair together, so pairs complete), so a
+    stopped tournament has played every pairing about equally often."""
+    queues = []
+    for state in states:
+        pairs: dict[int, list[bool]] = {}
+        for pair, swapped in state.pending():
+            pairs.setdefault(pair, []).append(swapped)
+        queues.append([(state, pair, colours) for pair, colours in pairs.items()])
+    ordered = []
+    for turn in range(max(map(len, queues), default=0)):
+        for queue in queues:
+            if turn < len(queue):
+                state, pair, colours = queue[turn]
+                ordered += [(state, pair, swapped) for swapped in colours]
+    return ordered
+
+
+def run_matches(db, states: list[MatchState], executor, on_game=None) -> None:
+    """Play the pending games of ``states`` on ``executor``, interleaved
+    (:func:`interleaved`), storing each as it finishes. ``on_game(state, outcome)`` is
+    called with each (for progress display). A match whose SPRT decides stops the run,
+    cancelling the games still outstanding (only a plain match has an SPRT). An engine that
+    cannot start raises :class:`EngineStartError` and leaves the matches unfinished, to be
+    resumed once the engine is fixed."""
+    by_id = {state.match_id: state for state in states}
+    for state, pair, swapped in interleaved(states):
+        token = match_token(db, state.match_id)
+        executor.submit(str(GameKey(token, pair, swapped)), play_match_game, state.match_id,
                         state.settings.for_pair(pair), pair, swapped)
-    sprt = state.sprt
     try:
-        for outcome in executor.completed():
-            if (outcome.pair, outcome.swapped) in state.finished:
-                continue                  # played twice (a retried task): counted once
-            if not db.add_game(state.match_id, outcome.pair, outcome.swapped, outcome.score,
-                               outcome.result, outcome.termination, outcome.reason,
-                               outcome.plies, outcome.record):
-                colours = "colours swapped" if outcome.swapped else "engine 1 first"
-                raise GameError(f"match {state.match_id}, pair {outcome.pair} ({colours}) was "
-                                f"stored meanwhile by another runner of this match; stopping "
-                                f"(every stored game is kept)")
-            state.add(outcome.pair, outcome.swapped, outcome.score, outcome.termination)
-            if on_game:
-                on_game(outcome)
-            if sprt and state.results.use_pentanomial():
-                state.decision = sprt.decision(state.results)
-                if state.decision:
-                    break
+        for match_id, outcome in executor.completed():
+            state = by_id[match_id]
+            if store_outcome(db, state, outcome) and on_game:
+                on_game(state, outcome)
+            if len(state.finished) == state.settings.games or state.decision:
+                db.set_status(state.match_id, "finished")
+            if state.decision:
+                break
     finally:
         executor.cancel()
-    db.set_status(state.match_id, "finished")
-    return state
+    for state in states:
+        db.set_status(state.match_id, "finished")
+
+
+def store_outcome(db, state: MatchState, outcome: GameOutcome) -> bool:
+    """Store and count a finished game once; False for a game counted already (a retried
+    task played twice). Another runner's copy of it stops this one (every stored game kept);
+    the SPRT, if any, is asked for a decision."""
+    if (outcome.pair, outcome.swapped) in state.finished:
+        return False
+    if not db.add_game(state.match_id, outcome.pair, outcome.swapped, outcome.score,
+                       outcome.result, outcome.termination, outcome.reason, outcome.plies,
+                       outcome.record):
+        colours = "colours swapped" if outcome.swapped else "engine 1 first"
+        raise GameError(f"match {state.match_id}, pair {outcome.pair} ({colours}) was "
+                        f"stored meanwhile by another runner of this match; stopping "
+                        f"(every stored game is kept)")
+    state.add(outcome.pair, outcome.swapped, outcome.score, outcome.termination)
+    sprt = state.sprt
+    if sprt and state.results.use_pentanomial():
+        state.decision = sprt.decision(state.results)
+    return True
 
 
 def check_engines(settings: MatchSettings) -> None:
@@ -382,45 +418,6 @@ def check_engines(settings: MatchSettings) -> None:
     for spec in settings.engines:
         with Player(parse_spec(spec), settings.seed, game) as player:
             player.warm_up(opening_state(game, opening_for(settings, 0)))
-
-
-def start_match(db, settings: MatchSettings, executor) -> MatchState:
-    """Check the settings, and the engines where ``executor`` plays, before storing the
-    match: bad input leaves nothing in the database."""
-    settings.check()
-    executor.check(check_engines, settings)
-    locks = []
-
-    def lock(match_id: int) -> None:     # before the new match is visible to --resume
-        locks.append(MatchLock(db.path, match_id))
-        locks[0].acquire()
-
-    state = MatchState(db.new_match(settings.game, asdict(settings), lock), settings)
-    state.lock = locks[0]
-    return state
-
-
-def claim_match(db, match_id: int | None) -> MatchState:
-    """The match to resume, locked for this process (``state.lock``): ``match_id``, or the
-    newest unfinished match that no live process is playing. The caller releases the lock."""
-    candidates = db.unfinished() if match_id is None else [match_id]
-    for candidate in candidates:
-        lock = MatchLock(db.path, candidate)
-        if lock.acquire():
-            try:
-                state = load_match(db, candidate)
-            except GameError:
-                lock.release()
-                raise
-            state.lock = lock
-            return state
-        if match_id is not None:
-            raise GameError(f"match {match_id} is being played by another process (pid "
-                            f"{lock.owner()}); wait for it to end or stop it first")
-    if candidates:
-        raise GameError(f"every unfinished match of this database is being played by another "
-                        f"process ({', '.join(map(str, candidates))})")
-    raise GameError("no unfinished match to resume in this database")
 
 
 def load_match(db, match_id: int | None) -> MatchState:
@@ -456,10 +453,3 @@ def stored_settings(db, match_id: int, raw: dict) -> MatchSettings:
         raise GameError(f"{db.path}: match {match_id} has damaged settings ({err}); left "
                         f"unchanged") from None
     return settings
-
-
-def resume_match(db, state: MatchState, executor) -> MatchState:
-    """Continue a loaded match (:func:`load_match`) once its engines start on ``executor``."""
-    executor.check(check_engines, state.settings)
-    db.set_status(state.match_id, "running")
-    return state

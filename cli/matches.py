@@ -1,0 +1,230 @@
+"""Engine-vs-engine commands: ``match`` (two engines), ``tournament`` (a round-robin or a
+gauntlet of several) and ``ratings`` (a rating list from the results database). Each parses,
+drives a :class:`~crystalpick.search.match.session.MatchSession` (or reads the database) and
+prints; the commands register themselves on the group of :mod:`.main`."""
+from __future__ import annotations
+
+import random
+import sys
+
+import click
+
+from crystalpick.engine import GAMES
+
+from .main import (DECK_OPTION, InputError, Interrupted, check_folder, cli, deck_rules,
+                   emit_json, json_option, parse_rules, user_errors)
+from .params import (CONCURRENCY, GAME_COUNT, MATCH_ID, MAX_PLIES, MOVE_TIME, SEED,
+                     TOLERANCE, checked)
+
+ENGINE_HELP = ("Engine spec: alphabeta[:depth=4,...], mcts[:time=0.5,c=1.4,...], ismcts[...], "
+               "greedy, random, or cmd:COMMAND (an external engine speaking the protocol, "
+               "docs/protocol.md). Keys depth/nodes/sims/time set the per-move budget.")
+PAIRS_PER_PAIRING = checked("games-per-pair", "int", 2, 100_000)
+ROUNDS = checked("rounds", "int", 1, 100_000)
+BOOTSTRAP = checked("bootstrap", "int", 0, 100_000)
+VIRTUAL_DRAWS = checked("prior", "float", 0, 1000)
+
+
+def play_options(command):
+    """What ``match`` and ``tournament`` share: where and how the games are played."""
+    options = [
+        click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False),
+                       required=False),
+        click.option("--concurrency", type=CONCURRENCY, default=1, show_default=True,
+                     help="Games played at once, each in its own process."),
+        click.option("--cluster", default=None, metavar="tcp://HOST:8786",
+                     help="Play every game as a task on this Dask scheduler instead of local "
+                          "processes (pip install \"crystalpick[cluster]\"). crystalpick, and "
+                          "any cmd: engine's command, must be installed on every worker. tcp://, "
+                          "tls://, ws:// or wss://; an address where no scheduler answers "
+                          "within 10 s is an error."),
+        click.option("--openings", type=click.Path(exists=True, dir_okay=False), default=None,
+                     help="Openings: one position or move list a line, or game records."),
+        click.option("--openings-order", type=click.Choice(["sequential", "random"]),
+                     default="sequential", show_default=True),
+        click.option("--tc", default=None, metavar="SECONDS[+INC]",
+                     help="Clock per game and increment per move, e.g. 10+0.1."),
+        click.option("--st", "move_time", type=MOVE_TIME, default=None, metavar="SECONDS",
+                     help="Fixed time per move (for engines without their own limit)."),
+        click.option("--tolerance", type=TOLERANCE, default=0.1, show_default=True,
+                     help="Seconds an engine may overstep its clock before it loses on time."),
+        click.option("--max-plies", type=MAX_PLIES, default=None,
+                     help="Adjudicate a game still running after this many plies as a draw."),
+        click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE"),
+        DECK_OPTION,
+        click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
+                     default=None),
+        click.option("--seed", type=SEED, default=None,
+                     help="Seed of the games (printed; default: random)."),
+        click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
+                     help="Results database (SQLite). Default: crystalpick.sqlite in "
+                          "$XDG_DATA_HOME/crystalpick (~/.local/share/crystalpick)."),
+        click.option("--records", "records_path", type=click.Path(dir_okay=False),
+                     default=None,
+                     help="Also append every finished game's record to this file."),
+        json_option,
+        user_errors,
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def parse_tc(text: str | None) -> tuple[float, float] | None:
+    if text is None:
+        return None
+    base, _, increment = text.partition("+")
+    try:
+        parsed = (float(base), float(increment or 0))
+    except ValueError:
+        raise InputError(f"--tc {text!r}: expected SECONDS[+INCREMENT], e.g. 10+0.1") from None
+    if parsed[0] <= 0 or parsed[1] < 0:
+        raise InputError(f"--tc {text!r}: the time must be positive, the increment not negative")
+    return parsed
+
+
+def new_settings(game, engines, games, options, sprt=None):
+    """The settings of a new match (a tournament's template) from the shared options, and
+    what to say about its openings."""
+    from crystalpick.search.match.records import read_text
+    from crystalpick.search.match.runner import MatchSettings, default_openings, load_openings
+
+    if game is None:
+        raise InputError("GAME is required unless --resume is given")
+    seed = options["seed"]
+    settings = MatchSettings(
+        game=game, engines=list(engines), games=games,
+        rules=parse_rules(tuple(options["rules"]) + deck_rules(game, options["decks"])),
+        tileset=options["tileset"], openings_order=options["openings_order"],
+        seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+        tc=parse_tc(options["tc"]), move_time=options["move_time"],
+        tolerance=options["tolerance"], max_plies=options["max_plies"], sprt=sprt,
+        concurrency=options["concurrency"])
+    if options["openings"]:
+        settings.openings = load_openings(read_text(options["openings"]), options["openings"])
+        return settings, None
+    settings.openings, note = default_openings(settings)
+    return settings, note
+
+
+def open_session(options):
+    from crystalpick.search.match.db import default_path
+    from crystalpick.search.match.session import MatchSession
+
+    check_folder("--records", options["records_path"], "the records")
+    check_folder("--db", options["db_path"], "the results database")  # the default's is made
+    return MatchSession(options["db_path"] or default_path())
+
+
+def begin(session, options, resume: bool) -> None:
+    """Open ``session``'s executor (a resumed one keeps its stored --concurrency unless one
+    is given) and begin it: nothing is stored when an engine cannot start."""
+    from crystalpick.search.match.executors import ExecutorError
+    from crystalpick.search.match.termination import EngineStartError
+
+    given = click.get_current_context().get_parameter_source("concurrency")
+    keep = resume and given is click.core.ParameterSource.DEFAULT
+    where = session.open(None if keep else options["concurrency"], options["cluster"])
+    if where:
+        click.echo(where, err=True)
+    try:
+        session.begin()
+    except KeyboardInterrupt:
+        raise Interrupted("interrupted before the first game") from None
+    except (EngineStartError, ExecutorError) as err:
+        raise InputError(f"{'engine ' if isinstance(err, EngineStartError) else ''}{err}; "
+                         f"no game was played") from None
+
+
+def play(session, options, resume: bool, announce, report, text, progress) -> None:
+    """Begin and run ``session``; print ``report(session)``, the document of what was
+    finished (as JSON, or as ``text(document)``), also when stopped. ``announce(session)``
+    is the line said once it begins, ``progress(state)`` the text under the progress bar."""
+    from tqdm import tqdm
+
+    from crystalpick.search.match.executors import ExecutorError
+    from crystalpick.search.match.termination import EngineStartError
+
+    begin(session, options, resume)
+    click.echo(announce(session), err=True)
+    bar = tqdm(total=session.total_games, initial=session.finished_games, desc="games",
+               unit="game", file=sys.stderr, disable=None)
+
+    def on_game(state, outcome):
+        if options["records_path"]:
+            with open(options["records_path"], "a", encoding="utf-8") as handle:
+                handle.write(outcome.record + "\n")
+        bar.update(1)
+        bar.set_postfix_str(progress(state))
+
+    kind, hint = session.kind, f"continue with {session.resume_hint(options['cluster'])}"
+    stopped = None
+    try:
+        session.run(on_game)
+    except KeyboardInterrupt:             # Ctrl-C or SIGTERM (cli/interrupts.py)
+        stopped = Interrupted(f"interrupted: {session.finished_games} finished games are "
+                              f"saved in {session.db.path}; {hint}")
+    except EngineStartError as err:
+        raise InputError(f"engine {err}; {kind} stopped, {session.finished_games} finished "
+                         f"games are saved: fix the engine and {hint}") from None
+    except ExecutorError as err:
+        raise InputError(f"{err}; {kind} stopped, {session.finished_games} finished games are "
+                         f"saved in {session.db.path}: start it again and {hint}") from None
+    finally:
+        bar.close()
+    document = report(session)
+    if stopped is not None:
+        document["interrupted"] = True
+    if options["as_json"]:
+        emit_json(document)
+    else:
+        click.echo(text(document), err=stopped is not None)
+    if stopped is not None:
+        raise stopped
+
+
+@cli.command()
+@play_options
+@click.option("--engine", "engines", multiple=True, metavar="SPEC",
+              help="Given twice. " + ENGINE_HELP)
+@click.option("--games", "game_count", type=GAME_COUNT, default=2, show_default=True,
+              help="Games to play, in colour-swapped pairs.")
+@click.option("--sprt", default=None, metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
+              help="Stop the match when the SPRT accepts a hypothesis (model=logistic for "
+                   "logistic Elo; default normalized).")
+@click.option("--resume", "resume", is_flag=True,
+              help="Continue the newest unfinished match in the database (or --match-id).")
+@click.option("--match-id", type=MATCH_ID, default=None, help="The match to resume.")
+def match(game, engines, game_count, sprt, resume, match_id, **options):
+    """Play an engine-vs-engine match and report Elo, LOS, pentanomial counts and the SPRT.
+
+    Every game is stored in the results database as soon as it finishes, so an interrupted
+    match (Ctrl-C, a killed process, a lost cluster) loses no finished game: continue it
+    with --resume. Games run in local processes, or with --cluster on a Dask cluster
+    ('dask scheduler', then 'dask worker tcp://HOST:8786 --nthreads 1' on each machine).
+    """
+    from crystalpick.search.match.report import format_summary, progress_text
+    from crystalpick.search.match.session import match_document
+
+    note = None
+    if not resume:
+        settings, note = new_settings(game, engines, game_count, options, sprt)
+    with open_session(options) as session:
+        if resume:
+            session.claim_match(match_id)       # locked: no other runner plays it now
+        else:
+            session.plan_match(settings)
+
+        def announce(session):
+            state = session.states[0]
+            said = (f"match {state.match_id} in {session.db.path}: {state.settings.game}, "
+                    f"{' vs '.join(state.settings.engines)}, {state.settings.games} games, "
+                    f"seed {state.settings.seed}")
+            return said + (f"\n{note}" if note else "")
+
+        play(session, options, resume, announce,
+             lambda session: match_document(session.states[0], session.db.path),
+             format_summary, lambda state: progress_text(state.unpaired(), state.sprt))
+
+
+from . import tournaments  # noqa: E402,F401  (tournament, ratings: built on the above)
