@@ -109,8 +109,10 @@ class Game(ABC):
     deck_options: ClassVar[tuple[str, ...]] = ()
     capabilities: ClassVar[Capabilities] = Capabilities()
     # Plies (chance outcomes included) no game under any rule option exceeds; the kernels'
-    # history and the searchers' stacks are sized from it (engine/kernel.pxd MAX_PLIES).
-    max_game_length: ClassVar[int]
+    # history and the searchers' stacks are sized from it (engine/kernel.pxd MAX_PLIES). None:
+    # no useful bound; the game's kernel then grows its history with the game, and searchers
+    # bound their lines from their root (the card battle).
+    max_game_length: ClassVar[int | None]
     # Plies an MCTS playout plays before the evaluation scores it (0: play to the end).
     playout_depth: ClassVar[int] = 0
     # The defaults of MCTS's options c (exploration), prior (the evaluation's value of a new

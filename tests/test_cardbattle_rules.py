@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from crystalpick.engine import CHANCE, TERMINAL, sample_chance
+from crystalpick.engine import CHANCE, TERMINAL, GameError, sample_chance
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.engine.cardbattle.moves import M_CALL, PASS, encode, kind_of, payload_of
 from crystalpick.engine.cardbattle.options import Options
@@ -259,6 +259,48 @@ def test_deck_out_option(impl):
         else:
             assert s.is_chance_node() and s.legal_moves() == [encode(7, c2), encode(7, c3)]
             assert pos.seats[0].discard == []
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("seed", [73, 128])
+def test_a_long_game_is_not_cut_short(impl, seed):
+    """§6: only max-rounds draws a game. With target 15 and arsenal on both sides these random
+    games last more than 250 plies without a void round and are won at 15 crystals (an
+    extra 250-ply cap once drew them at 12-14)."""
+    for s in random_game({"target": "15", "deck1": "arsenal", "deck2": "arsenal"}, impl, seed):
+        pass
+    pos = s.to_position()
+    assert pos.ply > 250 and pos.round < 100
+    assert max(seat.won for seat in pos.seats) == 15 and s.winner() is not None
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_stake_players_bring_eight_crystals_whatever_the_target(impl):
+    """§1, §6 crystals=stake: each player stakes their own 8 tokens; the target is a count of
+    wins, not of tokens. With target 15 a stake game ends when a player has none left."""
+    for target in ("3", "15"):
+        s = CardBattle({"crystals": "stake", "target": target}, impl=impl).setup_state()
+        assert [seat.tokens for seat in s.to_position().seats] == [8, 8]
+    for s in random_game({"crystals": "stake", "target": "15"}, impl, 2):
+        pass
+    seats = s.to_position().seats
+    loser = 1 - s.winner()
+    assert seats[loser].out and seats[loser].tokens == 0 and seats[s.winner()].tokens == 16
+
+
+def test_a_deck_beyond_the_kernel_plays_in_the_reference_and_is_refused_by_the_kernel():
+    """§2 has no upper deck size. The kernel holds 64 cards a player (an engineering limit):
+    a 61-card deck plays in both, a 65-card one in the reference, and the kernel refuses it
+    in one line naming the implementation that plays it."""
+    big = {"deck1": ".".join(map(str, range(1, 62))), "deck2": ".".join(map(str, range(60, 125)))}
+    with pytest.raises(GameError, match="P2 owns 65 cards; .* at most 64 .*--impl reference"):
+        CardBattle(big, impl="fast", seed=1).new_initial_state()
+    for s in random_game(big, "reference", 1):
+        pass
+    assert s.is_terminal()
+    for s in random_game({**big, "deck2": ".".join(map(str, range(64, 125)))}, "fast", 1):
+        pass
+    assert s.is_terminal()
 
 
 @pytest.mark.parametrize("impl", IMPLS)

@@ -6,8 +6,9 @@ of ``rules.py``), the same move order and the same key formula (``zobrist.py``),
 agree exactly (tests/test_cardbattle_differential.py). Everything here is nogil C; the
 :class:`Kernel` class only converts to and from Python.
 """
+from libc.stdio cimport fprintf, stderr
+from libc.stdlib cimport abort, free, malloc, realloc
 from libc.string cimport memcpy, memset
-from crystalpick.engine.kernel cimport ply_overflow
 from crystalpick.engine.rng cimport random_below
 
 from . import moves as M
@@ -18,13 +19,14 @@ from .position import Position, Seat
 cdef int DEAL = P.DEAL, MULLIGAN = P.MULLIGAN, REDEAL = P.REDEAL, TOSS = P.TOSS
 cdef int CALL = P.CALL, SEEK = P.SEEK, CHOOSE = P.CHOOSE, BOOST = P.BOOST
 cdef int TIEBREAK = P.TIEBREAK, REFILL = P.REFILL, OVER = P.OVER
-cdef int UNDECIDED = P.UNDECIDED, DRAW_RESULT = P.DRAW_RESULT, PLY_LIMIT = P.PLY_LIMIT
+cdef int UNDECIDED = P.UNDECIDED, DRAW_RESULT = P.DRAW_RESULT
 cdef int KEPT = P.KEPT, TAKEN = P.TAKEN
 cdef int SHIFT = M.KIND_SHIFT, PAYLOAD = M.PAYLOAD
 cdef int M_KEEP = M.M_KEEP, M_MULLIGAN = M.M_MULLIGAN, M_CALL = M.M_CALL, M_PLAY = M.M_PLAY
 cdef int M_BOOST = M.M_BOOST, M_PASS = M.M_PASS, M_DRAW = M.M_DRAW, M_TOSS = M.M_TOSS
 cdef int REFILL_FIVE = 0, REFILL_ONE = 1, REFILL_NONE = 2
 REFILLS = ("five", "one", "none")
+KERNEL_CARDS = MAX_CARDS        # the most cards a player may own here (a pile is 64 bits)
 
 
 # -- small helpers ---------------------------------------------------------------------------
@@ -325,9 +327,6 @@ cdef void advance(KState* s) noexcept nogil:
         if s.c.result != UNDECIDED:
             s.c.phase = OVER
             return
-        if s.c.ply >= PLY_LIMIT:
-            s.c.result = DRAW_RESULT
-            continue
         phase = s.c.phase
         if phase == DEAL or phase == REFILL:
             drawer = -1
@@ -408,11 +407,27 @@ cdef void advance(KState* s) noexcept nogil:
         return
 
 
-cdef void make_move(KState* s, int move) noexcept nogil:
-    if s.ply >= MAX_PLIES:
-        ply_overflow()
+cdef enum:
+    FIRST_CAPACITY = 256        # Cores: a default game lasts about 80 plies
+
+
+cdef void push_history(KState* s) noexcept nogil:
+    """The current Core onto the history, which doubles when full (a game has no fixed
+    length bound: §6 ends it only at ``target`` crystals or ``max-rounds``)."""
+    cdef Core* grown
+    if s.ply >= s.capacity:
+        grown = <Core*>realloc(s.history, 2 * s.capacity * sizeof(Core))
+        if grown == NULL:
+            fprintf(stderr, b"crystalpick: out of memory for the card kernel's history\n")
+            abort()
+        s.history = grown
+        s.capacity *= 2
     s.history[s.ply] = s.c
     s.ply += 1
+
+
+cdef void make_move(KState* s, int move) noexcept nogil:
+    push_history(s)
     apply(s, move)
     s.c.ply += 1
     advance(s)
@@ -636,10 +651,19 @@ cdef void load(KState* s, object pos, object cardset, object options):
 cdef class Kernel(GameKernel):
     """Owns one C position; the Python-facing :class:`FastState` wraps it."""
 
+    def __cinit__(self):
+        self.s.history = <Core*>malloc(FIRST_CAPACITY * sizeof(Core))
+        if self.s.history == NULL:
+            raise MemoryError()
+        self.s.capacity = FIRST_CAPACITY
+        self.s.ply = 0
+
+    def __dealloc__(self):
+        free(self.s.history)
+
     def __init__(self, position, cardset, options):
         if any(len(seat.cards()) > MAX_CARDS for seat in position.seats):
             raise ValueError(f"a player owns more than {MAX_CARDS} cards")
-        self.s.ply = 0
         load(&self.s, position, cardset, options)
         self.cardset = cardset
 
@@ -696,11 +720,11 @@ cdef class Kernel(GameKernel):
     cdef int plies(self) noexcept nogil:
         return self.s.ply
 
+    cdef bint history_full(self) noexcept nogil:
+        return False                # push_history grows it
+
     cdef int determinize(self, int player, u64* rng) noexcept nogil:
-        if self.s.ply >= MAX_PLIES:
-            ply_overflow()
-        self.s.history[self.s.ply] = self.s.c
-        self.s.ply += 1
+        push_history(&self.s)
         determinize_state(&self.s, player, rng)
         return 0
 
@@ -711,6 +735,12 @@ cdef class Kernel(GameKernel):
     def clone(self):
         """An independent kernel; only the history in use is copied."""
         cdef Kernel twin = Kernel.__new__(Kernel)
+        cdef Core* room
+        if self.s.ply > twin.s.capacity:
+            room = <Core*>realloc(twin.s.history, self.s.capacity * sizeof(Core))
+            if room == NULL:
+                raise MemoryError()
+            twin.s.history, twin.s.capacity = room, self.s.capacity
         twin.s.d = self.s.d
         twin.s.c = self.s.c
         twin.s.ply = self.s.ply

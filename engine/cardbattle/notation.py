@@ -15,7 +15,7 @@ in secret (open deck lists, §2), and a creature chosen but not yet revealed is 
 from __future__ import annotations
 
 from ..game import NotationError
-from .cards import MAX_DECK, CardSet
+from .cards import CardSet
 from .position import (CHOOSE, DRAW_RESULT, KEPT, NO_CARD, PENDING, PHASE_NAMES, TAKEN,
                        UNDECIDED, Position, Seat)
 
@@ -174,9 +174,8 @@ def parse_seat(text: str, index: int, cards: CardSet) -> Seat:
     owned = seat.hand + seat.deck + seat.discard + seat.table
     if len(set(owned)) != len(owned):
         raise NotationError(f"{where}: a card is in two piles")
-    if not owned or len(owned) > MAX_DECK:
-        raise NotationError(f"{where}: the player owns {len(owned)} cards; expected 1 to "
-                            f"{MAX_DECK}")
+    if not owned:
+        raise NotationError(f"{where}: the player owns no card")
     for key, value in (("chosen", seat.chosen), ("tie", seat.tie_card)):
         if value != NO_CARD and value not in seat.table:
             raise NotationError(f"{where}: {key}={value} is not on the table")
