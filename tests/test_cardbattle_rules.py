@@ -12,8 +12,9 @@ from crystalpick.engine.cardbattle.moves import M_CALL, PASS, encode, kind_of, p
 from crystalpick.engine.cardbattle.options import Options
 from crystalpick.engine.cardbattle.position import (BOOST, CHOOSE, REFILL, SEEK, TIEBREAK,
                                                     Position, Seat)
+from crystalpick.engine.cardbattle.reference import advance
 from crystalpick.engine.cardbattle.rules import (boost_bonus, next_booster, payout,
-                                                 top_players)
+                                                 playable_boosts, top_players)
 
 from cardbattle_helpers import CARDS, boost_of, creature_of, creatures, state
 
@@ -367,3 +368,50 @@ def test_an_observation_does_not_depend_on_what_the_player_cannot_see(impl):
     assert other.observation_string(0) == s.observation_string(0)
     assert other.observation_string(1) != s.observation_string(1)
     assert "hand=?5" in s.observation_string(0)
+
+
+def without_playable_boosts(state, game):
+    """The same moment had the booster held no playable boost card: their playable cards
+    swapped with unplayable ones of their deck (the others cannot see the swap), then the
+    rules' automatic steps. None when the deck has too few unplayable cards."""
+    pos = state.to_position().copy()
+    seat = pos.seats[pos.actor]
+    playable = playable_boosts(pos, game.cardset, pos.actor)
+    spare = [n for n in seat.deck
+             if boost_bonus(game.cardset.card(n), game.cardset.card(seat.chosen),
+                            pos.attribute) == 0 and not game.cardset.card(n).neutral]
+    if len(spare) < len(playable):
+        return None
+    seat.hand = sorted(set(seat.hand) - set(playable) | set(spare[:len(playable)]))
+    seat.deck = sorted(set(seat.deck) - set(spare[:len(playable)]) | set(playable))
+    advance(pos, game.cardset, game.options)
+    return game._state(pos)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_a_pass_looks_the_same_as_having_no_boost_card(impl):
+    """§5: at every boost decision of random games (tie-boosts on, so passes also last into
+    tie-breaks), the other player's observation (string, data and, in the kernel, key) after
+    a pass equals the one where the booster held no playable card and was never asked."""
+    checked = 0
+    for seed in range(12):
+        rules = {"deck1": "arsenal", "deck2": "arsenal", "tie-boosts": "yes", "target": "4"}
+        game = CardBattle(rules, impl=impl)
+        for s in random_game(rules, impl, seed):
+            if s.to_position().phase != BOOST:
+                continue
+            booster = s.current_player()
+            unable = without_playable_boosts(s, game)
+            if unable is None:
+                continue
+            passed = s.clone()
+            passed.play(PASS)
+            other = 1 - booster
+            assert passed.observation_string(other) == unable.observation_string(other)
+            assert passed.observation(other) == unable.observation(other)
+            if impl == "fast":
+                assert passed.kernel.observation_key_of(other) == \
+                    unable.kernel.observation_key_of(other)
+            assert passed.observation_string(booster) != unable.observation_string(booster)
+            checked += 1
+    assert checked > 30

@@ -525,27 +525,30 @@ cdef void determinize_state(KState* s, int player, u64* rng) noexcept nogil:
 
 cdef u64 observed_key(KState* s, int player) noexcept nogil:
     """What ``player`` (-1: every player) observes, as observe() shows it: the own hand and
-    deck, of another seat the counts, and a secret choice as hidden."""
+    deck, of another seat the counts, and a secret choice as hidden; no ply count and no
+    other player's pass (§5: a pass looks the same as having no usable boost card)."""
     cdef u64 key = 0, table
-    cdef int p, flags, chosen
+    cdef int p, flags, chosen, passed
     cdef bint secret
     for p in range(SEATS):
+        passed = s.c.passed[p]
         if p == player:
             key ^= mix_pile(s, 1, p, s.c.hand[p]) ^ mix_pile(s, 2, p, s.c.deck[p])
         else:
             key ^= mix(16, p, popcount(s.c.hand[p])) ^ mix(17, p, popcount(s.c.deck[p]))
+            passed = 0
         secret = s.c.phase == CHOOSE and p != player and s.c.chosen[p] >= 0
         table = s.c.table[p] & ~bit(s.c.chosen[p]) if secret else s.c.table[p]
         chosen = -2 if secret else s.c.chosen[p]
         key ^= mix_pile(s, 3, p, s.c.discard[p]) ^ mix_pile(s, 4, p, table)
-        flags = (s.c.contending[p] | s.c.boosted[p] << 1 | s.c.passed[p] << 2
+        flags = (s.c.contending[p] | s.c.boosted[p] << 1 | passed << 2
                  | s.c.out[p] << 3 | s.c.mulligan[p] << 4)
         key ^= mix(5, p, 4095 if chosen == -2 else card_number(s, p, chosen))
         key ^= mix(6, p, card_number(s, p, s.c.tie[p]))
         key ^= mix(7, p, s.c.value[p]) ^ mix(8, p, flags) ^ mix(9, p, s.c.won[p])
         key ^= mix(10, p, s.c.tokens[p]) ^ mix(11, p, s.c.left[p])
     key ^= mix(12, s.c.phase, s.c.actor) ^ mix(13, s.c.caller, s.c.attribute + 1)
-    key ^= mix(14, s.c.round, s.c.ply) ^ mix(15, s.c.tiebreak, s.c.result + 2)
+    key ^= mix(14, s.c.round, 0) ^ mix(15, s.c.tiebreak, s.c.result + 2)
     return key ^ mix(18, player + 1, 0) ^ s.d.start_key
 
 
