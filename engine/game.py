@@ -222,6 +222,11 @@ class Game(ABC):
             state.play(move)
         return state
 
+    def small_configuration(self, name: str) -> "Game":
+        """A named small configuration of this game (its rules and component data), for
+        exact solving; RuleError if there is none by that name."""
+        raise RuleError(f"{self.name} has no named small configurations")
+
     def evaluator(self):
         """The searchers' evaluation hook for this game's fast kernel (default: all zero)."""
         from .evaluation import Evaluator

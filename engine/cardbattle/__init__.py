@@ -81,6 +81,11 @@ class CardBattle(Game):
         return tuple(n for n, c in self.cardset.cards.items()
                      if n not in deck and (others_hold_a_creature or c.is_creature))
 
+    def small_configuration(self, name: str) -> "CardBattle":
+        """engine/cardbattle/smallgames/configurations.toml's ``name``."""
+        from .smallgames import small_game
+        return small_game(name).game(self.impl)
+
     def component_name(self, card: int) -> str:
         return self.cardset.card(card).name
 
