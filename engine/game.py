@@ -370,9 +370,10 @@ class State(ABC):
         unknown (perfect information: the position string)."""
         return self.position()
 
-    def move_to_str_seen_by(self, move: int, player: int) -> str:
+    def move_to_str_seen_by(self, move: int, player: int) -> str | None:
         """``move`` (about to be played here) as ``player`` sees it: its notation, with what
-        that player may not see hidden (perfect information: all of it)."""
+        that player may not see hidden (perfect information: all of it); None when the player
+        cannot even tell that the move was made."""
         return self.move_to_str(move)
 
     def played_component(self, move: int) -> int | None:

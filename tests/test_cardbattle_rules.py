@@ -413,5 +413,7 @@ def test_a_pass_looks_the_same_as_having_no_boost_card(impl):
                 assert passed.kernel.observation_key_of(other) == \
                     unable.kernel.observation_key_of(other)
             assert passed.observation_string(booster) != unable.observation_string(booster)
+            assert s.move_to_str_seen_by(PASS, other) is None       # play shows no pass
+            assert s.move_to_str_seen_by(PASS, booster) == "pass"
             checked += 1
     assert checked > 30
