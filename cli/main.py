@@ -563,17 +563,37 @@ def search_limits(spec, flags: dict, default):
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
               help="Keep the table in this file: read if it exists, written every minute "
                    "and at the end, so a long solve continues where it stopped.")
+@click.option("--config", default=None, metavar="NAME",
+              help="Hidden information: a named small configuration (e.g. boost-3).")
+@click.option("--method", type=click.Choice(["lp", "cfr"]), default="lp", show_default=True,
+              help="Hidden information: the sequence-form LP (exact) or CFR+ to --target.")
+@click.option("--target", type=click.FloatRange(1e-9, 0.5), default=1e-6, show_default=True,
+              help="Hidden information, --method cfr: the exploitability to reach.")
 @json_option
 @user_errors
 def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, nodes,
-          resume_path, as_json):
+          resume_path, config, method, target, as_json):
     """Prove the result of a position: win or loss for the side to move, in how many
     plies, and the main line (depth-first proof-number search, docs/search.md).
 
-    For games without chance or hidden information. Progress goes to stderr; Ctrl-C
-    prints what is proven so far (e.g. which first moves lose) and exits with status 130.
+    A game with hidden information or simultaneous choices is solved exactly instead
+    (docs/cardbattle.md): from POSITION or the setup, the value, the method, the
+    exploitability and the first decision's equilibrium strategy; --nodes bounds the tree.
+    Progress goes to stderr; Ctrl-C prints what is proven so far (e.g. which first moves
+    lose) and exits with status 130.
     """
     from tqdm import tqdm
+
+    if not GAMES[game.lower()].capabilities.perfect_information:
+        from .exact_solving import solve_hidden
+        if time_limit is not None or resume_path:
+            raise InputError("--time and --resume are for proof-number search; the exact "
+                             "solver runs to the end (--nodes bounds its tree)")
+        return solve_hidden(game, position, moves, parse_rules(rules), seed, tileset, config,
+                            method, target, nodes, as_json)
+    if config:
+        raise InputError(f"--config: {game} is solved by proof-number search; named small "
+                         f"configurations are for games with hidden information")
 
     from crystalpick.search.solve import DamagedTable, Solver
 

@@ -49,7 +49,7 @@ class TerminalGame:
         return (f"{self.game.player_names[self.viewer]}'s view: "
                 f"{self.state.observation_string(self.viewer)}")
 
-    def shown(self, move: int) -> str:
+    def shown(self, move: int) -> str | None:
         """``move``, about to be played, as the human may see it."""
         if self.viewer is None:
             return self.state.move_to_str(move)
@@ -86,7 +86,9 @@ class TerminalGame:
         player = self.players[side]
         move, comment = player.choose(self.state, player.limits(None, 0.0, None), self.record)
         score = f" ({comment['score']} for {comment['pov']})" if "score" in comment else ""
-        self.say(f"{self.game.player_names[side]} plays {self.shown(move)}{score}")
+        shown = self.shown(move)
+        if shown is not None:           # None: a move the human cannot tell was made (§5)
+            self.say(f"{self.game.player_names[side]} plays {shown}{score}")
         self.play(move, comment=comment)
         self.say(self.view())
 

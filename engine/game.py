@@ -109,8 +109,10 @@ class Game(ABC):
     deck_options: ClassVar[tuple[str, ...]] = ()
     capabilities: ClassVar[Capabilities] = Capabilities()
     # Plies (chance outcomes included) no game under any rule option exceeds; the kernels'
-    # history and the searchers' stacks are sized from it (engine/kernel.pxd MAX_PLIES).
-    max_game_length: ClassVar[int]
+    # history and the searchers' stacks are sized from it (engine/kernel.pxd MAX_PLIES). None:
+    # no useful bound; the game's kernel then grows its history with the game, and searchers
+    # bound their lines from their root (the card battle).
+    max_game_length: ClassVar[int | None]
     # Plies an MCTS playout plays before the evaluation scores it (0: play to the end).
     playout_depth: ClassVar[int] = 0
     # The defaults of MCTS's options c (exploration), prior (the evaluation's value of a new
@@ -219,6 +221,11 @@ class Game(ABC):
                 raise type(err)(f"move {number}: {err}") from None
             state.play(move)
         return state
+
+    def small_configuration(self, name: str) -> "Game":
+        """A named small configuration of this game (its rules and component data), for
+        exact solving; RuleError if there is none by that name."""
+        raise RuleError(f"{self.name} has no named small configurations")
 
     def evaluator(self):
         """The searchers' evaluation hook for this game's fast kernel (default: all zero)."""
@@ -363,9 +370,10 @@ class State(ABC):
         unknown (perfect information: the position string)."""
         return self.position()
 
-    def move_to_str_seen_by(self, move: int, player: int) -> str:
+    def move_to_str_seen_by(self, move: int, player: int) -> str | None:
         """``move`` (about to be played here) as ``player`` sees it: its notation, with what
-        that player may not see hidden (perfect information: all of it)."""
+        that player may not see hidden (perfect information: all of it); None when the player
+        cannot even tell that the move was made."""
         return self.move_to_str(move)
 
     def played_component(self, move: int) -> int | None:

@@ -6,9 +6,10 @@ from libc.stdlib cimport abort
 
 ctypedef unsigned long long u64
 
-# The one ply capacity: every kernel's history and the searchers' stacks hold this many plies,
-# and every game's max_game_length fits in it (tests/test_contract.py), so a legal line of
-# play never runs out of room. Exported to Python as crystalpick.engine.kernel.MAX_PLIES.
+# The one ply capacity: a fixed kernel history and the searchers' stacks hold this many plies,
+# and every game's max_game_length fits in it (tests/test_kernel_contract.py), so a legal line
+# of play never runs out of room; a game without a length bound (max_game_length None) grows
+# its history instead, and the searchers count their plies from their root. Exported to Python as crystalpick.engine.kernel.MAX_PLIES.
 cpdef enum:
     MAX_PLIES = 256
 
@@ -49,6 +50,9 @@ cdef class GameKernel:
     cdef void unmake(self) noexcept nogil
     # Plies on the history now (makes not yet unmade since the kernel was built).
     cdef int plies(self) noexcept nogil
+    # Whether one more make would outgrow the history: plies() >= MAX_PLIES by default; a
+    # kernel whose history grows with the game (the card battle's) is never full.
+    cdef bint history_full(self) noexcept nogil
     cdef u64 hash_key(self) noexcept nogil
     # Player 0's result at a terminal state: +1 win, -1 loss, 0 draw.
     cdef double terminal_value(self) noexcept nogil

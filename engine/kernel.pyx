@@ -47,6 +47,9 @@ cdef class GameKernel:
     cdef int plies(self) noexcept nogil:
         return 0
 
+    cdef bint history_full(self) noexcept nogil:
+        return self.plies() >= MAX_PLIES
+
     cdef u64 hash_key(self) noexcept nogil:
         return 0
 
@@ -125,7 +128,7 @@ cdef class GameKernel:
 
     def play(self, int move):
         """Make ``move`` (not checked for legality); refuses to outgrow the history."""
-        if self.plies() >= MAX_PLIES:
+        if self.history_full():
             raise OverflowError(f"game longer than the kernels' capacity of {MAX_PLIES} plies")
         self.make(move)
 
@@ -162,7 +165,7 @@ cdef class GameKernel:
         kernel.pxd ``determinize``); ValueError for a game without hidden information."""
         cdef GameKernel twin = self.clone()
         cdef u64 rng = seed
-        if twin.plies() >= MAX_PLIES:
+        if twin.history_full():
             raise OverflowError(f"game longer than the kernels' capacity of {MAX_PLIES} plies")
         if twin.determinize(player, &rng) < 0:
             raise ValueError(f"{type(self).__name__}: nothing is hidden from any player")

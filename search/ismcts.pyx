@@ -139,6 +139,7 @@ cdef class ISMCTS:
     cdef double* sigma
     cdef int sigma_size
     cdef Step steps[MAX_PLIES]
+    cdef int root_plies                 # the kernel's plies at the root: steps[] counts from it
     cdef u64 root_key
     cdef bint root_moves                # the root player decides here
     cdef readonly long long made
@@ -357,6 +358,7 @@ cdef class ISMCTS:
         """One simulation from a fresh determinization; False if out of memory."""
         cdef int base = self.kernel.plies(), depth = 0, player, index, move, arm, i
         cdef long long n
+        self.root_plies = base
         # before the root's own decision (another player's secret choice taken back) every
         # information set joins the tree and chooses, so the simulation reaches the root
         cdef bint expanded = False, before_root = self.root_moves, real = True
@@ -372,7 +374,7 @@ cdef class ISMCTS:
             real = self.kernel.observation_key(self.root_player) == self.real_key
         else:
             self.policy.determinize(self.kernel, self.root_player, &self.rng)
-        while self.kernel.plies() < MAX_PLIES - 1:
+        while self.kernel.plies() - self.root_plies < MAX_PLIES - 1:
             player = self.kernel.player()
             if player == -2:
                 result = self.kernel.terminal_value()
@@ -543,7 +545,7 @@ cdef class ISMCTS:
         memory."""
         cdef int player, move
         cdef long long n
-        while self.kernel.plies() < MAX_PLIES - 1:
+        while self.kernel.plies() - self.root_plies < MAX_PLIES - 1:
             move = (self.policy.playout_move(self.kernel, &self.rng) if self.informed and (
                         self.epsilon == 0 or random_unit(&self.rng) >= self.epsilon)
                     else self.policy.sample_move(self.kernel, &self.rng))

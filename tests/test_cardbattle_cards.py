@@ -52,9 +52,11 @@ def test_the_sample_decks_are_legal_and_at_least_four():
 
 
 @pytest.mark.parametrize("count, repeat, ok", [(14, False, False), (15, True, False),
-                                               (15, False, True), (40, False, True)])
+                                               (15, False, True), (40, False, True),
+                                               (61, False, True), (170, False, True)])
 def test_deck_size_and_repeats(count, repeat, ok):
-    """§9: 14 cards or a repeated number refused; 15 or 40 different cards accepted."""
+    """§9: 14 cards or a repeated number refused; 15 or 40 different cards accepted; §2: no
+    upper limit (61 and the whole card set too)."""
     numbers = list(range(1, count + 1))
     if repeat:
         numbers[-1] = numbers[0]

@@ -15,6 +15,7 @@ import pytest
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.engine.cardbattle.cards import sample_decks
 from crystalpick.engine.game import sample_chance
+from crystalpick.engine.kernel import MAX_PLIES
 
 GAMES = 1000
 CHUNKS = 10
@@ -53,10 +54,11 @@ def check_same(ref, fast, where: str) -> None:
     assert fast.returns() == ref.returns(), where
 
 
-def play_game(seed: int) -> int:
-    """One game, deal included, on both implementations; returns its plies."""
+def play_game(seed: int, rules: dict | None = None) -> int:
+    """One game, deal included, on both implementations (rules drawn from the seed unless
+    given); returns its plies."""
     rng = random.Random(seed)
-    rules = dict(rng.choice(RULE_SETS))
+    rules = dict(rng.choice(RULE_SETS)) if rules is None else dict(rules)
     decks = sample_decks()
     rules.setdefault("deck1", rng.choice(decks))
     rules.setdefault("deck2", rng.choice(decks))
@@ -78,6 +80,18 @@ def play_game(seed: int) -> int:
 def test_fast_and_reference_agree_on_random_games(chunk):
     for seed in range(chunk, GAMES, CHUNKS):
         play_game(seed)
+
+
+@pytest.mark.parametrize("seed, rules, longer_than", [
+    (131, {"target": "15", "deck1": "arsenal", "deck2": "arsenal", "tie-boosts": "yes"},
+     MAX_PLIES),
+    (1, {"deck1": ".".join(map(str, range(1, 62))), "deck2": ".".join(map(str, range(101, 165)))},
+     0),
+])
+def test_agree_past_the_ply_capacity_and_with_decks_above_sixty(seed, rules, longer_than):
+    """A game longer than MAX_PLIES (the kernel's history grows: no ply cap ends a game,
+    §6), and decks of 61 and 64 cards (§2 has no upper limit)."""
+    assert play_game(seed, rules) > longer_than
 
 
 def test_every_rule_set_is_played():

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -78,16 +80,21 @@ def test_moves_round_trip_in_every_phase():
     assert kinds >= {"keep", "mulligan", "call", "play", "draw", "toss", "pass", "boost"}
 
 
-def test_a_player_with_more_cards_than_the_engine_holds_is_refused():
-    text = POSITIONS[0]
-    head, first, second = text.split(" | ")
-    owned = set(GAME.parse_position(text).to_position().seats[0].cards())
-    extra = [n for n in GAME.cardset.cards if n not in owned][:61 - len(owned)]
-    discard = ".".join(map(str, sorted(extra)))
-    crowded = first.replace("discard=-", f"discard={discard}")
-    try:
-        GAME.parse_position(" | ".join([head, crowded, second]))
-    except GameError as err:
-        assert "owns 61 cards; expected 1 to 60" in str(err)
-    else:
-        raise AssertionError("a 61-card player was accepted")
+def with_cards(count: int) -> str:
+    """POSITIONS[0] with P1 owning ``count`` cards (more of them in the discard pile)."""
+    head, first, second = POSITIONS[0].split(" | ")
+    owned = set(GAME.parse_position(POSITIONS[0]).to_position().seats[0].cards())
+    extra = [n for n in GAME.cardset.cards if n not in owned][:count - len(owned)]
+    crowded = first.replace("discard=-", f"discard={'.'.join(map(str, sorted(extra)))}")
+    return " | ".join([head, crowded, second])
+
+
+def test_no_upper_deck_size_but_the_kernel_holds_64_cards():
+    """§2 has no upper limit: the reference reads a player of 65 cards; the fast
+    implementation keeps piles in 64 bits and refuses it in one line."""
+    reference = CardBattle(impl="reference")
+    assert len(reference.parse_position(with_cards(65)).to_position().seats[0].cards()) == 65
+    assert len(GAME.parse_position(with_cards(64)).to_position().seats[0].cards()) == 64
+    with pytest.raises(GameError, match="P1 owns 65 cards; the fast implementation holds at "
+                                        "most 64 per player .*--impl reference"):
+        GAME.parse_position(with_cards(65))

@@ -6,14 +6,15 @@ import random
 
 import pytest
 
-from crystalpick.engine import CHANCE, TERMINAL, sample_chance
+from crystalpick.engine import CHANCE, TERMINAL, GameError, sample_chance
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.engine.cardbattle.moves import M_CALL, PASS, encode, kind_of, payload_of
 from crystalpick.engine.cardbattle.options import Options
 from crystalpick.engine.cardbattle.position import (BOOST, CHOOSE, REFILL, SEEK, TIEBREAK,
                                                     Position, Seat)
+from crystalpick.engine.cardbattle.reference import advance
 from crystalpick.engine.cardbattle.rules import (boost_bonus, next_booster, payout,
-                                                 top_players)
+                                                 playable_boosts, top_players)
 
 from cardbattle_helpers import CARDS, boost_of, creature_of, creatures, state
 
@@ -262,6 +263,48 @@ def test_deck_out_option(impl):
 
 
 @pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("seed", [73, 128])
+def test_a_long_game_is_not_cut_short(impl, seed):
+    """§6: only max-rounds draws a game. With target 15 and arsenal on both sides these random
+    games last more than 250 plies without a void round and are won at 15 crystals (an
+    extra 250-ply cap once drew them at 12-14)."""
+    for s in random_game({"target": "15", "deck1": "arsenal", "deck2": "arsenal"}, impl, seed):
+        pass
+    pos = s.to_position()
+    assert pos.ply > 250 and pos.round < 100
+    assert max(seat.won for seat in pos.seats) == 15 and s.winner() is not None
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_stake_players_bring_eight_crystals_whatever_the_target(impl):
+    """§1, §6 crystals=stake: each player stakes their own 8 tokens; the target is a count of
+    wins, not of tokens. With target 15 a stake game ends when a player has none left."""
+    for target in ("3", "15"):
+        s = CardBattle({"crystals": "stake", "target": target}, impl=impl).setup_state()
+        assert [seat.tokens for seat in s.to_position().seats] == [8, 8]
+    for s in random_game({"crystals": "stake", "target": "15"}, impl, 2):
+        pass
+    seats = s.to_position().seats
+    loser = 1 - s.winner()
+    assert seats[loser].out and seats[loser].tokens == 0 and seats[s.winner()].tokens == 16
+
+
+def test_a_deck_beyond_the_kernel_plays_in_the_reference_and_is_refused_by_the_kernel():
+    """§2 has no upper deck size. The kernel holds 64 cards a player (an engineering limit):
+    a 61-card deck plays in both, a 65-card one in the reference, and the kernel refuses it
+    in one line naming the implementation that plays it."""
+    big = {"deck1": ".".join(map(str, range(1, 62))), "deck2": ".".join(map(str, range(60, 125)))}
+    with pytest.raises(GameError, match="P2 owns 65 cards; .* at most 64 .*--impl reference"):
+        CardBattle(big, impl="fast", seed=1).new_initial_state()
+    for s in random_game(big, "reference", 1):
+        pass
+    assert s.is_terminal()
+    for s in random_game({**big, "deck2": ".".join(map(str, range(64, 125)))}, "fast", 1):
+        pass
+    assert s.is_terminal()
+
+
+@pytest.mark.parametrize("impl", IMPLS)
 def test_max_rounds_option_draws_the_game(impl):
     for s in random_game({"max-rounds": "10", "target": "15"}, impl, 1):
         pass
@@ -325,3 +368,52 @@ def test_an_observation_does_not_depend_on_what_the_player_cannot_see(impl):
     assert other.observation_string(0) == s.observation_string(0)
     assert other.observation_string(1) != s.observation_string(1)
     assert "hand=?5" in s.observation_string(0)
+
+
+def without_playable_boosts(state, game):
+    """The same moment had the booster held no playable boost card: their playable cards
+    swapped with unplayable ones of their deck (the others cannot see the swap), then the
+    rules' automatic steps. None when the deck has too few unplayable cards."""
+    pos = state.to_position().copy()
+    seat = pos.seats[pos.actor]
+    playable = playable_boosts(pos, game.cardset, pos.actor)
+    spare = [n for n in seat.deck
+             if boost_bonus(game.cardset.card(n), game.cardset.card(seat.chosen),
+                            pos.attribute) == 0 and not game.cardset.card(n).neutral]
+    if len(spare) < len(playable):
+        return None
+    seat.hand = sorted(set(seat.hand) - set(playable) | set(spare[:len(playable)]))
+    seat.deck = sorted(set(seat.deck) - set(spare[:len(playable)]) | set(playable))
+    advance(pos, game.cardset, game.options)
+    return game._state(pos)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_a_pass_looks_the_same_as_having_no_boost_card(impl):
+    """§5: at every boost decision of random games (tie-boosts on, so passes also last into
+    tie-breaks), the other player's observation (string, data and, in the kernel, key) after
+    a pass equals the one where the booster held no playable card and was never asked."""
+    checked = 0
+    for seed in range(12):
+        rules = {"deck1": "arsenal", "deck2": "arsenal", "tie-boosts": "yes", "target": "4"}
+        game = CardBattle(rules, impl=impl)
+        for s in random_game(rules, impl, seed):
+            if s.to_position().phase != BOOST:
+                continue
+            booster = s.current_player()
+            unable = without_playable_boosts(s, game)
+            if unable is None:
+                continue
+            passed = s.clone()
+            passed.play(PASS)
+            other = 1 - booster
+            assert passed.observation_string(other) == unable.observation_string(other)
+            assert passed.observation(other) == unable.observation(other)
+            if impl == "fast":
+                assert passed.kernel.observation_key_of(other) == \
+                    unable.kernel.observation_key_of(other)
+            assert passed.observation_string(booster) != unable.observation_string(booster)
+            assert s.move_to_str_seen_by(PASS, other) is None       # play shows no pass
+            assert s.move_to_str_seen_by(PASS, booster) == "pass"
+            checked += 1
+    assert checked > 30

@@ -17,6 +17,7 @@ from crystalpick.search.exact.induction import NotExact, solve_by_induction
 from crystalpick.search.exact.matrix import solve_matrix_game
 from crystalpick.search.exact.policy import (GreedyPolicy, RandomPolicy, make_policy,
                                              policy_strategy)
+from crystalpick.search.exact.sequence import solve_sequence_form
 from crystalpick.search.exact.response import (best_response, exploitability,
                                                exploitability_from, observation_projection,
                                                tabular)
@@ -311,3 +312,45 @@ def test_pure_play_at_the_pennies_position_is_exploited_by_one_half():
     assert result.first.value == pytest.approx(1.0)
     assert result.second.value == pytest.approx(1.0)
     assert result.exploitability == pytest.approx(0.5)
+
+
+# -- the sequence-form LP --------------------------------------------------------------------
+
+def lp_and_cfr(tree, target=1e-6):
+    exact = solve_sequence_form(tree)
+    strategy = tabular(tree, exact.strategy)
+    assert exploitability(tree, (strategy, strategy)).exploitability <= 1e-9
+    assert exact.first_value == pytest.approx(exact.second_value, abs=1e-9)
+    bracket = solve_cfr(tree, target, max_iterations=1 << 16).measured
+    assert bracket.exploitability <= target
+    assert bracket.lower - target <= exact.value <= bracket.upper + target
+    return exact
+
+
+@pytest.mark.parametrize("hidden, value", [(False, 4 / 9), (True, 1 / 2)])
+def test_the_sequence_form_gives_the_closed_form_values(hidden, value):
+    tree = build_tree(Pennies(hidden_coin=hidden).new_initial_state())
+    exact = solve_sequence_form(tree)
+    strategy = tabular(tree, exact.strategy)
+    assert exact.value == pytest.approx(value, abs=1e-9)
+    assert exploitability(tree, (strategy, strategy)).exploitability <= 1e-9
+
+
+def test_the_sequence_form_and_cfr_agree_on_small_card_games():
+    """The pennies position (a mixed equilibrium: each card 1/2) and a one-round game with
+    hidden hands, to 1e-6; the open configuration against backward induction, exactly."""
+    _, state = pennies_position()
+    tree = build_tree(state)
+    exact = lp_and_cfr(tree)
+    first = tree.infosets[tree.infoset[tree.root]]
+    assert exact.value == pytest.approx(0.5, abs=1e-9)
+    assert exact.strategy[first.first_slot:first.first_slot + 2] == pytest.approx([0.5, 0.5])
+    lp_and_cfr(build_tree(one_round(hand="2").setup_state()))
+    open_game = small_game("open-3").game().setup_state()
+    assert solve_sequence_form(build_tree(open_game)).value == pytest.approx(
+        solve_by_induction(build_tree(open_game, recall=False)).value, abs=1e-9)
+
+
+def test_the_sequence_form_needs_perfect_recall():
+    with pytest.raises(ValueError, match="perfect recall"):
+        solve_sequence_form(build_tree(Pennies().new_initial_state(), recall=False))

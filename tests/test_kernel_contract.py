@@ -4,18 +4,42 @@ import random
 
 import pytest
 
-from crystalpick.engine import GAMES, GameError, get_game
+from crystalpick.engine import GAMES, GameError, get_game, sample_chance
 from crystalpick.engine.kernel import MAX_PLIES
 from crystalpick.engine.perft import perft as generic_perft
 from crystalpick.engine.testing.chance_nim import ChanceNim
-from crystalpick.search import Limits, analyse
+from crystalpick.search import Limits, analyse, make_engine
 
 GAME_CLASSES = list(GAMES.values()) + [ChanceNim]
 
 
 @pytest.mark.parametrize("game", GAME_CLASSES, ids=lambda g: g.name)
 def test_every_game_fits_the_ply_capacity(game):
-    assert 0 < game.max_game_length <= MAX_PLIES
+    """A bounded game fits the fixed capacity; an unbounded one (None) grows its history."""
+    assert game.max_game_length is None or 0 < game.max_game_length <= MAX_PLIES
+
+
+def test_an_unbounded_game_grows_its_history_and_undoes_all_of_it():
+    """The card battle has no length bound (max_game_length None): its kernel plays on past
+    MAX_PLIES plies, clones and undoes all of it, and ISMCTS searches there (its stacks
+    count from its root)."""
+    game = get_game("cardbattle", {"target": "15", "deck1": "arsenal", "deck2": "arsenal",
+                                   "tie-boosts": "yes"})
+    assert game.max_game_length is None
+    state = game.setup_state()
+    rng = random.Random(131)
+    keys = []
+    while len(keys) < MAX_PLIES + 8 or state.is_chance_node():
+        keys.append(state.hash_key())
+        state.play(sample_chance(state, rng.random()) if state.is_chance_node()
+                   else rng.choice(state.legal_moves()))
+    twin = state.clone()
+    result = analyse(state, make_engine("ismcts", seed=1), Limits(simulations=200))
+    assert result.best_move in state.legal_moves() and result.nodes > 200   # plies searched
+    assert twin.kernel.ply == len(keys) > MAX_PLIES
+    while keys:
+        state.undo()
+        assert state.hash_key() == keys.pop()
 
 
 def test_play_refuses_to_outgrow_the_history_and_undo_an_empty_one():

@@ -18,7 +18,7 @@ from ..game import (CHANCE, BenchSettings, Capabilities, Game, NotationError, Ru
 from .cards import INLINE_DECK, inline_deck, load_cardset, load_deck, sample_decks
 from .notation import PLAYERS, format_position, is_view, parse_position, parse_view
 from .options import RULE_OPTIONS, Options
-from .position import DEAL, PLY_LIMIT, Position, Seat
+from .position import CRYSTAL_TOKENS, DEAL, Position, Seat
 from .reference import advance
 
 DEFAULT_DECK = "mista"
@@ -32,7 +32,9 @@ class CardBattle(Game):
     uses_tileset = True            # the component data is the card set (--cardset FILE)
     deck_options = ("deck1", "deck2")
     capabilities = Capabilities(chance=True, simultaneous=True, hidden_information=True)
-    max_game_length = PLY_LIMIT
+    # No useful bound (void rounds up to max-rounds, tie-break chains): the kernel's history
+    # grows with the game instead (engine/kernel.pxd).
+    max_game_length = None
     bench_settings = BenchSettings(perft_depth=6, mcts_simulations=10000, searchers=("ismcts",))
     rule_options = RULE_OPTIONS + tuple(
         RuleOption(name, (DEFAULT_DECK,) + tuple(d for d in sample_decks() if d != DEFAULT_DECK),
@@ -79,6 +81,11 @@ class CardBattle(Game):
         return tuple(n for n, c in self.cardset.cards.items()
                      if n not in deck and (others_hold_a_creature or c.is_creature))
 
+    def small_configuration(self, name: str) -> "CardBattle":
+        """engine/cardbattle/smallgames/configurations.toml's ``name``."""
+        from .smallgames import small_game
+        return small_game(name).game(self.impl)
+
     def component_name(self, card: int) -> str:
         return self.cardset.card(card).name
 
@@ -101,7 +108,7 @@ class CardBattle(Game):
     def setup_state(self):
         """The game before the deal (§3): the deal, the mulligan redraws and the coin toss
         are the chance nodes that follow."""
-        tokens = self.options.target if self.options.stake else 0
+        tokens = CRYSTAL_TOKENS if self.options.stake else 0       # §6: 8 each, any target
         pos = Position(seats=[Seat(deck=sorted(deck.cards), tokens=tokens)
                               for deck in self.decks], phase=DEAL)
         advance(pos, self.cardset, self.options)

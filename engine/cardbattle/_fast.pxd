@@ -1,11 +1,11 @@
 # C-level card battle kernel: every pile is a 64-bit set of the player's card indices (a
 # player's cards are indexed 0..n-1 in card-number order), so rules are bit operations.
 from crystalpick.engine.bits cimport bit_count as popcount, lowest_bit as lowest
-from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
+from crystalpick.engine.kernel cimport GameKernel, u64
 
 cdef enum:
     SEATS = 2
-    MAX_CARDS = 64          # per player (cards.MAX_DECK is below it)
+    MAX_CARDS = 64          # per player: the kernel refuses a player owning more
     MAX_ATTRIBUTES = 8
     MAX_NUMBER = 4096
 
@@ -47,15 +47,19 @@ cdef struct Core:
     int left[SEATS]
     int phase, actor, caller, attribute, tiebreak, round, ply, result
 
+# The history grows on the heap with the game (grow_history): a card game has no useful
+# length bound (void rounds, tie-break chains), so no fixed MAX_PLIES array could hold it.
 cdef struct KState:
     Data d
     Core c
     int ply
-    Core history[MAX_PLIES]
+    int capacity                              # Cores the history has room for
+    Core* history
 
 cdef int current_player(KState* s) noexcept nogil
 cdef int generate(KState* s, int* out) noexcept nogil
 cdef void make_move(KState* s, int move) noexcept nogil
+cdef void push_history(KState* s) noexcept nogil   # the current Core onto the history
 cdef void unmake_move(KState* s) noexcept nogil
 cdef u64 position_key(KState* s) noexcept nogil
 # The combat checks, read-only: what a boost card adds, who boosts next, who is on top.

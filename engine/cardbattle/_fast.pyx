@@ -6,8 +6,9 @@ of ``rules.py``), the same move order and the same key formula (``zobrist.py``),
 agree exactly (tests/test_cardbattle_differential.py). Everything here is nogil C; the
 :class:`Kernel` class only converts to and from Python.
 """
+from libc.stdio cimport fprintf, stderr
+from libc.stdlib cimport abort, free, malloc, realloc
 from libc.string cimport memcpy, memset
-from crystalpick.engine.kernel cimport ply_overflow
 from crystalpick.engine.rng cimport random_below
 
 from . import moves as M
@@ -18,13 +19,14 @@ from .position import Position, Seat
 cdef int DEAL = P.DEAL, MULLIGAN = P.MULLIGAN, REDEAL = P.REDEAL, TOSS = P.TOSS
 cdef int CALL = P.CALL, SEEK = P.SEEK, CHOOSE = P.CHOOSE, BOOST = P.BOOST
 cdef int TIEBREAK = P.TIEBREAK, REFILL = P.REFILL, OVER = P.OVER
-cdef int UNDECIDED = P.UNDECIDED, DRAW_RESULT = P.DRAW_RESULT, PLY_LIMIT = P.PLY_LIMIT
+cdef int UNDECIDED = P.UNDECIDED, DRAW_RESULT = P.DRAW_RESULT
 cdef int KEPT = P.KEPT, TAKEN = P.TAKEN
 cdef int SHIFT = M.KIND_SHIFT, PAYLOAD = M.PAYLOAD
 cdef int M_KEEP = M.M_KEEP, M_MULLIGAN = M.M_MULLIGAN, M_CALL = M.M_CALL, M_PLAY = M.M_PLAY
 cdef int M_BOOST = M.M_BOOST, M_PASS = M.M_PASS, M_DRAW = M.M_DRAW, M_TOSS = M.M_TOSS
 cdef int REFILL_FIVE = 0, REFILL_ONE = 1, REFILL_NONE = 2
 REFILLS = ("five", "one", "none")
+KERNEL_CARDS = MAX_CARDS        # the most cards a player may own here (a pile is 64 bits)
 
 
 # -- small helpers ---------------------------------------------------------------------------
@@ -325,9 +327,6 @@ cdef void advance(KState* s) noexcept nogil:
         if s.c.result != UNDECIDED:
             s.c.phase = OVER
             return
-        if s.c.ply >= PLY_LIMIT:
-            s.c.result = DRAW_RESULT
-            continue
         phase = s.c.phase
         if phase == DEAL or phase == REFILL:
             drawer = -1
@@ -408,11 +407,27 @@ cdef void advance(KState* s) noexcept nogil:
         return
 
 
-cdef void make_move(KState* s, int move) noexcept nogil:
-    if s.ply >= MAX_PLIES:
-        ply_overflow()
+cdef enum:
+    FIRST_CAPACITY = 256        # Cores: a default game lasts about 80 plies
+
+
+cdef void push_history(KState* s) noexcept nogil:
+    """The current Core onto the history, which doubles when full (a game has no fixed
+    length bound: §6 ends it only at ``target`` crystals or ``max-rounds``)."""
+    cdef Core* grown
+    if s.ply >= s.capacity:
+        grown = <Core*>realloc(s.history, 2 * s.capacity * sizeof(Core))
+        if grown == NULL:
+            fprintf(stderr, b"crystalpick: out of memory for the card kernel's history\n")
+            abort()
+        s.history = grown
+        s.capacity *= 2
     s.history[s.ply] = s.c
     s.ply += 1
+
+
+cdef void make_move(KState* s, int move) noexcept nogil:
+    push_history(s)
     apply(s, move)
     s.c.ply += 1
     advance(s)
@@ -510,27 +525,30 @@ cdef void determinize_state(KState* s, int player, u64* rng) noexcept nogil:
 
 cdef u64 observed_key(KState* s, int player) noexcept nogil:
     """What ``player`` (-1: every player) observes, as observe() shows it: the own hand and
-    deck, of another seat the counts, and a secret choice as hidden."""
+    deck, of another seat the counts, and a secret choice as hidden; no ply count and no
+    other player's pass (§5: a pass looks the same as having no usable boost card)."""
     cdef u64 key = 0, table
-    cdef int p, flags, chosen
+    cdef int p, flags, chosen, passed
     cdef bint secret
     for p in range(SEATS):
+        passed = s.c.passed[p]
         if p == player:
             key ^= mix_pile(s, 1, p, s.c.hand[p]) ^ mix_pile(s, 2, p, s.c.deck[p])
         else:
             key ^= mix(16, p, popcount(s.c.hand[p])) ^ mix(17, p, popcount(s.c.deck[p]))
+            passed = 0
         secret = s.c.phase == CHOOSE and p != player and s.c.chosen[p] >= 0
         table = s.c.table[p] & ~bit(s.c.chosen[p]) if secret else s.c.table[p]
         chosen = -2 if secret else s.c.chosen[p]
         key ^= mix_pile(s, 3, p, s.c.discard[p]) ^ mix_pile(s, 4, p, table)
-        flags = (s.c.contending[p] | s.c.boosted[p] << 1 | s.c.passed[p] << 2
+        flags = (s.c.contending[p] | s.c.boosted[p] << 1 | passed << 2
                  | s.c.out[p] << 3 | s.c.mulligan[p] << 4)
         key ^= mix(5, p, 4095 if chosen == -2 else card_number(s, p, chosen))
         key ^= mix(6, p, card_number(s, p, s.c.tie[p]))
         key ^= mix(7, p, s.c.value[p]) ^ mix(8, p, flags) ^ mix(9, p, s.c.won[p])
         key ^= mix(10, p, s.c.tokens[p]) ^ mix(11, p, s.c.left[p])
     key ^= mix(12, s.c.phase, s.c.actor) ^ mix(13, s.c.caller, s.c.attribute + 1)
-    key ^= mix(14, s.c.round, s.c.ply) ^ mix(15, s.c.tiebreak, s.c.result + 2)
+    key ^= mix(14, s.c.round, 0) ^ mix(15, s.c.tiebreak, s.c.result + 2)
     return key ^ mix(18, player + 1, 0) ^ s.d.start_key
 
 
@@ -636,10 +654,19 @@ cdef void load(KState* s, object pos, object cardset, object options):
 cdef class Kernel(GameKernel):
     """Owns one C position; the Python-facing :class:`FastState` wraps it."""
 
+    def __cinit__(self):
+        self.s.history = <Core*>malloc(FIRST_CAPACITY * sizeof(Core))
+        if self.s.history == NULL:
+            raise MemoryError()
+        self.s.capacity = FIRST_CAPACITY
+        self.s.ply = 0
+
+    def __dealloc__(self):
+        free(self.s.history)
+
     def __init__(self, position, cardset, options):
         if any(len(seat.cards()) > MAX_CARDS for seat in position.seats):
             raise ValueError(f"a player owns more than {MAX_CARDS} cards")
-        self.s.ply = 0
         load(&self.s, position, cardset, options)
         self.cardset = cardset
 
@@ -696,11 +723,11 @@ cdef class Kernel(GameKernel):
     cdef int plies(self) noexcept nogil:
         return self.s.ply
 
+    cdef bint history_full(self) noexcept nogil:
+        return False                # push_history grows it
+
     cdef int determinize(self, int player, u64* rng) noexcept nogil:
-        if self.s.ply >= MAX_PLIES:
-            ply_overflow()
-        self.s.history[self.s.ply] = self.s.c
-        self.s.ply += 1
+        push_history(&self.s)
         determinize_state(&self.s, player, rng)
         return 0
 
@@ -711,6 +738,12 @@ cdef class Kernel(GameKernel):
     def clone(self):
         """An independent kernel; only the history in use is copied."""
         cdef Kernel twin = Kernel.__new__(Kernel)
+        cdef Core* room
+        if self.s.ply > twin.s.capacity:
+            room = <Core*>realloc(twin.s.history, self.s.capacity * sizeof(Core))
+            if room == NULL:
+                raise MemoryError()
+            twin.s.history, twin.s.capacity = room, self.s.capacity
         twin.s.d = self.s.d
         twin.s.c = self.s.c
         twin.s.ply = self.s.ply

@@ -22,7 +22,6 @@ DECK_FOLDER = HERE / "decks"
 KINDS = ("creature", "equipment", "location")
 MAX_NUMBER = 4095              # card numbers fit the move encoding (moves.py)
 ATTRIBUTES = (2, 8)            # how many attributes a card set names (§1)
-MAX_DECK = 60                  # engineering limit of the kernel's card tables, not a rule
 MAX_VALUE = 99
 NAME = re.compile(r"^[^\s:,.|=?]+$")     # an attribute: one word, no notation punctuation
 INLINE_DECK = re.compile(r"^\d+(\.\d+)*$")  # a deck written out: card numbers joined by '.'
@@ -177,9 +176,6 @@ def parse_deck(data, source: str, cardset: CardSet, minimum: int) -> Deck:
                                          "each card number")
     if len(numbers) < minimum:
         check.fail("field 'cards'", f"{len(numbers)} cards; a deck holds at least {minimum}")
-    if len(numbers) > MAX_DECK:
-        check.fail("field 'cards'", f"{len(numbers)} cards; the engine holds at most "
-                                    f"{MAX_DECK} per deck")
     if not any(cardset.cards[n].is_creature for n in numbers):
         check.fail("field 'cards'", "a deck holds at least one creature")
     return Deck(check.string(data, "name", "top level", default=Path(source).stem),

@@ -1,8 +1,8 @@
 """The Cython card battle behind the common interface; the kernel lives in ``_fast.pyx``."""
 from __future__ import annotations
 
-from ..game import KernelState
-from ._fast import Kernel
+from ..game import KernelState, RuleError
+from ._fast import KERNEL_CARDS, Kernel
 from .position import Position
 from .rules import returns
 from .state import CardBattleState
@@ -11,6 +11,11 @@ from .state import CardBattleState
 class FastState(KernelState, CardBattleState):
     def __init__(self, game, position: Position):
         self.game = game
+        for name, seat in zip(game.player_names, position.seats):
+            if len(seat.cards()) > KERNEL_CARDS:       # §2 has no upper limit; a pile is 64 bits
+                raise RuleError(f"{name} owns {len(seat.cards())} cards; the fast "
+                                f"implementation holds at most {KERNEL_CARDS} per player (an "
+                                f"engineering limit, not a rule): use --impl reference")
         self.kernel = Kernel(position, game.cardset, game.options)
 
     def returns(self):

@@ -11,26 +11,32 @@ Seat flags: c contending, b boosted, p passed, o out (stake), k kept, m took the
 In the observer's view (``view=P1`` after the game name) another player's hand and deck are
 ``?N`` (N unknown cards) with ``unseen=`` the cards that are in one or the other or chosen
 in secret (open deck lists, §2), and a creature chosen but not yet revealed is ``?`` (§5).
+A view has no ``ply=`` and shows no other player's ``p`` flag: whether they passed or had no
+playable boost is hidden (§5), and a pass is a ply where having no boost card is none.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..game import NotationError
-from .cards import MAX_DECK, MAX_VALUE, CardSet
-from .position import (CHOOSE, DRAW_RESULT, KEPT, NO_CARD, PENDING, PHASE_NAMES, PLY_LIMIT,
-                       TAKEN, UNDECIDED, Position, Seat)
+from .cards import MAX_NUMBER, MAX_VALUE, CardSet
+from .position import (CHOOSE, DRAW_RESULT, KEPT, NO_CARD, PENDING, PHASE_NAMES, TAKEN,
+                       UNDECIDED, Position, Seat)
 
 GAME_WORD = "cardbattle"
 PLAYERS = ("P1", "P2")
 HEAD_KEYS = ("phase", "actor", "caller", "attr", "round", "ply", "tiebreak", "result")
+VIEW_HEAD_KEYS = tuple(key for key in HEAD_KEYS if key != "ply")     # §5: passes are hidden
 SEAT_KEYS = ("won", "tokens", "hand", "deck", "discard", "table", "chosen", "tie", "value",
              "left", "flags")
 FLAG_LETTERS = "cbpokm"
-# The largest value of each number field that a game can reach, so a number the kernel's C
-# int cannot hold never gets that far: a game is drawn at PLY_LIMIT plies and plays fewer
-# rounds, a round moves at most one crystal (and the stake's tokens are 2 x target at most),
-# a value sums at most a deck of cards, a refill draws at most a deck.
-NUMBER_LIMITS = {"round": PLY_LIMIT, "ply": PLY_LIMIT, "won": PLY_LIMIT, "tokens": PLY_LIMIT,
-                 "value": MAX_DECK * MAX_VALUE, "left": MAX_DECK}
+# The largest value of each number field, so a number the kernels' C int cannot hold never
+# gets that far: a game has no ply limit (§4 ends it by crystals), so counters are bounded
+# by that int only; a player owns distinct card numbers (MAX_NUMBER at most), so a value
+# sums at most that many cards and a refill draws at most that many.
+INT_LIMIT = 2**31 - 1
+NUMBER_LIMITS = {"round": INT_LIMIT, "ply": INT_LIMIT, "won": INT_LIMIT, "tokens": INT_LIMIT,
+                 "value": MAX_NUMBER * MAX_VALUE, "left": MAX_NUMBER}
 
 
 def pile(numbers) -> str:
@@ -94,6 +100,7 @@ def observed_seat(pos: Position, seat: Seat, own: bool) -> dict[str, str]:
     secret = hidden_choice(pos) and seat.chosen != NO_CARD
     table = [n for n in seat.table if not (secret and n == seat.chosen)]
     words.update(hand=f"?{len(seat.hand)}", deck=f"?{len(seat.deck)}",
+                 flags=flags(replace(seat, passed=False)),
                  table=hidden_pile(table, secret),
                  chosen="?" if secret else words["chosen"])
     return {**{k: words[k] for k in ("won", "tokens", "hand", "deck")},
@@ -101,8 +108,14 @@ def observed_seat(pos: Position, seat: Seat, own: bool) -> dict[str, str]:
             **{k: words[k] for k in SEAT_KEYS[4:]}}
 
 
+def view_head(pos: Position, attributes: tuple[str, ...]) -> dict[str, str]:
+    """The head as every player sees it: no ply count (§5: another player's pass is hidden,
+    and a pass is a ply where having no usable boost card is none)."""
+    return {key: value for key, value in head(pos, attributes).items() if key in VIEW_HEAD_KEYS}
+
+
 def format_observation(pos: Position, attributes: tuple[str, ...], player: int) -> str:
-    parts = [f"{GAME_WORD} view={PLAYERS[player]} {join(head(pos, attributes))}"]
+    parts = [f"{GAME_WORD} view={PLAYERS[player]} {join(view_head(pos, attributes))}"]
     parts += [f"{PLAYERS[p]} {join(observed_seat(pos, seat, p == player))}"
               for p, seat in enumerate(pos.seats)]
     return " | ".join(parts)
@@ -181,9 +194,8 @@ def parse_seat(text: str, index: int, cards: CardSet) -> Seat:
     owned = seat.hand + seat.deck + seat.discard + seat.table
     if len(set(owned)) != len(owned):
         raise NotationError(f"{where}: a card is in two piles")
-    if not owned or len(owned) > MAX_DECK:
-        raise NotationError(f"{where}: the player owns {len(owned)} cards; expected 1 to "
-                            f"{MAX_DECK}")
+    if not owned:
+        raise NotationError(f"{where}: the player owns no card")
     for key, value in (("chosen", seat.chosen), ("tie", seat.tie_card)):
         if value != NO_CARD and value not in seat.table:
             raise NotationError(f"{where}: {key}={value} is not on the table")
@@ -279,7 +291,9 @@ def parse_view(text: str, cards: CardSet) -> tuple[Position, int]:
                             f"'|', got {len(parts)} parts")
     seats = [part if i == viewer else filled_seat(part, i, cards)
              for i, part in enumerate(parts[1:])]
-    return parse_position(" | ".join([f"{word} {rest}"] + seats), cards), viewer
+    words = fields(rest, VIEW_HEAD_KEYS, "view head")
+    words = {key: words.get(key, "0") for key in HEAD_KEYS}    # the ply is unknown: 0
+    return parse_position(" | ".join([f"{word} {join(words)}"] + seats), cards), viewer
 
 
 def is_view(text: str) -> bool:

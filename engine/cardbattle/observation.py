@@ -33,13 +33,14 @@ def observe(pos: Position, cards: CardSet, player: int) -> dict:
             "table": [n for n in seat.table if not (hide and n == seat.chosen)],
             "chosen": "hidden" if hide else (seat.chosen or None),
             "tie_card": seat.tie_card or None, "value": seat.value,
-            "contending": seat.contending, "boosted": seat.boosted, "passed": seat.passed,
+            "contending": seat.contending, "boosted": seat.boosted,
+            "passed": seat.passed if own else None,     # §5: a pass looks like no boost card
         })
     result = {UNDECIDED: None, DRAW_RESULT: "draw"}.get(pos.result, None)
     return {"player": PLAYERS[player], "phase": PHASE_NAMES[pos.phase],
             "actor": PLAYERS[pos.actor], "caller": PLAYERS[pos.caller],
             "attribute": cards.attributes[pos.attribute] if pos.attribute >= 0 else None,
-            "round": pos.round, "ply": pos.ply, "tiebreak": pos.tiebreak,
+            "round": pos.round, "tiebreak": pos.tiebreak,
             "result": result if pos.result < 0 else PLAYERS[pos.result], "seats": seats}
 
 

@@ -20,10 +20,8 @@ DRAW_RESULT = -1               # result of a drawn game; -2 while it is not over
 UNDECIDED = -2
 # Mulligan decisions (§3.2), public.
 PENDING, KEPT, TAKEN = 0, 1, 2
-# The game is drawn when it reaches this many plies (the kernels' history holds MAX_PLIES):
-# an engineering limit like max-rounds, reached only through very long tie-break chains or
-# void rounds (docs/cardbattle.md, "Limits").
-PLY_LIMIT = 250
+# Crystal tokens each player brings (§1); with crystals=stake they are the ones at stake (§6).
+CRYSTAL_TOKENS = 8
 
 
 @dataclass

@@ -15,7 +15,7 @@ from .moves import (KEEP, M_BOOST, M_CALL, M_DRAW, M_MULLIGAN, M_PASS, M_PLAY, M
                     MULLIGAN, PASS, encode, kind_of, payload_of)
 from .options import Options
 from .position import (BOOST, CALL, CHANCE_PHASES, CHOOSE, DEAL, DRAW_RESULT, KEPT, MULLIGAN as
-                       MULLIGAN_PHASE, NO_CARD, OVER, PLY_LIMIT, REDEAL, REFILL, SEEK, TAKEN,
+                       MULLIGAN_PHASE, NO_CARD, OVER, REDEAL, REFILL, SEEK, TAKEN,
                        TIEBREAK, TOSS, UNDECIDED, Position)
 from .rules import (boost_bonus, can_draw_for_tie, contenders, game_winner, has_creature,
                     in_play, next_booster, payout, playable_boosts, returns, short_of_hand,
@@ -85,9 +85,6 @@ def advance(pos: Position, cards: CardSet, options: Options) -> None:
         if pos.result != UNDECIDED:
             pos.phase = OVER
             return
-        if pos.ply >= PLY_LIMIT:
-            pos.result = DRAW_RESULT
-            continue
         phase = pos.phase
         if phase in (DEAL, REFILL):              # §3.1 and §4.8, in seat order
             drawer = next((p for p, s in enumerate(pos.seats)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .cards import Card, CardSet
 from .options import Options
-from .position import DRAW_RESULT, NO_CARD, PLY_LIMIT, Position, Seat
+from .position import DRAW_RESULT, NO_CARD, Position, Seat
 
 
 def boost_bonus(card: Card, target: Card | None, attribute: int) -> int:
@@ -133,11 +133,9 @@ def game_winner(pos: Position, options: Options) -> int:
 
 def end_reason(pos: Position, options: Options, names) -> str:
     """Why the game ended in ``pos`` (over): §6's target or stake, §4.9's deck-out, or a
-    draw at a limit."""
+    draw at the max-rounds limit (the only draw)."""
     if pos.result == DRAW_RESULT:
-        if pos.round >= options.max_rounds:
-            return f"{pos.round} rounds played (the max-rounds limit)"
-        return f"{PLY_LIMIT} plies played (the engineering limit)"
+        return f"{pos.round} rounds played (the max-rounds limit)"
     winner = pos.result
     if pos.seats[winner].won >= options.target:
         return f"{names[winner]} reached {options.target} crystals"

@@ -4,8 +4,8 @@ greedy policy. Subclasses supply the rules (``legal_moves``, ``play``, ``undo``,
 from __future__ import annotations
 
 from ..game import IllegalMoveError, State
-from .moves import (M_BOOST, M_DRAW, M_PLAY, format_move, kind_of, parse_move_syntax,
-                    payload_of)
+from .moves import (M_BOOST, M_DRAW, M_PLAY, PASS, format_move, kind_of,
+                    parse_move_syntax, payload_of)
 from .notation import PLAYERS, format_observation, format_position
 from .observation import greedy_choice, observe
 from .position import TIEBREAK
@@ -53,10 +53,13 @@ class CardBattleState(State):
         return self.game._state(determinize(self.to_position(), self.game.cardset, player,
                                             seed))
 
-    def move_to_str_seen_by(self, move: int, player: int) -> str:
-        """§5: another player's draws into hand and secret choice show as ``?``; tie-break
-        draws are revealed, the toss and every other move are public."""
+    def move_to_str_seen_by(self, move: int, player: int) -> str | None:
+        """§5: another player's draws into hand and secret choice show as ``?``, and their
+        pass not at all (it looks the same as having no usable boost card, where no move is
+        made); tie-break draws are revealed, the toss and every other move are public."""
         pos = self.to_position()
+        if move == PASS and pos.actor != player:
+            return None
         secret = (kind_of(move) == M_PLAY
                   or (kind_of(move) == M_DRAW and pos.phase != TIEBREAK))
         if secret and pos.actor != player:

@@ -1,0 +1,94 @@
+"""``crystalpick solve`` for a game with hidden information or simultaneous choices: the exact
+solver (search/exact/solver.py) instead of proof-number search. Text for people, one JSON
+document for programs (schema ``docs/exact_solve.schema.json``)."""
+from __future__ import annotations
+
+import json
+
+import click
+
+from crystalpick.engine import get_game
+from crystalpick.engine.game import GameError
+from crystalpick.search.exact.solver import FIRST_DECISIONS_SHOWN, solve_exactly
+
+SCHEMA = "crystalpick.exact-solve/1"
+
+
+def exact_state(game: str, position, moves: str, rules: dict, seed, tileset, config):
+    """The game (a named small configuration, or the options given) and the state to solve:
+    POSITION, or the setup before the deal (chance deals the hidden cards), then ``moves``."""
+    if config and (rules or tileset):
+        raise GameError("--config names the rules and component data: give it without "
+                        "--rule, --deck or --tileset")
+    game_obj = get_game(game, rules, seed=seed, tileset=tileset)
+    if config:
+        game_obj = game_obj.small_configuration(config)
+    if position:
+        return game_obj, game_obj.state(" ".join(position), moves)
+    state = game_obj.setup_state()
+    for number, text in enumerate(moves.split(), 1):
+        try:
+            state.play(state.parse_move(text))
+        except GameError as err:
+            raise type(err)(f"move {number}: {err}") from None
+    return game_obj, state
+
+
+def solution_document(solution, inputs: dict, player_names) -> dict:
+    return {
+        "schema": SCHEMA, "input": inputs,
+        "result": {
+            "value": solution.value, "lower": solution.lower, "upper": solution.upper,
+            "exploitability": solution.exploitability, "method": solution.method,
+            "histories_estimated": solution.histories, "nodes": solution.nodes,
+            "information_sets": solution.information_sets,
+            "seconds": round(solution.seconds, 4),
+            "first_decisions": [
+                {"player": player_names[d.player], "observation": d.observation,
+                 "reach": d.reach,
+                 "strategy": [{"move": m, "probability": p} for m, p in d.moves]}
+                for d in solution.first_decisions],
+        },
+    }
+
+
+def solution_text(solution, player_names) -> list[str]:
+    exact = solution.lower == solution.upper
+    value = (f"{solution.value:.6f}" if exact
+             else f"{solution.value:.6f} (between {solution.lower:.6f} and {solution.upper:.6f})")
+    out = [f"value: {value} ({player_names[0]}'s win probability, a draw counts 1/2)",
+           f"method: {solution.method}",
+           f"exploitability of the strategy found: {solution.exploitability:.2e} (exact)",
+           f"size: {solution.nodes:,} nodes, {solution.information_sets:,} information sets "
+           f"(about {solution.histories:.3g} histories)",
+           f"first decision ({len(solution.first_decisions)} information sets):"]
+    for decision in solution.first_decisions[:FIRST_DECISIONS_SHOWN]:
+        moves = " ".join(f"{m} {p:.4f}" for m, p in decision.moves)
+        out.append(f"  {player_names[decision.player]}, reached {decision.reach:.4f}: {moves}")
+        out.append(f"    {decision.observation}")
+    hidden = len(solution.first_decisions) - FIRST_DECISIONS_SHOWN
+    if hidden > 0:
+        out.append(f"  ... and {hidden} more (--json lists them all)")
+    out.append(f"solved in {solution.seconds:.1f} s")
+    return out
+
+
+def solve_hidden(game, position, moves, rules: dict, seed, tileset, config, method, target,
+                 nodes, as_json) -> None:
+    """Parse, call the library once, print."""
+    from crystalpick.search.exact.tree import DEFAULT_MAX_NODES
+    game_obj, state = exact_state(game, position, moves, rules, seed, tileset, config)
+
+    def progress(text: str) -> None:
+        click.echo(text, err=True)
+    solution = solve_exactly(state, method=method, target=target,
+                             max_nodes=nodes or DEFAULT_MAX_NODES, progress=progress)
+    inputs = {"game": game_obj.name, "config": config, "position": state.position(),
+              "moves": moves.split(), "rules": game_obj.rules, "method": method,
+              "target": target if method == "cfr" else None, "max_nodes": nodes}
+    if as_json:
+        click.echo(json.dumps(solution_document(solution, inputs, game_obj.player_names),
+                              indent=2, ensure_ascii=False))
+    else:
+        click.echo(f"position: {state.position()}")
+        click.echo("\n".join(solution_text(solution, game_obj.player_names)))
