@@ -26,7 +26,7 @@ def play(rules: dict, first: str, second: str, seed: int) -> float:
     chance = random.Random(seed)
     while not state.is_terminal():
         state.play(sample_chance(state, chance.random()) if state.is_chance_node()
-                   else state.greedy_move())
+                   else state.game.greedy_move(state))
     returns = state.returns()
     return 1.0 if returns[0] > returns[1] else 0.0 if returns[0] < returns[1] else 0.5
 

@@ -47,7 +47,7 @@ def shares(games: int, draws: int, seed: int) -> dict[str, tuple[int, int]]:
                         hand = set(kernel.to_position().seats[1].hand)
                         found[kind][0] += len(hand & real)
                         found[kind][1] += len(real)
-            state.play(state.greedy_move())
+            state.play(state.game.greedy_move(state))
     return {kind: (held, total) for kind, (held, total) in found.items()}
 
 

@@ -32,7 +32,7 @@ def decisions(first: str, second: str, count: int, seed: int):
             continue
         if len(state.legal_moves()) > 1 and rng.random() < 0.3:
             out.append(state.clone())
-        state.play(state.greedy_move())
+        state.play(state.game.greedy_move(state))
     return out[:count]
 
 

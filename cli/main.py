@@ -15,7 +15,7 @@ import time
 
 import click
 
-from crystalpick.engine import GAMES, GameError, get_game
+from crystalpick.engine import GAMES, DeckBuilding, GameError, get_game, require
 from crystalpick.engine.perft import perft_by_move
 
 from . import interrupts
@@ -67,8 +67,10 @@ DECK_OPTION = click.option(
 
 def deck_rules(game: str, decks: tuple[str, ...]) -> tuple[str, ...]:
     """``--deck`` values as the game's own deck rule options (NAME=VALUE, like --rule)."""
+    if not decks:
+        return ()
     try:
-        settings = GAMES[game.lower()].deck_rules(decks)
+        settings = require(GAMES[game.lower()], DeckBuilding, "--deck").deck_rules(decks)
     except GameError as err:
         raise InputError(str(err)) from None
     return tuple(f"{name}={value}" for name, value in settings.items())
@@ -827,8 +829,8 @@ def deck(game, deck, opponents, engine_spec, game_count, improve, outs, concurre
 
     from tqdm import tqdm
 
-    from crystalpick.search.match.deck_advisor import Advisor, AdvisorSettings, format_report
-    from crystalpick.search.match.decks import PlaySettings
+    from crystalpick.search.decks.advisor import Advisor, AdvisorSettings, format_report
+    from crystalpick.search.decks.measurement import PlaySettings
     from crystalpick.search.match.executors import LocalPool
     from crystalpick.search.match.termination import EngineStartError
 

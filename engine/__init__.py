@@ -1,8 +1,14 @@
-"""Game rules, notation and the Cython kernels, one subpackage per game."""
+"""Game rules, notation and the Cython kernels, one subpackage per game (imported on first
+use: engine/registry.py)."""
+from .features import (FEATURES, DeckBuilding, Feature, GreedyPolicy, MCTSDefaults,
+                       TunedSearch, mcts_defaults, provides, require)
 from .game import (CHANCE, TERMINAL, BenchSettings, Capabilities, Game, GameError,
                    IllegalMoveError, KernelState, NotationError, RuleError, RuleOption, State,
                    sample_chance)
 from .registry import GAMES, get_game
 
-__all__ = ["CHANCE", "TERMINAL", "BenchSettings", "Capabilities", "KernelState", "Game", "sample_chance", "GameError", "IllegalMoveError", "NotationError",
-           "RuleError", "RuleOption", "State", "GAMES", "get_game"]
+__all__ = ["CHANCE", "TERMINAL", "BenchSettings", "Capabilities", "KernelState", "Game",
+           "sample_chance", "GameError", "IllegalMoveError", "NotationError", "RuleError",
+           "RuleOption", "State", "GAMES", "get_game", "FEATURES", "Feature", "DeckBuilding",
+           "GreedyPolicy", "TunedSearch", "MCTSDefaults", "mcts_defaults", "provides",
+           "require"]

@@ -94,9 +94,10 @@ class Game(ABC):
     """A game with its rule options fixed: a factory for states and the notation's owner.
 
     It also hands the searchers what they know about the game: its evaluator and playout
-    policy (engine/evaluation.pxd, matched to its kernel), how deep MCTS playouts run and
-    how evaluation units map to win probabilities, and the bench workload. The defaults
-    know nothing, which is correct for any game, only slower to play well.
+    policy (engine/evaluation.pxd, matched to its kernel), how evaluation units map to win
+    probabilities, and the bench workload. The defaults know nothing, which is correct for
+    any game, only slower to play well. What only some games offer (decks, a greedy policy
+    of their own, tuned searcher defaults) is an optional feature (engine/features.py).
     """
 
     name: ClassVar[str]
@@ -104,22 +105,12 @@ class Game(ABC):
     rule_options: ClassVar[tuple[RuleOption, ...]]
     implementations: ClassVar[tuple[str, ...]] = ("fast", "reference")
     uses_tileset: ClassVar[bool] = False     # True if component data comes from a tileset file
-    # The rule options that ``--deck`` fills, one per player in seat order, for games whose
-    # players each bring their own components (a deck); empty for the others.
-    deck_options: ClassVar[tuple[str, ...]] = ()
     capabilities: ClassVar[Capabilities] = Capabilities()
     # Plies (chance outcomes included) no game under any rule option exceeds; the kernels'
     # history and the searchers' stacks are sized from it (engine/kernel.pxd MAX_PLIES). None:
     # no useful bound; the game's kernel then grows its history with the game, and searchers
     # bound their lines from their root (the card battle).
     max_game_length: ClassVar[int | None]
-    # Plies an MCTS playout plays before the evaluation scores it (0: play to the end).
-    playout_depth: ClassVar[int] = 0
-    # The defaults of MCTS's options c (exploration), prior (the evaluation's value of a new
-    # move, in visits; 0: none), minimax (weight of the priors' minimax) and widen
-    # (progressive widening; 0: none): search/mcts.pyx.
-    mcts_defaults: ClassVar[Mapping[str, float]] = {"c": 0.5, "prior": 0.0, "minimax": 0.0,
-                                                    "widen": 0.0}
     # Evaluation units per logistic unit: a score x means a win probability of
     # 1 / (1 + exp(-x / evaluation_scale)), i.e. tanh(x / (2 * evaluation_scale)) as a result
     # in [-1, 1]. Both searchers use this one number.
@@ -140,39 +131,6 @@ class Game(ABC):
         self.explicit_rules = dict(rules or {})
         for name, value in self.explicit_rules.items():
             self.rules[name] = self._check_rule(name, value)
-
-    @classmethod
-    def deck_rules(cls, decks: Iterable[str]) -> dict[str, str]:
-        """The rule settings that ``--deck`` values (one per player, in seat order) stand
-        for; none given, none set."""
-        decks = list(decks)
-        if not decks:
-            return {}
-        if not cls.deck_options:
-            raise RuleError(f"{cls.name} has no decks; --deck does not apply")
-        if len(decks) != len(cls.deck_options):
-            raise RuleError(f"--deck is given once per player: {len(cls.deck_options)} for "
-                            f"{cls.name}, got {len(decks)}")
-        return dict(zip(cls.deck_options, decks))
-
-    # -- decks, for the deck advisor (search/match/decks.py); games without decks refuse ----
-
-    def deck_cards(self, player: int) -> tuple[int, ...]:
-        """The components (card numbers) of ``player``'s deck, in increasing order."""
-        raise RuleError(f"{self.name} has no decks")
-
-    def deck_value(self, cards: Iterable[int]) -> str:
-        """The deck option value that stands for a deck of exactly ``cards`` (no file)."""
-        raise RuleError(f"{self.name} has no decks")
-
-    def deck_replacements(self, player: int, card: int) -> tuple[int, ...]:
-        """The components that may take ``card``'s place in ``player``'s deck, each leaving
-        a legal deck: where the game's deck-building rules live."""
-        raise RuleError(f"{self.name} has no decks")
-
-    def component_name(self, card: int) -> str:
-        """A component's name, for reports."""
-        return str(card)
 
     def rule_choices(self, option: RuleOption) -> tuple[str, ...]:
         """The values ``option`` may take in this game (a game whose choices depend on its
@@ -376,11 +334,6 @@ class State(ABC):
         cannot even tell that the move was made."""
         return self.move_to_str(move)
 
-    def played_component(self, move: int) -> int | None:
-        """The deck component (a card number) that the mover puts into play with ``move``,
-        or None (games without decks: always None)."""
-        return None
-
     def determinization(self, player: int, seed: int) -> "State":
         """A full state drawn from ``seed`` among those consistent with ``player``'s
         observation: what that player cannot see (the others' hands, deck contents, a secret
@@ -391,12 +344,6 @@ class State(ABC):
         A game without hidden information has nothing to draw and refuses."""
         raise GameError(f"{self.game.name} has no hidden information: every player sees the "
                         f"whole state, so there is nothing to sample")
-
-    def greedy_move(self) -> int:
-        """The mover's best immediate choice judged from its observation alone: a game that
-        the depth-1 alpha-beta ``greedy`` cannot play (hidden information or simultaneous
-        moves) supplies it, so ``greedy`` still works in matches."""
-        raise GameError(f"{self.game.name} has no greedy policy of its own")
 
     def svg(self, mark: int | None = None) -> str:
         """An SVG diagram of the position, with move ``mark`` highlighted if given."""

@@ -9,11 +9,13 @@ return their best result so far.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
 from abc import ABC, abstractmethod
 
+from crystalpick.engine.features import mcts_defaults
 from crystalpick.engine.game import CHANCE, GameError
 
 from .alphabeta import AlphaBeta
@@ -329,11 +331,10 @@ class MCTSEngine(Engine):
         """The tree's options for ``game``: those left unset take the game's defaults, and
         together they must make sense (the prior options need priors)."""
         options = dict(self.options)
-        if options["playout_depth"] is None:
-            options["playout_depth"] = game.playout_depth
-        unset = {key for key in game.mcts_defaults if options[key] is None}
+        defaults = dataclasses.asdict(mcts_defaults(game))
+        unset = {key for key in defaults if options[key] is None}
         for key in unset:
-            options[key] = game.mcts_defaults[key]
+            options[key] = defaults[key]
         if options["prior"] == 0:    # the game's options that need priors give way
             for key in PRIOR_OPTIONS & unset:
                 options[key] = 0.0
@@ -341,8 +342,7 @@ class MCTSEngine(Engine):
             check_prior_options(options["playout"], options["prior"], options["minimax"],
                                 options["widen"])
         except ValueError as err:
-            raise GameError(f"{err} ({game.name}'s defaults: "
-                            f"{dict(game.mcts_defaults)})") from None
+            raise GameError(f"{err} ({game.name}'s defaults: {defaults})") from None
         options["exploration"] = options.pop("c")
         return options
 

@@ -16,10 +16,10 @@ from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
 from interrupt_cases import COMMAND
-from crystalpick.engine import GAMES, GameError, get_game
+from crystalpick.engine import GAMES, DeckBuilding, GameError, get_game, provides, require
 from crystalpick.engine.cardbattle.moves import M_BOOST, M_CALL, M_PLAY, PASS, encode
 from crystalpick.search.match import executors
-from crystalpick.search.match.decks import (DeckGame, DeckTask, Measurement, PlaySettings,
+from crystalpick.search.decks.measurement import (DeckGame, DeckTask, Measurement, PlaySettings,
                                             card_usage, paired_difference, play_deck_game)
 from crystalpick.search.match.stats import (Z95, Results, mean_interval, sample_interval)
 
@@ -147,9 +147,9 @@ def test_replacements_keep_the_deck_legal(tmp_path):
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_every_game_with_decks_writes_them_out_and_replaces_cards_legally(name):
     game = get_game(name)
-    if not game.deck_options:
+    if not provides(game, DeckBuilding):
         with pytest.raises(GameError, match="has no decks"):
-            game.deck_cards(0)
+            require(game, DeckBuilding, "the deck advisor")
         return
     for seat, option in enumerate(game.deck_options):
         cards = game.deck_cards(seat)
@@ -164,13 +164,12 @@ def test_every_game_with_decks_writes_them_out_and_replaces_cards_legally(name):
 
 
 def test_the_played_component_is_the_card_a_choice_or_boost_puts_down():
-    state = small_game().new_initial_state()
-    assert state.played_component(encode(M_PLAY, 7)) == 7
-    assert state.played_component(encode(M_BOOST, 12)) == 12
-    assert state.played_component(PASS) is None
-    assert state.played_component(encode(M_CALL, 1)) is None
-    mattock = get_game("mattock").new_initial_state()
-    assert mattock.played_component(mattock.legal_moves()[0]) is None
+    game = small_game()
+    state = game.new_initial_state()
+    assert game.played_component(state, encode(M_PLAY, 7)) == 7
+    assert game.played_component(state, encode(M_BOOST, 12)) == 12
+    assert game.played_component(state, PASS) is None
+    assert game.played_component(state, encode(M_CALL, 1)) is None
 
 
 def test_both_games_of_a_pair_meet_the_same_shuffles():

@@ -323,7 +323,7 @@ def test_ismcts_plays_legal_moves_in_a_match():
 # -- the greedy playouts, and the move played where nothing is secret ----------------------------
 
 def test_the_kernels_greedy_playout_move_is_the_greedy_policy():
-    """playout.pyx is State.greedy_move in C (the reference): the same move at every decision
+    """playout.pyx is CardBattle.greedy_move in C (the reference): the same move at every decision
     of games between every pair of sample decks, half of their moves random."""
     from crystalpick.engine.cardbattle.playout import CardBattlePlayout
     policy, rng, compared = CardBattlePlayout(), random.Random(5), 0
@@ -337,7 +337,7 @@ def test_the_kernels_greedy_playout_move_is_the_greedy_policy():
             if state.is_chance_node():
                 state.play(sample_chance(state, rng.random()))
                 continue
-            greedy = state.greedy_move()
+            greedy = state.game.greedy_move(state)
             assert policy.playout(state, number) == greedy, state.position()
             compared += 1
             state.play(rng.choice(state.legal_moves()) if rng.random() < 0.5 else greedy)

@@ -29,7 +29,7 @@ def greedy_game(seed: int):
         else:
             if state.current_player() == 0:
                 decisions.append(len(moves))
-            move = state.greedy_move()
+            move = state.game.greedy_move(state)
         moves.append(move)
         state.play(move)
     return seed, moves, decisions

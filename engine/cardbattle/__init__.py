@@ -13,9 +13,12 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from ..features import DeckBuilding, GreedyPolicy
 from ..game import (CHANCE, BenchSettings, Capabilities, Game, NotationError, RuleError,
                     RuleOption, sample_chance)
 from .cards import INLINE_DECK, inline_deck, load_cardset, load_deck, sample_decks
+from .moves import PUT_DOWN, kind_of, payload_of
+from .observation import greedy_choice
 from .notation import PLAYERS, format_position, is_view, parse_position, parse_view
 from .options import RULE_OPTIONS, Options
 from .position import CRYSTAL_TOKENS, DEAL, Position, Seat
@@ -25,7 +28,7 @@ DEFAULT_DECK = "mista"
 DECK_FILE_SUFFIXES = (".toml", ".json")
 
 
-class CardBattle(Game):
+class CardBattle(Game, DeckBuilding, GreedyPolicy):
     name = "cardbattle"
     player_names = PLAYERS
     implementations = ("fast", "reference")
@@ -65,7 +68,7 @@ class CardBattle(Game):
                             f"card numbers joined by '.'")
         return value
 
-    # -- decks as the deck advisor sees them (engine/game.py) ---------------------------------
+    # -- deck building and the greedy policy (engine/features.py) ------------------------------
 
     def deck_cards(self, player: int) -> tuple[int, ...]:
         return tuple(sorted(self.decks[player].cards))
@@ -81,13 +84,23 @@ class CardBattle(Game):
         return tuple(n for n, c in self.cardset.cards.items()
                      if n not in deck and (others_hold_a_creature or c.is_creature))
 
+    def component_name(self, card: int) -> str:
+        return self.cardset.card(card).name
+
+    def played_component(self, state, move: int) -> int | None:
+        """The card a choice (``play:N``) or a boost (``boost:N``) puts on the table."""
+        return payload_of(move) if kind_of(move) in PUT_DOWN else None
+
+    def greedy_move(self, state) -> int:
+        """observation.greedy_choice on the mover's own observation (playout.pyx is the
+        same in C)."""
+        return greedy_choice(state.observation(state.current_player()), self.cardset,
+                             state.legal_moves())
+
     def small_configuration(self, name: str) -> "CardBattle":
         """engine/cardbattle/smallgames/configurations.toml's ``name``."""
         from .smallgames import small_game
         return small_game(name).game(self.impl)
-
-    def component_name(self, card: int) -> str:
-        return self.cardset.card(card).name
 
     def playout_policy(self):
         """The greedy policy in C for playouts, from the mover's own view (playout.pyx)."""

@@ -23,6 +23,7 @@ KEEP = M_KEEP << KIND_SHIFT
 MULLIGAN = M_MULLIGAN << KIND_SHIFT
 PASS = M_PASS << KIND_SHIFT
 CARD_KINDS = {"play": M_PLAY, "boost": M_BOOST, "draw": M_DRAW}
+PUT_DOWN = (M_PLAY, M_BOOST)        # moves that put a card of the mover's on the table
 WORDS = {"keep": KEEP, "mulligan": MULLIGAN, "pass": PASS}
 SYNTAX = re.compile(r"^[a-z]+$")
 EXPECTED = ("keep, mulligan, call:ATTRIBUTE, play:N, boost:N, pass, draw:N or toss:PLAYER")

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """The card battle's playout policy for information-set search: the greedy player
-(observation.greedy_choice, State.greedy_move) in C, move for move, so that a search can
+(observation.greedy_choice, CardBattle.greedy_move) in C, move for move, so that a search can
 model both players as greedy ones inside its playouts. It reads only what the mover may
 know: their own hand, the table, and the other player's unseen pool (hand, deck and a secret
 choice, which the open deck lists make public as a set), never which of those cards are in

@@ -1,13 +1,13 @@
-"""What both card battle implementations share: notation, observations, rendering and the
-greedy policy. Subclasses supply the rules (``legal_moves``, ``play``, ``undo``, ...) and
+"""What both card battle implementations share: notation, observations and rendering.
+Subclasses supply the rules (``legal_moves``, ``play``, ``undo``, ...) and
 ``to_position()``; everything here is defined in terms of those."""
 from __future__ import annotations
 
 from ..game import IllegalMoveError, State
-from .moves import (M_BOOST, M_DRAW, M_PLAY, PASS, format_move, kind_of,
+from .moves import (M_DRAW, M_PLAY, PASS, PUT_DOWN, format_move, kind_of,
                     parse_move_syntax, payload_of)
 from .notation import PLAYERS, format_observation, format_position
-from .observation import greedy_choice, observe
+from .observation import observe
 from .position import TIEBREAK
 from .render import render
 from .rules import end_reason
@@ -15,7 +15,6 @@ from .sampling import determinize
 from .zobrist import position_key
 
 SHOWN_ALTERNATIVES = 12
-CARD_KINDS = (M_PLAY, M_BOOST)      # moves that put a card of the mover's on the table
 
 
 class CardBattleState(State):
@@ -66,20 +65,12 @@ class CardBattleState(State):
             return self.move_to_str(move).partition(":")[0] + ":?"
         return self.move_to_str(move)
 
-    def played_component(self, move: int) -> int | None:
-        """The card a choice (``play:N``) or a boost (``boost:N``) puts on the table."""
-        return payload_of(move) if kind_of(move) in CARD_KINDS else None
-
-    def greedy_move(self) -> int:
-        return greedy_choice(self.observation(self.current_player()), self.game.cardset,
-                             self.legal_moves())
-
     def svg(self, mark: int | None = None) -> str:
         """The view of the player to move (P1 at a chance node or the end); a card move is
         marked by outlining its card."""
         from .svg import svg
         viewer = max(self.current_player(), 0)
-        card = payload_of(mark) if mark is not None and kind_of(mark) in CARD_KINDS else None
+        card = payload_of(mark) if mark is not None and kind_of(mark) in PUT_DOWN else None
         return svg(self.observation(viewer), self.game.cardset,
                    self.observation_string(viewer), card)
 

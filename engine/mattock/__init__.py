@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 
+from ..features import MCTSDefaults, TunedSearch
 from ..game import BenchSettings, Game, RuleOption
 from .board import board, random_start_cells
 from .notation import EMPTY, ROCK, TILE, Position, parse_position, start_position
 
 
-class Mattock(Game):
+class Mattock(Game, TunedSearch):
     name = "mattock"
     player_names = ("first", "second")
     # Every ply mines one rock cell: at most 127 - 12 on size 7 (61 - 6 on size 5).
@@ -22,15 +23,13 @@ class Mattock(Game):
     # One playout ply, then the evaluation: 40 games at 0.2 s/move against greedy from 20
     # colour-swapped openings (docs/search.md): 1 ply 37/40 (twice), 2 plies 36/40, 4 plies
     # 33/40.
-    playout_depth = 1
     # The evaluation's value of each new move as one visit, mixed half and half with the
     # minimax of those values below it, and less exploration: 61/100 against alpha-beta at
     # 0.1 s/move (8/40 without; c 0.5 / 0.25 / 0.15, prior 1 / 2 / 4 / 16, minimax
     # 0 / 0.3 / 0.5 in docs/search.md). Progressive widening 2: 67/100 at 0.1 s/move and
     # 52/100 at 1 s/move against alpha-beta, against 61/100 and 48/100 without (not a
     # significant difference either time; widen 1 / 2 / 4 in docs/search.md).
-    mcts_defaults = {**Game.mcts_defaults, "c": 0.25, "prior": 1.0, "minimax": 0.5,
-                     "widen": 2.0}
+    mcts_defaults = MCTSDefaults(c=0.25, prior=1.0, minimax=0.5, widen=2.0, playout_depth=1)
     evaluation_scale = 150.0      # uncalibrated guess
     bench_settings = BenchSettings(perft_depth=3, alphabeta_depth=4, mcts_simulations=3000)
     rule_options = (

@@ -1,14 +1,15 @@
 """The deck advisor (issue 15): a deck's win rate against other decks, what each of its cards
 contributes, and single-card swaps that raise its win rate, each confirmed by a fresh match.
 
-Game-independent: the game's deck-building rules come through the contract (``Game.
-deck_cards``, ``deck_replacements``, ``deck_value``, ``component_name``); games are played by
-:func:`.decks.play_deck_game` on a match executor. The measures (docs/cardbattle.md, "Deck
+An application of the match layer that needs one game feature: deck building
+(engine/features.py ``DeckBuilding``: ``deck_cards``, ``deck_replacements``, ``deck_value``,
+``component_name``); a game without it is refused in one line. Games are played by
+:func:`.measurement.play_deck_game` on a match executor. The measures (docs/cardbattle.md, "Deck
 advisor"):
 
 * **win rate**: the deck's mean score (win 1, draw 1/2) in ``games`` games against each
   opponent, colour-swapped pairs on the run's seed, with a 95% interval per pair
-  (:meth:`.stats.Results.score_interval`); overall: every opponent's pairs together.
+  (:meth:`..match.stats.Results.score_interval`); overall: every opponent's pairs together.
 * **played / not played**: per card, the win rate of the measured games in which the deck put
   it into play, and of the others (a correlation, not a cause: a card that is played
   often in long games looks worse).
@@ -32,13 +33,13 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from crystalpick.engine import GAMES, GameError, get_game
+from crystalpick.engine import GAMES, DeckBuilding, GameError, get_game, require
 
+from ..match.runner import MatchSettings, check_engines, derive_seed
+from ..match.stats import Interval, Results
 from ..specs import parse_spec
-from .decks import (Measurement, PlaySettings, card_usage, paired_count, paired_difference,
-                    play_deck_game)
-from .runner import MatchSettings, check_engines, derive_seed
-from .stats import Interval, Results
+from .measurement import (USER, Measurement, PlaySettings, card_usage, paired_count,
+                          paired_difference, play_deck_game)
 
 SEED_RANGE = 2**31          # seeds printed for the fresh matches: short enough to type
 
@@ -59,10 +60,7 @@ class AdvisorSettings:
 
     def check(self) -> None:
         """Fail on bad input before any game: one line naming the bad part."""
-        name = self.play.game
-        if not GAMES[name].deck_options:
-            raise GameError(f"{name} has no decks: the deck advisor needs a game whose "
-                            f"players bring decks")
+        game = require(GAMES[self.play.game], DeckBuilding, USER)
         if self.games < 2 or self.games % 2:
             raise GameError(f"--games {self.games}: expected an even number of at least 2 "
                             f"(the games are colour-swapped pairs)")
@@ -72,7 +70,7 @@ class AdvisorSettings:
             raise GameError(f"--outs {self.outs}: expected at least 1 card")
         if not self.opponents:
             raise GameError("give at least one --against DECK to play against")
-        set_by_decks = [o for o in GAMES[name].deck_options if o in self.play.rules]
+        set_by_decks = [o for o in game.deck_options if o in self.play.rules]
         if set_by_decks:
             raise GameError(f"--rule {set_by_decks[0]}: the decks are --deck and --against")
         try:

@@ -1,9 +1,9 @@
 """Games between decks, measured in colour-swapped pairs with common random numbers: the
-deck advisor's game task and its bookkeeping (:mod:`.deck_advisor` drives them).
+deck advisor's game task and its bookkeeping (:mod:`.advisor` drives them).
 
-Game-independent: a game whose players bring decks (``Game.deck_options``, one deck rule
-option per seat) is played through the contract, and the one card-game fact needed here,
-which card a move puts into play, is ``State.played_component``.
+Game-independent: a game whose players bring decks (engine/features.py ``DeckBuilding``, one
+deck rule option per seat) is played through the contract, and the one card-game fact
+needed here, which card a move puts into play, is ``DeckBuilding.played_component``.
 
 A deck is measured on a seed against each opponent deck in pairs: the deck plays once in
 each seat, and both games of a pair deal from the same seed and draw their chance events
@@ -18,13 +18,15 @@ import random
 from contextlib import ExitStack
 from dataclasses import dataclass
 
-from crystalpick.engine import GAMES, get_game
+from crystalpick.engine import GAMES, DeckBuilding, get_game, require
 
+from ..match.players import Player
+from ..match.records import new_record
+from ..match.runner import MatchSettings, derive_seed, play_out
+from ..match.stats import Interval, Results, sample_interval
 from ..specs import parse_spec
-from .players import Player
-from .records import new_record
-from .runner import MatchSettings, derive_seed, play_out
-from .stats import Interval, Results, sample_interval
+
+USER = "the deck advisor"       # who needs deck building, in a refusal
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,7 @@ class PlaySettings:
 
     def rules_for(self, decks: tuple[str, ...]) -> dict:
         """The rules with the seats' decks (deck option values, in seat order)."""
-        return {**self.rules, **dict(zip(GAMES[self.game].deck_options, decks))}
+        return {**self.rules, **require(GAMES[self.game], DeckBuilding, USER).deck_rules(decks)}
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ class DeckGame:
 
 
 class PlayedCards:
-    """A player whose moves' cards (``State.played_component``) are noted."""
+    """A player whose moves' cards (``DeckBuilding.played_component``) are noted."""
 
     def __init__(self, player: Player):
         self.player = player
@@ -77,7 +79,7 @@ class PlayedCards:
 
     def choose(self, state, limits, record):
         move, comment = self.player.choose(state, limits, record)
-        card = state.played_component(move)
+        card = state.game.played_component(state, move)
         if card is not None:
             self.played.add(card)
         return move, comment

@@ -13,6 +13,8 @@ from abc import ABC, abstractmethod
 
 import numpy as np
 
+from crystalpick.engine import GreedyPolicy as OwnGreedy, require
+
 from ..engines import ENGINES, make_engine
 from ..limits import Limits
 from ..specs import parse_spec
@@ -38,12 +40,13 @@ class RandomPolicy(Policy):
 
 
 class GreedyPolicy(Policy):
-    """The game's own observation-based greedy (``State.greedy_move``), as in matches."""
+    """The game's own observation-based greedy (engine/features.py ``GreedyPolicy``), as in
+    matches."""
 
     name = "greedy"
 
     def probabilities(self, state):
-        return {state.greedy_move(): 1.0}
+        return {require(state.game, OwnGreedy, "greedy").greedy_move(state): 1.0}
 
 
 class EnginePolicy(Policy):

@@ -81,7 +81,7 @@ class Player:
         if self.external is not None:
             return self.choose_external(state, limits, record)
         if self.own_greedy:
-            return state.greedy_move(), {}
+            return state.game.greedy_move(state), {}     # engine/features.py GreedyPolicy
         if self.engine is None:
             return self.rng.choice(state.legal_moves()), {}
         from ..analysis import analyse
