@@ -6,6 +6,7 @@ user's input (``engine.GameError``) become a one-line message and exit status 2.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import io
 import json
@@ -21,11 +22,12 @@ from crystalpick.engine.perft import perft_by_move
 from . import interrupts
 from .interrupts import stoppable
 from .start import leave, main as start_main
-from .output import shortened
+from .output import analysis_document, analysis_text, shortened
 from .params import (BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS, CONCURRENCY, DEPTH,
                      GAME_COUNT, IMPROVE_STEPS, MULTIPV, NODES, PERFT_DEPTH,
                      RECORD_NUMBER, REPLAY_PLY, SEED, SIMS, SOLVE_HASH, SWAP_OUTS, TIME)
 
+SEATS = ("first", "second")        # --seat's names of players 0 and 1
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
@@ -415,7 +417,7 @@ def perft(game, position, moves, rules, seed, tileset, depth, divided, impl, as_
               help="The engine and its options, e.g. mcts:c=1.2,workers=2 or "
                    "alphabeta:tt_megabytes=256 (see 'crystalpick engines'). Default: "
                    "alphabeta, or ismcts for a game with hidden information.")
-@click.option("--seat", type=click.Choice(["first", "second"]), default=None,
+@click.option("--seat", type=click.Choice(SEATS), default=None,
               help="Whose view to analyse from (default: the player to move; a VIEW "
                    "position is its viewer's). ismcts reads only that player's observation.")
 @click.option("--time", "time_limit", type=TIME, default=None,
@@ -441,66 +443,41 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
     prints it (cardbattle view=P2 ...), and ismcts recommends a mixed strategy: a
     probability per option. Ctrl-C stops the search and prints the best result found so far.
     """
-    from tqdm import tqdm
-
-    from crystalpick.search import Limits, analyse as run_analysis, make_engine
-    from crystalpick.search.engines import default_engine, refuse_for
-    from crystalpick.search.specs import parse_spec
-
-    from .output import analysis_document, lines_table, mixed_table
+    from crystalpick.search.analysis import request_analysis
 
     check_folder("--svg", svg_path, "the diagram")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
-    engine_spec = default_engine(game_obj) if engine_spec is None else engine_spec
-    try:
-        spec = parse_spec(engine_spec)
-    except ValueError as err:
-        raise InputError(str(err)) from None
-    if spec.name not in ("alphabeta", "mcts", "ismcts", "dfpn"):
-        raise InputError(f"--engine {engine_spec!r}: analyse runs alphabeta, mcts, ismcts, "
-                         f"dfpn or greedy")
-    refuse_for(spec.name, game_obj)
-    viewer = state.observer
-    if seat is not None:
-        chosen = ("first", "second").index(seat)
-        if viewer is not None and chosen != viewer:
-            raise InputError(f"--seat {seat}: the position is "
-                             f"{game_obj.player_names[viewer]}'s view")
-        viewer = chosen
-    hidden = game_obj.capabilities.hidden_information
-    if state.is_terminal():
-        raise InputError("the game is over in this position: nothing to analyse")
-    if state.is_chance_node():
-        raise InputError("this position waits for a chance outcome, which is drawn, not "
-                         "chosen: play one with --moves (see 'crystalpick moves' for the "
-                         "outcomes and their probabilities)")
-    options = dict(spec.options)
-    if spec.name in ("mcts", "ismcts"):
-        options.setdefault("seed", seed)
-    limits = search_limits(spec, {"depth": depth, "nodes": nodes, "sims": sims,
-                                  "time": time_limit}, Limits(time=1.0))
-    if viewer is None:
-        viewer = max(state.current_player(), 0)
-    # what the viewer knows, never the hidden cards, in anything printed
-    shown_position = state.observation_string(viewer) if hidden else state.position()
-    try:
-        engine = make_engine(spec.name, **options)
-    except ValueError as err:
-        raise InputError(f"engine options: {err}") from None
-    inputs = {"game": game_obj.name, "position": shown_position, "moves": moves.split(),
-              "rules": game_obj.rules, "engine": spec.name, "options": spec.options,
-              "limits": {k: v for k, v in vars(limits).items() if v not in (None, 0.0)},
-              "multipv": multipv, "seed": getattr(engine, "seed", seed)}
-    if game_obj.seed is not None:
-        inputs["setup_seed"] = game_obj.seed
-    if game_obj.uses_tileset:
-        inputs["tileset"] = game_obj.tileset_path or "default"
-    if hidden:
-        inputs["seat"] = game_obj.player_names[viewer]
+    request = request_analysis(state, engine_spec, {"depth": depth, "nodes": nodes,
+                                                    "sims": sims, "time": time_limit},
+                               seat=None if seat is None else SEATS.index(seat), seed=seed,
+                               multipv=multipv)
+    inputs = request.inputs(moves.split())
     if not as_json:
-        click.echo(f"{game_obj.player_names[viewer]}'s view: {shown_position}" if hidden
+        click.echo(f"{game_obj.player_names[request.viewer]}'s view: {request.shown_position}"
+                   if game_obj.capabilities.hidden_information
                    else state.render(color=use_colour()))
         click.echo("")
+    with search_progress(request.limits, inputs, as_json and stream) as progress:
+        result, interrupted = stoppable(lambda stop: request.run(progress, stop))
+    write_svg(state, svg_path, result.best_move)
+    if as_json:
+        document = analysis_document(result, inputs, final=True)
+        document.update({"interrupted": True} if interrupted else {})
+        click.echo(json.dumps(document) if stream else json.dumps(document, indent=2))
+    else:
+        click.echo(analysis_text(result, state.to_move_name(), interrupted))
+        if game_obj.seed is not None and game_obj.seed != result.seed:
+            click.echo(f"setup {seed_note(game_obj)}")
+    if interrupted:
+        raise Interrupted("interrupted: the best result so far is above")
+
+
+@contextlib.contextmanager
+def search_progress(limits, inputs: dict, stream: bool):
+    """A progress callback for a search: a bar on stderr (a time bar under a time limit),
+    and with ``stream`` each report as a JSON line on stdout."""
+    from tqdm import tqdm
+
     bar = tqdm(total=limits.time, desc="search", file=sys.stderr, disable=None,
                bar_format="{l_bar}{bar}| {elapsed}/{total}s {postfix}" if limits.time else None)
 
@@ -509,50 +486,12 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
             bar.n = min(report.elapsed, limits.time)
         bar.set_postfix_str(f"nodes {report.nodes:,} nps {report.nps:,.0f} best "
                             f"{report.best_move_str}", refresh=True)
-        if as_json and stream:
+        if stream:
             click.echo(json.dumps(analysis_document(report, inputs, final=False)))
-
     try:
-        result, interrupted = stoppable(
-            lambda stop: run_analysis(state, engine, limits, progress, multipv=multipv,
-                                      stop=stop, point_of_view=viewer))
+        yield progress
     finally:
         bar.close()
-    write_svg(state, svg_path, result.best_move)
-    document = analysis_document(result, inputs, final=True)
-    if interrupted:
-        document["interrupted"] = True
-    if as_json:
-        click.echo(json.dumps(document) if stream else json.dumps(document, indent=2))
-        if interrupted:
-            raise Interrupted("interrupted: the best result so far is above")
-        return
-    click.echo(mixed_table(result, state.to_move_name()) if result.mixed
-               else lines_table(result, state.to_move_name()))
-    if interrupted:
-        click.echo("(interrupted: best result so far)")
-    if result.seed is not None:
-        click.echo(f"seed: {result.seed}")
-    if game_obj.seed is not None and game_obj.seed != result.seed:
-        click.echo(f"setup {seed_note(game_obj)}")
-    if interrupted:
-        raise Interrupted("interrupted: the best result so far is above")
-
-
-def search_limits(spec, flags: dict, default):
-    """The limits of a search: the spec's (mcts:sims=500), overridden by the command's
-    --time/--depth/--nodes/--sims ``flags`` (None: not given); ``default`` if neither."""
-    from crystalpick.search import Limits
-    from crystalpick.search.specs import SCHEMAS
-
-    obeyed = {limit.name: limit.field for limit in SCHEMAS[spec.name].limits}
-    given = {flag: value for flag, value in flags.items() if value is not None}
-    for flag in given:
-        if flag not in obeyed:
-            raise InputError(f"--{flag} is not a limit of {spec.name}; its limits: "
-                             f"{', '.join('--' + name for name in obeyed)}")
-    fields = {**spec.limits, **{obeyed[flag]: value for flag, value in given.items()}}
-    return Limits(**fields) if fields else default
 
 
 @cli.command()
@@ -952,6 +891,7 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
     from tqdm import tqdm
 
     from crystalpick.search import Limits
+    from crystalpick.search.analysis import spec_limits
     from crystalpick.search.annotate import (AnnotateSettings, Annotation, annotating_spec,
                                              format_report)
     from crystalpick.search.match.executors import ExecutorError, open_executor
@@ -968,8 +908,8 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
     from crystalpick.search.engines import default_engine
     engine_spec = default_engine(GAMES[game.lower()]) if engine_spec is None else engine_spec
     spec = annotating_spec(engine_spec)
-    limits = search_limits(spec, {"depth": depth, "nodes": nodes, "sims": sims,
-                                  "time": time_limit}, Limits(time=0.2))
+    limits = spec_limits(spec, {"depth": depth, "nodes": nodes, "sims": sims,
+                                "time": time_limit}, Limits(time=0.2))
     seed = seed if seed is not None else _random.SystemRandom().randrange(2**31)
     annotation = Annotation(records, AnnotateSettings(engine_spec, limits, seed))
     stopped = None

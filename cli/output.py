@@ -111,6 +111,16 @@ def lines_table(analysis, to_move: str) -> str:
 LONGEST_MESSAGE = 400    # characters of an error message, which may echo the user's input
 
 
+def analysis_text(analysis, to_move: str, interrupted: bool) -> str:
+    """The analysis for people: its table, whether it was cut short, and its seed."""
+    text = [mixed_table(analysis, to_move) if analysis.mixed else lines_table(analysis, to_move)]
+    if interrupted:
+        text.append("(interrupted: best result so far)")
+    if analysis.seed is not None:
+        text.append(f"seed: {analysis.seed}")
+    return "\n".join(text)
+
+
 def shortened(message: str) -> str:
     """An error message of readable length: input echoed back in it (a pasted megabyte) is
     cut, saying how long the message was."""

@@ -22,11 +22,14 @@ Ctrl-C or SIGTERM.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from crystalpick.engine.game import CHANCE, TERMINAL, GameError, State
 
-from .engines import Engine, make_engine, not_enough_memory, refuse_for
+from .engines import ENGINES, Engine, default_engine, make_engine, not_enough_memory, refuse_for
 from .limits import Limits
 from .result import Analysis, Progress
+from .specs import EXTERNAL, SCHEMAS, EngineSpec, parse_spec
 from .stop import StopFlag, process_stop
 
 
@@ -47,18 +50,7 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
     if not limits.is_bounded() and not limits.infinite:
         raise ValueError("analyse needs at least one limit (depth, nodes, simulations, "
                          "time or clock)")
-    mover = state.current_player()
-    if mover == TERMINAL:
-        raise GameError("the game is over: nothing to analyse")
-    observer = state.observer       # a state parsed from one player's view
-    if point_of_view is None:
-        point_of_view = observer if observer is not None else 0 if mover == CHANCE else mover
-    if point_of_view not in (0, 1):
-        raise ValueError(f"point_of_view must be 0 or 1, got {point_of_view}")
-    if observer is not None and point_of_view != observer:
-        names = state.game.player_names
-        raise GameError(f"this is {names[observer]}'s view: it can be analysed from "
-                        f"{names[observer]}'s point of view only, not {names[point_of_view]}'s")
+    point_of_view = whose_view(state, point_of_view)
     refuse_for(engine.name, state.game)
     state.search_kernel()       # a GameError for an implementation that cannot be searched
     try:
@@ -67,3 +59,152 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
     except MemoryError:     # the table or tree the options ask for does not fit
         raise not_enough_memory(engine.name) from None
 
+
+def whose_view(state: State, point_of_view: int | None = None) -> int:
+    """The player an analysis of ``state`` is from: ``point_of_view``, by default the
+    viewer of a state parsed from one player's view, else the side to move (player 0 at a
+    chance node)."""
+    mover = state.current_player()
+    if mover == TERMINAL:
+        raise GameError("the game is over in this position: nothing to analyse")
+    observer = state.observer       # a state parsed from one player's view
+    if point_of_view is None:
+        point_of_view = observer if observer is not None else 0 if mover == CHANCE else mover
+    if point_of_view not in (0, 1):
+        raise ValueError(f"point_of_view must be 0 or 1, got {point_of_view}")
+    names = state.game.player_names
+    if observer is not None and point_of_view != observer:
+        raise GameError(f"this is {names[observer]}'s view: it can be analysed from "
+                        f"{names[observer]}'s point of view only, not {names[point_of_view]}'s")
+    return point_of_view
+
+
+def refuse_waiting_seat(state: State, viewer: int) -> None:
+    """A player who sees only their own view can be advised on their own decisions only: an
+    information-set search from a seat that is not to move has no move to rank (its value
+    alone is what ``annotate`` reads), so asking for lines from it is refused, saying whose
+    decision it is and what the seat waits for (as that seat sees it)."""
+    mover = state.current_player()
+    if not state.game.capabilities.hidden_information or mover in (CHANCE, viewer):
+        return
+    names = state.game.player_names
+    seen = dict.fromkeys(filter(None, (state.move_to_str_seen_by(move, viewer)
+                                       for move in state.legal_moves())))
+    raise GameError(f"it is {names[mover]}'s decision here, not {names[viewer]}'s: "
+                    f"{names[viewer]} is waiting for {names[mover]}'s "
+                    f"{or_list(seen) or 'move'} (analyse from {names[mover]}'s seat, or play "
+                    f"{names[mover]}'s move first)")
+
+
+def or_list(items) -> str:
+    items = list(items)
+    return " or ".join(filter(None, [", ".join(items[:-1]), *items[-1:]]))
+
+
+# Every engine spec ``analyse`` can search with: those naming a built-in engine (``greedy``
+# is alpha-beta at depth 1), in the order 'crystalpick engines' lists them.
+ANALYSERS = tuple(name for name in SCHEMAS
+                  if name != EXTERNAL and parse_spec(name).name in ENGINES)
+
+
+def analysers_for(game) -> list[str]:
+    """The specs of :data:`ANALYSERS` that can search ``game``."""
+    usable = []
+    for name in ANALYSERS:
+        try:
+            refuse_for(parse_spec(name).name, game)
+        except GameError:
+            continue
+        usable.append(name)
+    return usable
+
+
+@dataclass(frozen=True)
+class AnalysisRequest:
+    """An analysis as a command asks for it, every part checked: the state, the engine its
+    spec builds, the limits and whose view it is from."""
+
+    state: State
+    spec: EngineSpec
+    engine: Engine
+    limits: Limits
+    viewer: int
+    multipv: int = 1
+    seed: int | None = None       # the command's seed, echoed for an engine without one
+
+    @property
+    def shown_position(self) -> str:
+        """The position as the viewer knows it: never another player's hidden cards."""
+        if self.state.game.capabilities.hidden_information:
+            return self.state.observation_string(self.viewer)
+        return self.state.position()
+
+    def inputs(self, moves: list[str]) -> dict:
+        """What was asked, echoed in the JSON document (``moves``: those played to reach the
+        state)."""
+        game = self.state.game
+        inputs = {"game": game.name, "position": self.shown_position, "moves": moves,
+                  "rules": game.rules, "engine": self.spec.name, "options": self.spec.options,
+                  "limits": {k: v for k, v in vars(self.limits).items() if v not in (None, 0.0)},
+                  "multipv": self.multipv, "seed": getattr(self.engine, "seed", self.seed)}
+        if game.seed is not None:
+            inputs["setup_seed"] = game.seed
+        if game.uses_tileset:
+            inputs["tileset"] = game.tileset_path or "default"
+        if game.capabilities.hidden_information:
+            inputs["seat"] = game.player_names[self.viewer]
+        return inputs
+
+    def run(self, progress: Progress | None = None, stop: StopFlag | None = None) -> Analysis:
+        return analyse(self.state, self.engine, self.limits, progress, multipv=self.multipv,
+                       stop=stop, point_of_view=self.viewer)
+
+
+def request_analysis(state: State, engine: str | None, flags: dict, *, seat: int | None = None,
+                     seed: int | None = None, multipv: int = 1,
+                     default: Limits = Limits(time=1.0)) -> AnalysisRequest:
+    """The analysis ``crystalpick analyse`` runs, or a GameError naming the bad part.
+
+    ``engine`` is a spec (None: the game's default engine); ``flags`` the limits given
+    beside it (``depth``, ``nodes``, ``sims``, ``time``; None: not given), which override
+    the spec's; ``default`` if neither sets one. ``seat`` is whose view (None: the viewer
+    or the side to move); ``seed`` seeds an engine that takes a seed unless its spec does.
+    """
+    game = state.game
+    text = default_engine(game) if engine is None else engine
+    try:
+        spec = parse_spec(text)
+    except ValueError as err:
+        raise GameError(str(err)) from None
+    if spec.name not in ENGINES:
+        raise GameError(f"--engine {text!r}: analyse runs {or_list(ANALYSERS)}; {game.name} "
+                        f"takes {or_list(analysers_for(game))}")
+    refuse_for(spec.name, game)
+    viewer = whose_view(state, seat)
+    refuse_waiting_seat(state, viewer)
+    if state.is_chance_node():
+        raise GameError("this position waits for a chance outcome, which is drawn, not "
+                        "chosen: play one with --moves (see 'crystalpick moves' for the "
+                        "outcomes and their probabilities)")
+    limits = spec_limits(spec, flags, default)
+    options = dict(spec.options)
+    if any(option.name == "seed" for option in SCHEMAS[spec.name].options):
+        options.setdefault("seed", seed)
+    try:
+        built = make_engine(spec.name, **options)
+    except ValueError as err:
+        raise GameError(f"engine options: {err}") from None
+    return AnalysisRequest(state, spec, built, limits, viewer, multipv, seed)
+
+
+def spec_limits(spec: EngineSpec, flags: dict, default: Limits) -> Limits:
+    """The limits of a search: the spec's (mcts:sims=500), overridden by a command's
+    --time/--depth/--nodes/--sims ``flags`` (None: not given); ``default`` if neither."""
+    obeyed = {limit.name: limit.field for limit in SCHEMAS[spec.name].limits}
+    given = {flag: value for flag, value in flags.items() if value is not None}
+    for flag in given:
+        if flag not in obeyed:
+            raise GameError(f"--{flag} is not a limit of {spec.name}; its limits: "
+                            f"{', '.join('--' + name for name in obeyed)}")
+    fields = {**spec.limits, **{obeyed[flag]: value for flag, value in given.items()}}
+    return Limits(**fields) if fields else default

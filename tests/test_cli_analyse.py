@@ -109,6 +109,27 @@ def test_chance_node_is_refused_with_a_pointer_to_the_outcomes():
     assert result.exit_code == 2 and "chance outcome" in result.output
 
 
+def test_the_engines_offered_are_those_that_can_search_the_game():
+    result = run("cardbattle", "--seed", "1", "--engine", "random")
+    assert result.exit_code == 2
+    assert result.output.strip().endswith("cardbattle takes ismcts"), result.output
+
+
+@pytest.mark.parametrize("seat_given", ["--seat", "view"])
+def test_a_seat_not_to_move_is_told_whose_decision_it_waits_for(seat_given):
+    """Issue 29: from a seat that is not to move an information-set analysis has no decision
+    to rank, and printed an empty table; now it says whose decision it is."""
+    state = get_game("cardbattle", seed=1).new_initial_state()
+    waiting, mover = state.game.player_names[1], state.to_move_name()
+    assert state.current_player() == 0 and "keep" in map(state.move_to_str, state.legal_moves())
+    args = (["--seed", "1", "--seat", "second"] if seat_given == "--seat"
+            else [state.observation_string(1)])
+    result = run("cardbattle", *args, "--sims", "50")
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
+    assert f"it is {mover}'s decision here, not {waiting}'s: {waiting} is waiting for " \
+           f"{mover}'s keep or mulligan" in result.output, result.output
+
+
 def has_child_process(pid):
     """Whether any thread of process ``pid`` has forked a child (Linux /proc)."""
     return any(Path(children).read_text().strip()
