@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from crystalpick.engine import GameError
+from crystalpick.engine import GameError, GreedyPolicy, require
 
 from ..engines import make_engine, refuse_for
 from ..specs import GREEDY
@@ -81,7 +81,7 @@ class Player:
         if self.external is not None:
             return self.choose_external(state, limits, record)
         if self.own_greedy:
-            return state.game.greedy_move(state), {}     # engine/features.py GreedyPolicy
+            return require(state.game, GreedyPolicy, "greedy").greedy_move(state), {}
         if self.engine is None:
             return self.rng.choice(state.legal_moves()), {}
         from ..analysis import analyse
