@@ -21,7 +21,7 @@ from crystalpick.engine.perft import perft_by_move
 from . import interrupts
 from .interrupts import stoppable
 from .start import leave, main as start_main
-from .output import shortened
+from .output import moves_text, shortened
 from .params import (BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS, CONCURRENCY, DEPTH,
                      GAME_COUNT, IMPROVE_STEPS, MULTIPV, NODES, PERFT_DEPTH,
                      RECORD_NUMBER, REPLAY_PLY, SEED, SIMS, SOLVE_HASH, SWAP_OUTS, TIME)
@@ -305,12 +305,15 @@ def moves(game, position, moves, rules, seed, tileset, impl, as_json):
     if state.is_chance_node():
         outcomes = state.chance_outcomes()
         document["count"] = len(outcomes)
-        document["moves"] = [state.move_to_str(m) for m, _ in outcomes]
+        listed = [m for m, _ in outcomes]
         document["probabilities"] = [p for _, p in outcomes]
     else:
-        legal = state.legal_moves()
-        document["count"] = len(legal)
-        document["moves"] = [state.move_to_str(m) for m in legal]
+        listed = state.legal_moves()
+    document["count"] = len(listed)
+    document["moves"] = [state.move_to_str(m) for m in listed]
+    described = [state.describe_move(m) for m in listed]
+    if described != document["moves"]:
+        document["descriptions"] = described     # e.g. with the card's name
     if game_obj.seed is not None:
         document["seed"] = game_obj.seed
     if as_json:
@@ -318,11 +321,11 @@ def moves(game, position, moves, rules, seed, tileset, impl, as_json):
         return
     if "probabilities" in document:
         click.echo(f"chance node: {document['count']} outcomes (outcome, probability):")
-        for name, p in zip(document["moves"], document["probabilities"]):
+        for name, p in zip(described, document["probabilities"]):
             click.echo(f"  {name}  {p:.6g}")
     else:
         click.echo(f"{document['count']} legal moves for {document['to_move']}:")
-        click.echo(" ".join(document["moves"]))
+        click.echo(moves_text(state, listed))
     if seed_note(game_obj):
         click.echo(seed_note(game_obj))
 
@@ -517,7 +520,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
     finally:
         bar.close()
     write_svg(state, svg_path, result.best_move)
-    document = analysis_document(result, inputs, final=True)
+    document = analysis_document(result, inputs, final=True, describe=state.describe_move)
     if interrupted:
         document["interrupted"] = True
     if as_json:
@@ -525,8 +528,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
         if interrupted:
             raise Interrupted("interrupted: the best result so far is above")
         return
-    click.echo(mixed_table(result, state.to_move_name()) if result.mixed
-               else lines_table(result, state.to_move_name()))
+    click.echo(mixed_table(result, state.to_move_name(), state.describe_move) if result.mixed
+               else lines_table(result, state.to_move_name(), state.describe_move))
     if interrupted:
         click.echo("(interrupted: best result so far)")
     if result.seed is not None:
