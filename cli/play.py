@@ -37,7 +37,8 @@ class TerminalGame:
                        and not game.capabilities.perfect_information else None)
         names = [engine_spec if side in self.players else "human" for side in (0, 1)]
         self.record = new_record(game, state, names[0], names[1], seed)
-        self.viewed = -1                # plies when the view was last shown
+        self.changes = 0                # plies played or taken back so far
+        self.viewed = -1                # self.changes when the view was last shown
 
     def close(self, at_once: bool = False) -> None:
         for player in self.players.values():
@@ -65,6 +66,7 @@ class TerminalGame:
     def play(self, move: int, chance: bool = False, comment: dict | None = None) -> None:
         self.record.plies.append(Ply(self.state.move_to_str(move), chance, comment or {}))
         self.state.play(move)
+        self.changes += 1
 
     def run(self) -> None:
         self.say(f"seed: {self.seed}")
@@ -105,8 +107,8 @@ class TerminalGame:
     def show_view(self) -> None:
         """The view, once per position: before a human decides (after the engine's moves and
         the draws in between), and after every move when engines play each other."""
-        if self.viewed != len(self.record.plies):
-            self.viewed = len(self.record.plies)
+        if self.viewed != self.changes:
+            self.viewed = self.changes
             self.say(self.view())
 
     def human_turn(self, side: int) -> bool:
@@ -159,9 +161,10 @@ class TerminalGame:
         while self.record.plies:
             self.record.plies.pop()
             self.state.undo()
+            self.changes += 1
             if self.state.current_player() in self.humans:
                 break
-        self.say(self.view())
+        self.show_view()
 
     def save(self, path: str) -> None:
         if not path:
