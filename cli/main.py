@@ -1089,9 +1089,9 @@ def main():
     start_main()
 
 
-# Commands kept in modules of their own (match, tournament, ratings): they register on
+# Commands kept in modules of their own (match, tournament, ratings, cards): they register on
 # ``cli`` and import this module's helpers, all defined above.
-from . import matches  # noqa: E402,F401
+from . import cards, matches  # noqa: E402,F401
 
 
 if __name__ == "__main__":

@@ -104,9 +104,11 @@ def columns(cards: CardSet) -> list[str]:
     return list(cards.attributes)
 
 
-def hand_table(numbers: list[int], cards: CardSet, called: int, color: bool) -> list[str]:
-    """One row per card: place in hand (what the player may type), number, name, kind and
-    families, then a value (creature) or bonus (boost card) per attribute."""
+def hand_table(numbers: list[int], cards: CardSet, called: int = -1, color: bool = False,
+               places: bool = True) -> list[str]:
+    """One row per card: place in hand (what the player may type; not with ``places``
+    false), number, name, kind and families, then a value (creature) or bonus (boost
+    card) per attribute, the ``called`` one marked."""
     heads = columns(cards)
     rows = [["", "#", "card", "kind / families"] + [
         h.upper() + "*" if a == called else h for a, h in enumerate(heads)]]
@@ -119,12 +121,12 @@ def hand_table(numbers: list[int], cards: CardSet, called: int, color: bool) -> 
         rows.append([str(place), str(number), card.name, kind_text(card)] + values)
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     out = []
-    for r, row in enumerate(rows):
+    for row in rows:
         cells = [cell.rjust(w) if i in (0, 1) or i >= 4 else cell.ljust(w)
                  for i, (cell, w) in enumerate(zip(row, widths))]
         if color and called >= 0:
             cells[4 + called] = f"{BOLD}{cells[4 + called]}{PLAIN}"
-        out.append("  " + "  ".join(cells).rstrip())
+        out.append("  " + "  ".join(cells[0 if places else 1:]).rstrip())
     return out
 
 
