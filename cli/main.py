@@ -887,7 +887,7 @@ def read_records(path: str):
 def replay(record_file, ply, index, list_annotations):
     """Show a position from a game record, and the annotation of the move that led to it
     (mark, evaluation before and after from the mover's view, the better move)."""
-    from crystalpick.search.annotate import ANNOTATOR_TAG, annotation_text
+    from crystalpick.search.annotate import ANNOTATOR_TAG, annotation_text, move_describer
 
     records = read_records(record_file)
     if not 1 <= index <= len(records):
@@ -895,8 +895,9 @@ def replay(record_file, ply, index, list_annotations):
     record = records[index - 1]
     state = record.replay(ply)
     shown = len(record.plies) if ply is None else ply
+    describe = move_describer(record)
     try:
-        lines = [annotation_text(number, p.move, p.comment)
+        lines = [annotation_text(number, p.move, p.comment, describe)
                  for number, p in enumerate(record.plies, 1)]
     except GameError as err:
         raise InputError(f"{record_file}, record {index}: {err}") from None

@@ -221,3 +221,29 @@ def test_moves_lists_names_and_json_adds_them_beside_the_numbers():
         "play:52 Dragão da Aurora"
     mattock = json.loads(CliRunner().invoke(cli, ["moves", "mattock", "--json"]).output)
     assert "descriptions" not in mattock
+
+
+def test_annotations_name_the_played_and_the_best_card():
+    """annotate's and replay's lines: each move of the record, and the better one, read in
+    the position before the ply, with the card's name."""
+    from crystalpick.search.annotate import annotation_text, move_describer
+    from crystalpick.search.match.records import Ply, new_record
+    game = CardBattle(seed=3)
+    state = game.new_initial_state()
+    record = new_record(game, state, "a", "b", 3)
+    for text in TO_CHOOSE.split():
+        record.plies.append(Ply(text, chance=text.startswith("toss")))
+    chosen = state.clone()
+    for text in TO_CHOOSE.split():
+        chosen.play(chosen.parse_move(text))
+    played, better = chosen.legal_moves()[:2]
+    record.plies.append(Ply(chosen.move_to_str(played)))
+    comment = {"eval_before": "+0.1", "eval_after": "-0.1", "eval_pov": "P1", "wp_loss": "0.2",
+               "mark": "blunder", "best": chosen.move_to_str(better), "best_line": "x"}
+    ply = len(record.plies)
+    line = annotation_text(ply, chosen.move_to_str(played), comment, move_describer(record))
+    assert line.startswith(f"{ply}. {chosen.describe_move(played)}  blunder")
+    assert f"best {chosen.describe_move(better)} (x)" in line
+    assert chosen.describe_move(played) != chosen.move_to_str(played)
+    assert annotation_text(ply, "play:9999", comment, move_describer(record)).startswith(
+        f"{ply}. play:9999  blunder")            # what does not read stays as written
