@@ -112,10 +112,30 @@ def test_a_boost_card_in_hand_named_while_choosing_is_illegal_with_names_listed(
         state.parse_move(CARDS.card(boost).name)
 
 
+def a_boost_decision():
+    """The first decision with a boost card to play in random games (seeds 0, 1, ...)."""
+    for seed in range(100):
+        state, rng = CardBattle(seed=seed).new_initial_state(), random.Random(seed)
+        while not state.is_terminal():
+            if not state.is_chance_node() and any(
+                    state.move_to_str(m).startswith("boost:") for m in state.legal_moves()):
+                return state
+            state.play(sample_chance(state, rng.random()) if state.is_chance_node()
+                       else rng.choice(state.legal_moves()))
+    raise AssertionError("no boost decision in 100 random games")
+
+
+DECISIONS = [CardBattle(seed=3).state(None, moves)
+             for moves in ("", "keep keep toss:P1", TO_CHOOSE)] + [a_boost_decision()]
+HAND_WORDS = st.sampled_from(["1", "2", "5", "0", "6", "drag", "Lobo", "lanc", "anel",
+                              "FOR", "speed", "ç", "é", "Dragão da Aurora"])
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.text(max_size=16))
-def test_any_text_while_choosing_is_a_legal_move_or_one_line_error(text):
-    state = choosing()
+@given(st.sampled_from(range(len(DECISIONS))), st.one_of(st.text(max_size=16), HAND_WORDS))
+def test_any_text_at_any_decision_is_a_legal_move_or_one_line_error(decision, text):
+    """At the mulligan, the call, the choice and a boost."""
+    state = DECISIONS[decision].clone()
     try:
         move = state.parse_move(text)
     except GameError as err:
@@ -247,3 +267,13 @@ def test_annotations_name_the_played_and_the_best_card():
     assert chosen.describe_move(played) != chosen.move_to_str(played)
     assert annotation_text(ply, "play:9999", comment, move_describer(record)).startswith(
         f"{ply}. play:9999  blunder")            # what does not read stays as written
+
+
+def test_a_boost_card_by_its_place_or_name():
+    state = DECISIONS[-1].clone()
+    hand = state.to_position().seats[state.current_player()].hand
+    boosts = [m for m in state.legal_moves() if state.move_to_str(m).startswith("boost:")]
+    for move in boosts:
+        number = int(state.move_to_str(move).partition(":")[2])
+        assert state.parse_move(str(hand.index(number) + 1)) == move
+        assert state.parse_move(CARDS.card(number).name) == move
