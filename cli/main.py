@@ -499,8 +499,11 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
     if hidden:
         inputs["seat"] = game_obj.player_names[viewer]
     if not as_json:
-        click.echo(f"{game_obj.player_names[viewer]}'s view: {shown_position}" if hidden
-                   else state.render(color=use_colour()))
+        seen = state
+        if hidden:                  # the viewer's screen: what they know, ending in the view
+            seen = state.clone()
+            seen.observer = viewer
+        click.echo(seen.render(color=use_colour()))
         click.echo("")
     bar = tqdm(total=limits.time, desc="search", file=sys.stderr, disable=None,
                bar_format="{l_bar}{bar}| {elapsed}/{total}s {postfix}" if limits.time else None)

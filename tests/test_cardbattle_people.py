@@ -18,7 +18,7 @@ from crystalpick.engine.game import GameError, IllegalMoveError, NotationError
 from crystalpick.engine.cardbattle.people import folded
 from crystalpick.engine.cardbattle.position import CHOOSE, Seat
 
-import cardbattle_helpers as helpers  # noqa: E402  (tests/ on the path, as in test_cardbattle_rules)
+import cardbattle_helpers as helpers  # noqa: E402  (tests/ is on the path)
 
 GAME = CardBattle()
 CARDS = GAME.cardset

@@ -15,7 +15,7 @@ from .cards import Card, CardSet
 from .moves import M_BOOST, M_CALL, M_DRAW, M_PLAY, kind_of, payload_of
 from .notation import PLAYERS, format_observation, format_position
 from .observation import observe
-from .position import (CALL, CHANCE_PHASES, CHOOSE, OVER, PHASE_NAMES, SEEK, TIEBREAK,
+from .position import (BOOST, CALL, CHANCE_PHASES, CHOOSE, OVER, PHASE_NAMES, SEEK, TIEBREAK,
                        Position)
 from .rules import boost_bonus, in_play, tie_value
 
@@ -168,14 +168,16 @@ def screen(state, viewer: int | None, color: bool = False) -> str:
                                         for a in range(len(cards.attributes)))]
     for p, seat in enumerate(seen["seats"]):
         you = " (you)" if p == viewer else ""
-        lines.append(f"{seat['player']}{you}: {seat['won']} crystal{'' if seat['won'] == 1 else 's'}"
+        plural = "" if seat["won"] == 1 else "s"
+        lines.append(f"{seat['player']}{you}: {seat['won']} crystal{plural}"
                      + (f", {seat['tokens']} held" if pos.seats[p].tokens else "")
                      + f"; hand {seat['hand_count']}, deck {seat['deck_count']}, discard "
                        f"{len(seat['discard'])}; table: {table_text(seat, cards, revealed)}")
     for p in range(pos.players):
         if viewer is None or p == viewer:
-            lines.append(f"{PLAYERS[p]}'s hand (type a move, the place or the start of a "
-                         f"name):" if p == viewer else f"{PLAYERS[p]}'s hand:")
+            picking = p == viewer and p == pos.actor and pos.phase in (CHOOSE, BOOST)
+            lines.append(f"{PLAYERS[p]}'s hand" + (" (type a move, the place or the start of "
+                                                   "a name)" if picking else "") + ":")
             lines += hand_table(pos.seats[p].hand, cards, called, color)
     log = round_log(state)
     if log:
