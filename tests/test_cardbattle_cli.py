@@ -22,6 +22,7 @@ def test_games_lists_the_options_the_card_set_and_the_decks():
                                                  "tie-boosts", "refill", "deck-out",
                                                  "crystals", "target", "deck1", "deck2"}
     assert len(info["sample_decks"]) >= 4
+    assert set(info["glosses"]) == set(info["attributes"]) and all(info["glosses"].values())
 
 
 def test_show_and_perft_with_decks_and_a_card_set_copy(tmp_path):

@@ -277,3 +277,26 @@ def test_a_boost_card_by_its_place_or_name():
         number = int(state.move_to_str(move).partition(":")[2])
         assert state.parse_move(str(hand.index(number) + 1)) == move
         assert state.parse_move(CARDS.card(number).name) == move
+
+
+def test_analyse_names_the_options_in_text_and_json():
+    import json
+    args = ["analyse", "cardbattle", "--seed", "3", "--moves", TO_CHOOSE, "--sims", "200"]
+    text = CliRunner().invoke(cli, args)
+    assert text.exit_code == 0, text.output
+    hand = choosing().to_position().seats[0].hand
+    for number in hand:
+        assert f"play:{number} {CARDS.card(number).name}" in text.output
+    assert "P1 (you)" in text.output                 # the viewer's screen above the table
+    out = CliRunner().invoke(cli, args + ["--json"]).output
+    document = json.loads(out[out.index("{"):])
+    for line in document["result"]["lines"]:
+        number = int(line["move"].partition(":")[2])
+        assert line["description"] == f"{line['move']} {CARDS.card(number).name}"
+
+
+def test_the_called_attribute_is_coloured_on_a_terminal():
+    from crystalpick.engine.cardbattle.render import BOLD, hand_table
+    rows = hand_table([52, 71], CARDS, called=1, color=True)
+    assert all(BOLD in row for row in rows) and not any(
+        BOLD in row for row in hand_table([52, 71], CARDS, called=1))
