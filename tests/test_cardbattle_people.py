@@ -300,3 +300,16 @@ def test_the_called_attribute_is_coloured_on_a_terminal():
     rows = hand_table([52, 71], CARDS, called=1, color=True)
     assert all(BOLD in row for row in rows) and not any(
         BOLD in row for row in hand_table([52, 71], CARDS, called=1))
+
+
+def test_every_game_describes_a_move_starting_with_its_notation():
+    """The contract (State.describe_move): what people read can be typed back."""
+    from crystalpick.engine import GAMES
+    for name, game_class in GAMES.items():
+        state = game_class(seed=1).new_initial_state()
+        while state.is_chance_node():
+            state.play(state.legal_moves()[0])
+        for move in state.legal_moves():
+            text = state.describe_move(move)
+            assert text.startswith(state.move_to_str(move)), (name, text)
+            assert state.parse_move(text.split(" ")[0]) == move
