@@ -22,7 +22,7 @@ from crystalpick.engine.perft import perft_by_move
 from . import interrupts
 from .interrupts import stoppable
 from .start import leave, main as start_main
-from .output import analysis_document, analysis_text, shortened
+from .output import analysis_document, analysis_text, moves_text, shortened
 from .params import (BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS, CONCURRENCY, DEPTH,
                      GAME_COUNT, IMPROVE_STEPS, MULTIPV, NODES, PERFT_DEPTH,
                      RECORD_NUMBER, REPLAY_PLY, SEED, SIMS, SOLVE_HASH, SWAP_OUTS, TIME)
@@ -309,12 +309,15 @@ def moves(game, position, moves, rules, seed, tileset, impl, as_json):
     if state.is_chance_node():
         outcomes = state.chance_outcomes()
         document["count"] = len(outcomes)
-        document["moves"] = [state.move_to_str(m) for m, _ in outcomes]
+        listed = [m for m, _ in outcomes]
         document["probabilities"] = [p for _, p in outcomes]
     else:
-        legal = state.legal_moves()
-        document["count"] = len(legal)
-        document["moves"] = [state.move_to_str(m) for m in legal]
+        listed = state.legal_moves()
+    document["count"] = len(listed)
+    document["moves"] = [state.move_to_str(m) for m in listed]
+    described = [state.describe_move(m) for m in listed]
+    if described != document["moves"]:
+        document["descriptions"] = described     # e.g. with the card's name
     if game_obj.seed is not None:
         document["seed"] = game_obj.seed
     if as_json:
@@ -322,11 +325,11 @@ def moves(game, position, moves, rules, seed, tileset, impl, as_json):
         return
     if "probabilities" in document:
         click.echo(f"chance node: {document['count']} outcomes (outcome, probability):")
-        for name, p in zip(document["moves"], document["probabilities"]):
+        for name, p in zip(described, document["probabilities"]):
             click.echo(f"  {name}  {p:.6g}")
     else:
         click.echo(f"{document['count']} legal moves for {document['to_move']}:")
-        click.echo(" ".join(document["moves"]))
+        click.echo(moves_text(state, listed))
     if seed_note(game_obj):
         click.echo(seed_note(game_obj))
 
@@ -453,19 +456,22 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
                                multipv=multipv)
     inputs = request.inputs(moves.split())
     if not as_json:
-        click.echo(f"{game_obj.player_names[request.viewer]}'s view: {request.shown_position}"
-                   if game_obj.capabilities.hidden_information
-                   else state.render(color=use_colour()))
+        seen = state
+        if game_obj.capabilities.hidden_information:   # the viewer's screen: what they know
+            seen = state.clone()
+            seen.observer = request.viewer
+        click.echo(seen.render(color=use_colour()))
         click.echo("")
     with search_progress(request.limits, inputs, as_json and stream) as progress:
         result, interrupted = stoppable(lambda stop: request.run(progress, stop))
     write_svg(state, svg_path, result.best_move)
     if as_json:
-        document = analysis_document(result, inputs, final=True)
+        document = analysis_document(result, inputs, final=True, describe=state.describe_move)
         document.update({"interrupted": True} if interrupted else {})
         click.echo(json.dumps(document) if stream else json.dumps(document, indent=2))
     else:
-        click.echo(analysis_text(result, state.to_move_name(), interrupted))
+        click.echo(analysis_text(result, state.to_move_name(), interrupted,
+                                 state.describe_move))
         if game_obj.seed is not None and game_obj.seed != result.seed:
             click.echo(f"setup {seed_note(game_obj)}")
     if interrupted:
@@ -825,7 +831,7 @@ def read_records(path: str):
 def replay(record_file, ply, index, list_annotations):
     """Show a position from a game record, and the annotation of the move that led to it
     (mark, evaluation before and after from the mover's view, the better move)."""
-    from crystalpick.search.annotate import ANNOTATOR_TAG, annotation_text
+    from crystalpick.search.annotate import ANNOTATOR_TAG, annotation_text, move_describer
 
     records = read_records(record_file)
     if not 1 <= index <= len(records):
@@ -833,8 +839,9 @@ def replay(record_file, ply, index, list_annotations):
     record = records[index - 1]
     state = record.replay(ply)
     shown = len(record.plies) if ply is None else ply
+    describe = move_describer(record)
     try:
-        lines = [annotation_text(number, p.move, p.comment)
+        lines = [annotation_text(number, p.move, p.comment, describe)
                  for number, p in enumerate(record.plies, 1)]
     except GameError as err:
         raise InputError(f"{record_file}, record {index}: {err}") from None
@@ -1028,9 +1035,9 @@ def main():
     start_main()
 
 
-# Commands kept in modules of their own (match, tournament, ratings): they register on
+# Commands kept in modules of their own (match, tournament, ratings, cards): they register on
 # ``cli`` and import this module's helpers, all defined above.
-from . import matches  # noqa: E402,F401
+from . import cards, matches  # noqa: E402,F401
 
 
 if __name__ == "__main__":

@@ -204,7 +204,7 @@ def match(game, engines, game_count, sprt, resume, match_id, **options):
     ('dask scheduler', then 'dask worker tcp://HOST:8786 --nthreads 1' on each machine).
     """
     from crystalpick.search.match.report import format_summary, progress_text
-    from crystalpick.search.match.session import match_document
+    from crystalpick.search.match.session import DECKS_STAY, match_document, seat_decks
 
     note = None
     if not resume:
@@ -220,6 +220,10 @@ def match(game, engines, game_count, sprt, resume, match_id, **options):
             said = (f"match {state.match_id} in {session.db.path}: {state.settings.game}, "
                     f"{' vs '.join(state.settings.engines)}, {state.settings.games} games, "
                     f"seed {state.settings.seed}")
+            decks = seat_decks(state.settings)
+            if decks:
+                said += (f"\ndecks: {', '.join(f'{seat} {deck}' for seat, deck in decks.items())}"
+                         f" ({DECKS_STAY})")
             return said + (f"\n{note}" if note else "")
 
         play(session, options, resume, announce,

@@ -17,9 +17,11 @@ def score_fields(score) -> dict:
             "win_rate": round(score.win_probability, 4)}
 
 
-def line_document(rank: int, line, depth: int | None) -> dict:
+def line_document(rank: int, line, depth: int | None, describe=None) -> dict:
     document = {"rank": rank, "move": line.move_str, **score_fields(line.score),
                 "pv": line.pv_str}
+    if describe is not None and describe(line.move) != line.move_str:
+        document["description"] = describe(line.move)
     if line.visits is not None:
         document["visits"] = line.visits
     if line.probability is not None:
@@ -29,13 +31,14 @@ def line_document(rank: int, line, depth: int | None) -> dict:
     return document
 
 
-def analysis_document(analysis, inputs: dict, final: bool) -> dict:
+def analysis_document(analysis, inputs: dict, final: bool, describe=None) -> dict:
+    """``describe``: the root state's State.describe_move, to add each move for people."""
     result = {
         "best_move": analysis.best_move_str, **score_fields(analysis.score),
         "nodes": analysis.nodes, "nps": round(analysis.nps), "elapsed": round(analysis.elapsed, 4),
         "depth": analysis.depth, "seldepth": analysis.seldepth,
         "simulations": analysis.simulations, "proven": analysis.proven,
-        "lines": [line_document(rank, line, analysis.depth)
+        "lines": [line_document(rank, line, analysis.depth, describe)
                   for rank, line in enumerate(analysis.lines, 1)],
     }
     if analysis.tree_nodes is not None:
@@ -53,13 +56,16 @@ def analysis_document(analysis, inputs: dict, final: bool) -> dict:
             "point_of_view": analysis.point_of_view_name, "result": result}
 
 
-def mixed_table(analysis, to_move: str) -> str:
+def mixed_table(analysis, to_move: str, describe=None) -> str:
     """An information-set search's recommendation: a mixed strategy, each option with its
-    probability, win rate and visits, the overall win probability, and the move drawn."""
+    probability, win rate and visits, the overall win probability, and the move drawn
+    (``describe``: the root state's State.describe_move, for the options' names)."""
+    describe = describe or (lambda move: next(
+        line.move_str for line in analysis.lines if line.move == move))
     pov = analysis.point_of_view_name
     whose = f"{pov}, to move" if pov == to_move else pov
     header = ["#", "option", "play %", "win %", "visits"]
-    rows = [[str(rank), line.move_str, f"{100 * line.probability:.1f}",
+    rows = [[str(rank), describe(line.move), f"{100 * line.probability:.1f}",
              f"{100 * line.win_probability:.1f}", str(line.visits)]
             for rank, line in enumerate(analysis.lines, 1)]
     widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
@@ -70,7 +76,7 @@ def mixed_table(analysis, to_move: str) -> str:
                              for i, (cell, w) in enumerate(zip(row, widths))))
     out.append(f"win probability for {pov}: {100 * analysis.win_probability:.1f}%")
     if analysis.play_move is not None:
-        drawn = next(line.move_str for line in analysis.lines if line.move == analysis.play_move)
+        drawn = describe(analysis.play_move)
         if analysis.info.get("play") == "pure":
             out.append(f"played pure, not drawn (the others see this choice): {drawn}, the "
                        f"best win rate less 1/sqrt(visits)")
@@ -84,8 +90,9 @@ def mixed_table(analysis, to_move: str) -> str:
     return "\n".join(out)
 
 
-def lines_table(analysis, to_move: str) -> str:
-    """The best lines as an aligned table, with the point of view stated above it."""
+def lines_table(analysis, to_move: str, describe=None) -> str:
+    """The best lines as an aligned table, with the point of view stated above it
+    (``describe``: the root state's State.describe_move, for the first move of each line)."""
     pov = analysis.point_of_view_name
     whose = f"{pov}, to move" if pov == to_move else pov
     header = ["#", "move", "score", "win %", "visits" if analysis.simulations is not None
@@ -93,7 +100,8 @@ def lines_table(analysis, to_move: str) -> str:
     rows = []
     for rank, line in enumerate(analysis.lines, 1):
         effort = line.visits if line.visits is not None else analysis.depth
-        rows.append([str(rank), line.move_str, line.score.text(),
+        rows.append([str(rank), describe(line.move) if describe else line.move_str,
+                     line.score.text(),
                      f"{100 * line.win_probability:.1f}", str(effort), " ".join(line.pv_str)])
     widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header) - 1)]
     out = [f"scores are for {whose}"]
@@ -108,12 +116,23 @@ def lines_table(analysis, to_move: str) -> str:
     return "\n".join(out)
 
 
+def moves_text(state, moves) -> str:
+    """Moves for people: on one line in notation, or one a line where the game describes
+    them further (a card's name, State.describe_move)."""
+    described = [state.describe_move(m) for m in moves]
+    if described == [state.move_to_str(m) for m in moves]:
+        return " ".join(described)
+    return "\n".join(described)
+
+
 LONGEST_MESSAGE = 400    # characters of an error message, which may echo the user's input
 
 
-def analysis_text(analysis, to_move: str, interrupted: bool) -> str:
-    """The analysis for people: its table, whether it was cut short, and its seed."""
-    text = [mixed_table(analysis, to_move) if analysis.mixed else lines_table(analysis, to_move)]
+def analysis_text(analysis, to_move: str, interrupted: bool, describe=None) -> str:
+    """The analysis for people (moves named by ``describe``): its table, whether it was cut
+    short, and its seed."""
+    text = [mixed_table(analysis, to_move, describe) if analysis.mixed
+            else lines_table(analysis, to_move, describe)]
     if interrupted:
         text.append("(interrupted: best result so far)")
     if analysis.seed is not None:

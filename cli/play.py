@@ -16,8 +16,11 @@ from crystalpick.search.match.records import Ply, finish_record, format_record, 
 from crystalpick.search.match.termination import GameEnd
 from crystalpick.search.specs import parse_spec
 
+from .output import moves_text
 
-HELP = ("commands: a move in notation | moves | show | hint | undo | save FILE | help | quit")
+
+HELP = ("commands: a move (in notation, or as the screen offers) | moves | show | hint | undo "
+        "| save FILE | help | quit")
 
 
 class TerminalGame:
@@ -34,6 +37,8 @@ class TerminalGame:
                        and not game.capabilities.perfect_information else None)
         names = [engine_spec if side in self.players else "human" for side in (0, 1)]
         self.record = new_record(game, state, names[0], names[1], seed)
+        self.changes = 0                # plies played or taken back so far
+        self.viewed = -1                # self.changes when the view was last shown
 
     def close(self, at_once: bool = False) -> None:
         for player in self.players.values():
@@ -43,25 +48,29 @@ class TerminalGame:
         click.echo(text)
 
     def view(self) -> str:
-        """The position as the human may see it (all of it under perfect information)."""
+        """The position as the human may see it (all of it under perfect information): the
+        game draws it for a state whose ``observer`` is the human."""
         if self.viewer is None:
             return self.state.render(color=self.color)
-        return (f"{self.game.player_names[self.viewer]}'s view: "
-                f"{self.state.observation_string(self.viewer)}")
+        seen = self.state.clone()
+        seen.observer = self.viewer
+        return seen.render(color=self.color)
 
     def shown(self, move: int) -> str | None:
-        """``move``, about to be played, as the human may see it."""
-        if self.viewer is None:
-            return self.state.move_to_str(move)
-        return self.state.move_to_str_seen_by(move, self.viewer)
+        """``move``, about to be played, as the human may see it, for people (a card's
+        name) where they may see all of it."""
+        seen = (self.state.move_to_str(move) if self.viewer is None
+                else self.state.move_to_str_seen_by(move, self.viewer))
+        return self.state.describe_move(move) if seen == self.state.move_to_str(move) else seen
 
     def play(self, move: int, chance: bool = False, comment: dict | None = None) -> None:
         self.record.plies.append(Ply(self.state.move_to_str(move), chance, comment or {}))
         self.state.play(move)
+        self.changes += 1
 
     def run(self) -> None:
         self.say(f"seed: {self.seed}")
-        self.say(self.view())
+        self.show_view()
         while not self.state.is_terminal():
             if self.state.is_chance_node():
                 move = sample_chance(self.state, self.chance.random())
@@ -77,6 +86,8 @@ class TerminalGame:
                 return
         end = GameEnd.by_rules(self.state)
         finish_record(self.record, end)
+        if self.humans:
+            self.show_view()
         self.say(f"game over after {len(self.record.plies)} plies: {end.reason}")
         if not self.humans:
             self.say("")
@@ -90,10 +101,19 @@ class TerminalGame:
         if shown is not None:           # None: a move the human cannot tell was made (§5)
             self.say(f"{self.game.player_names[side]} plays {shown}{score}")
         self.play(move, comment=comment)
-        self.say(self.view())
+        if not self.humans:
+            self.show_view()
+
+    def show_view(self) -> None:
+        """The view, once per position: before a human decides (after the engine's moves and
+        the draws in between), and after every move when engines play each other."""
+        if self.viewed != self.changes:
+            self.viewed = self.changes
+            self.say(self.view())
 
     def human_turn(self, side: int) -> bool:
         """Read commands until a move is played; False when the user quits."""
+        self.show_view()
         while True:
             try:
                 text = click.prompt(f"{self.game.player_names[side]} to move", prompt_suffix="> ",
@@ -111,14 +131,15 @@ class TerminalGame:
             if word == "help":
                 self.say(HELP)
             elif word == "moves":
-                self.say(" ".join(self.state.move_to_str(m) for m in self.state.legal_moves()))
+                self.say(moves_text(self.state, self.state.legal_moves()))
             elif word == "show":
                 self.say(self.view())
             elif word == "hint":
                 with Player(parse_spec(self.engine_spec), self.seed, self.game) as helper:
                     move, comment = helper.choose(self.state, helper.limits(None, 0.0, None),
                                                   self.record)
-                self.say(f"hint: {self.state.move_to_str(move)} ({comment.get('score', '?')})")
+                self.say(f"hint: {self.state.describe_move(move)} "
+                         f"({comment.get('score', '?')})")
             elif word == "undo":
                 self.undo()
             elif word == "save":
@@ -130,7 +151,6 @@ class TerminalGame:
                     self.say(f"{err} (type 'help' for commands)")
                     continue
                 self.play(move)
-                self.say(self.view())
                 return True
 
     def undo(self) -> None:
@@ -141,9 +161,10 @@ class TerminalGame:
         while self.record.plies:
             self.record.plies.pop()
             self.state.undo()
+            self.changes += 1
             if self.state.current_player() in self.humans:
                 break
-        self.say(self.view())
+        self.show_view()
 
     def save(self, path: str) -> None:
         if not path:

@@ -305,6 +305,11 @@ class State(ABC):
     def move_to_str(self, move: int) -> str:
         ...
 
+    def describe_move(self, move: int) -> str:
+        """``move`` for people, starting with its notation (so it can be typed back) and
+        adding what helps a reader, e.g. a card's name (default: the notation alone)."""
+        return self.move_to_str(move)
+
     @abstractmethod
     def parse_move(self, text: str) -> int:
         """Translate move notation to a legal move of this state or raise a GameError."""

@@ -404,11 +404,36 @@ def figures(moves: list[MoveAnnotation]) -> dict:
     return {"moves": len(moves), "average_wp_loss": round(average, 4), **counts}
 
 
-def annotation_text(number: int, move: str, comment: dict) -> str | None:
+def move_describer(record: GameRecord):
+    """``describe(ply, text)``: move ``text`` (notation) in the position before ply ``ply``
+    (1-based) of ``record``, for people (State.describe_move: e.g. with a card's name); text
+    that does not read there stays as it is (a damaged record is reported where it is
+    replayed)."""
+    states = []
+    try:
+        state = record.replay(0)
+        for ply in record.plies:
+            states.append(state.clone())
+            state.play(state.parse_move(ply.move))
+    except GameError:
+        pass
+
+    def describe(ply: int, text: str) -> str:
+        if not 1 <= ply <= len(states):
+            return text
+        try:
+            return states[ply - 1].describe_move(states[ply - 1].parse_move(text))
+        except GameError:
+            return text
+    return describe
+
+
+def annotation_text(number: int, move: str, comment: dict, describe=None) -> str | None:
     """One line for people about ply ``number`` from its record comment, or None when it
     carries no annotation: the mark, the evaluations before and after from the mover's view,
-    the win probability lost and the better move with its line. A partial or malformed
-    annotation (a damaged record) is a GameError naming the ply and the key."""
+    the win probability lost and the better move with its line (the moves through
+    ``describe``, a :func:`move_describer`, if given). A partial or malformed annotation (a
+    damaged record) is a GameError naming the ply and the key."""
     if not any(key in comment for key in KEYS):
         return None
     missing = [key for key in ("eval_before", "eval_after") if key not in comment]
@@ -424,11 +449,14 @@ def annotation_text(number: int, move: str, comment: dict) -> str | None:
     if comment.get("mark", "ok") not in ("ok", *MARK_NAMES):
         raise GameError(f"ply {number}: mark={comment['mark']!r}; expected one of "
                         f"{', '.join(MARK_NAMES)}")
-    text = (f"{number}. {move}  {comment.get('mark', 'ok')}: {comment['eval_before']} -> "
+    describe = describe or (lambda _, text: text)
+    text = (f"{number}. {describe(number, move)}  {comment.get('mark', 'ok')}: "
+            f"{comment['eval_before']} -> "
             f"{comment['eval_after']} for {comment.get('eval_pov', '?')}, " +
             (f"win probability -{100 * loss:.1f}%" if loss else "no win probability lost"))
     if comment.get("best"):
-        text += f"; best {comment['best']} ({comment.get('best_line', '')})"
+        text += (f"; best {describe(number, comment['best'])} "
+                 f"({comment.get('best_line', '')})")
     return text
 
 
@@ -446,9 +474,10 @@ def format_report(annotation: Annotation) -> str:
         rows = [[p["player"], p["label"], str(p["moves"]), f"{100 * p['average_wp_loss']:.1f}%",
                  *(str(p[name]) for name in counts)] for p in game["players"]]
         out += table(header, rows, names=2)
-        for move in annotation.moves(game["game"] - 1):
-            if move.mark:
-                out.append("  " + annotation_text(move.ply, move.move, move.comment(plan.names)))
+        marked = [move for move in annotation.moves(game["game"] - 1) if move.mark]
+        describe = move_describer(plan.record) if marked else None
+        out += ["  " + annotation_text(move.ply, move.move, move.comment(plan.names), describe)
+                for move in marked]
     out += ["", "totals by player"]
     out += table(header[1:], [[label, str(p["moves"]), f"{100 * p['average_wp_loss']:.1f}%",
                                *(str(p[name]) for name in counts)]

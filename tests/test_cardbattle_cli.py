@@ -22,6 +22,7 @@ def test_games_lists_the_options_the_card_set_and_the_decks():
                                                  "tie-boosts", "refill", "deck-out",
                                                  "crystals", "target", "deck1", "deck2"}
     assert len(info["sample_decks"]) >= 4
+    assert set(info["glosses"]) == set(info["attributes"]) and all(info["glosses"].values())
 
 
 def test_show_and_perft_with_decks_and_a_card_set_copy(tmp_path):
@@ -106,3 +107,23 @@ def test_svg_draws_the_movers_view_only(tmp_path):
     assert len(backs) == 2                         # P1's secret choice and P1's hand
     assert not [g for g in groups if g.get("class") == "table"]   # P1's 25 is not shown
     assert "view=P2" in root.find(f"{ns}title").text
+
+
+def test_match_names_the_decks_and_says_they_stay_with_the_seats(tmp_path):
+    db = str(tmp_path / "m.sqlite")
+    args = ["match", "cardbattle", "--engine", "greedy", "--engine", "random", "--games", "2",
+            "--seed", "3", "--deck", "titas", "--deck", "arsenal", "--db", db]
+    text = CliRunner().invoke(cli, args)       # the header goes to stderr, mixed in here
+    assert text.exit_code == 0, text.output
+    assert text.output.count("P1 titas, P2 arsenal (the decks stay with their seats") == 2
+    assert "decks: P1 titas" in text.output and "Decks: P1 titas" in text.output
+    assert "'crystalpick deck' compares decks" in text.output
+    document = json.loads(run("results", "--db", db, "--json").output)["matches"][0]
+    assert document["decks"] == {"P1": "titas", "P2": "arsenal"}
+    assert "Decks: P1 titas, P2 arsenal" in run("results", "--db", db).output
+    default = run("match", "cardbattle", "--engine", "greedy", "--engine", "random",
+                  "--games", "2", "--seed", "3", "--db", db, "--json").output
+    assert json.loads(default[default.index("{"):])["decks"] == {"P1": "mista", "P2": "mista"}
+    mattock = run("match", "mattock", "--engine", "greedy", "--engine", "random",
+                  "--games", "2", "--seed", "3", "--db", db, "--json").output
+    assert "decks" not in json.loads(mattock[mattock.index("{"):])

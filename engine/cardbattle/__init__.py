@@ -170,6 +170,7 @@ class CardBattle(Game, DeckBuilding, GreedyPolicy):
                            "reconstruction": self.cardset.reconstruction,
                            "note": self.cardset.note, "label": self.cardset.label()}
         info["attributes"] = list(self.cardset.attributes)
+        info["glosses"] = dict(zip(self.cardset.attributes, self.cardset.glosses))
         info["sample_decks"] = list(sample_decks())
         info["capabilities"] = {"chance": True, "simultaneous": True,
                                 "hidden_information": True, "players": 2}

@@ -54,6 +54,15 @@ class CardSet:
     source: str
     attributes: tuple[str, ...]
     cards: dict                    # number -> Card, in number order
+    # An English word per attribute for text output (the rule names stay Portuguese, as the
+    # cards print them); optional in the file, "" where none is given.
+    glosses: tuple[str, ...] = ()
+
+    def attribute_label(self, index: int) -> str:
+        """An attribute's rule name with its English gloss, if any: ``forca (strength)``."""
+        name = self.attributes[index]
+        gloss = self.glosses[index] if index < len(self.glosses) else ""
+        return f"{name} ({gloss})" if gloss and gloss != name else name
 
     @cached_property
     def digest(self) -> int:
@@ -141,9 +150,13 @@ def parse_card(check: Checker, data, position: int, attributes: tuple[str, ...])
 
 def parse_cardset(data, source: str) -> CardSet:
     check = Checker(f"card set {source}")
-    data = check.table(data, "top level", {"name", "note", "reconstruction", "attributes", "card"})
+    data = check.table(data, "top level", {"name", "note", "reconstruction", "attributes",
+                                           "glosses", "card"})
     name = check.string(data, "name", "top level")
     attributes = check.words(data, "attributes", "top level", *ATTRIBUTES)
+    glosses = check.table(data.get("glosses", {}), "top level field 'glosses'", set(attributes))
+    glosses = tuple(check.string(glosses, a, "top level field 'glosses'", default="")
+                    for a in attributes)
     listed = data.get("card")
     if not isinstance(listed, list) or not listed:
         check.fail("card", "expected a list of cards ([[card]] tables)")
@@ -155,7 +168,7 @@ def parse_cardset(data, source: str) -> CardSet:
         cards[card.number] = card
     return CardSet(name, check.string(data, "note", "top level", default=""),
                    check.flag(data, "reconstruction", "top level"), source, attributes,
-                   dict(sorted(cards.items())))
+                   dict(sorted(cards.items())), glosses)
 
 
 def parse_deck(data, source: str, cardset: CardSet, minimum: int) -> Deck:

@@ -17,6 +17,15 @@ class FastState(KernelState, CardBattleState):
                                 f"implementation holds at most {KERNEL_CARDS} per player (an "
                                 f"engineering limit, not a rule): use --impl reference")
         self.kernel = Kernel(position, game.cardset, game.options)
+        self.origin = position          # read, never changed (the kernel holds its own copy)
+
+    def play(self, move: int) -> None:
+        self.kernel.play(move)
+        self.remember_move(move)
+
+    def undo(self) -> None:
+        self.kernel.undo()
+        self.forget_move()
 
     def returns(self):
         if self.kernel.current_player() != -2:

@@ -219,6 +219,19 @@ def clean_up(pos: Position, options: Options) -> None:
 # -- the State -------------------------------------------------------------------------------
 
 class ReferenceState(CopyMakeState, CardBattleState):
+    def __init__(self, game, position: Position):
+        super().__init__(game, position)
+        self.origin = position.copy()       # ``pos`` itself changes with every move
+
+    def clone(self):
+        twin = super().clone()
+        twin.origin, twin._played = self.origin, self._played
+        return twin
+
+    def undo(self) -> None:
+        super().undo()
+        self.forget_move()
+
     @property
     def cards(self) -> CardSet:
         return self.game.cardset
@@ -264,6 +277,7 @@ class ReferenceState(CopyMakeState, CardBattleState):
 
     def play(self, move: int) -> None:
         self.remember()
+        self.remember_move(move)
         apply(self.pos, self.cards, self.game.options, move)
         self.pos.ply += 1
         advance(self.pos, self.cards, self.game.options)

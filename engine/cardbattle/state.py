@@ -3,13 +3,13 @@ Subclasses supply the rules (``legal_moves``, ``play``, ``undo``, ...) and
 ``to_position()``; everything here is defined in terms of those."""
 from __future__ import annotations
 
-from ..game import IllegalMoveError, State
+from ..game import IllegalMoveError, NotationError, State
 from .moves import (M_DRAW, M_PLAY, PASS, PUT_DOWN, format_move, kind_of,
                     parse_move_syntax, payload_of)
 from .notation import PLAYERS, format_observation, format_position
 from .observation import observe
-from .position import TIEBREAK
-from .render import render
+from .people import PEOPLE_FORMS, describe_move, move_for_people
+from .position import TIEBREAK, Position
 from .rules import end_reason
 from .sampling import determinize
 from .zobrist import position_key
@@ -18,6 +18,26 @@ SHOWN_ALTERNATIVES = 12
 
 
 class CardBattleState(State):
+    # What the round log (render.py) replays: the position the state was made from and the
+    # moves played since, as a linked list ``(earlier, move)`` that clones share safely.
+    # Both implementations keep it in ``play``/``undo`` (one tuple per ply).
+    origin: Position | None = None
+    _played: tuple | None = None
+
+    def remember_move(self, move: int) -> None:
+        self._played = (self._played, move)
+
+    def forget_move(self) -> None:
+        self._played = self._played[0] if self._played else None
+
+    def played(self) -> tuple[Position, list[int]]:
+        """The position this state was made from and the moves played since, in order."""
+        moves, link = [], self._played
+        while link:
+            link, move = link
+            moves.append(move)
+        return self.origin, moves[::-1]
+
     def position(self) -> str:
         return format_position(self.to_position(), self.game.cardset.attributes)
 
@@ -30,12 +50,22 @@ class CardBattleState(State):
     def move_to_str(self, move: int) -> str:
         return format_move(move, self.game.cardset.attributes, PLAYERS)
 
+    def describe_move(self, move: int) -> str:
+        return describe_move(move, self.game.cardset, PLAYERS)
+
     def parse_move(self, text: str) -> int:
-        move = parse_move_syntax(text, self.game.cardset.attributes, PLAYERS)
+        """The notation, or for people (people.py) a card of the mover's hand by its place
+        or the start of its name, an attribute by the start of its name or gloss."""
+        try:
+            move = parse_move_syntax(text, self.game.cardset.attributes, PLAYERS)
+        except NotationError as err:
+            move = move_for_people(text, self.to_position(), self.game.cardset)
+            if move is None:
+                raise NotationError(f"{err}, {PEOPLE_FORMS}") from None
         legal = self.legal_moves()
         if move in legal:
             return move
-        names = [self.move_to_str(m) for m in legal[:SHOWN_ALTERNATIVES]]
+        names = [self.describe_move(m) for m in legal[:SHOWN_ALTERNATIVES]]
         more = f" and {len(legal) - len(names)} more" if len(legal) > len(names) else ""
         raise IllegalMoveError(f"illegal move {text.strip()!r}: the position waits for "
                                f"{self.to_move_name()}; legal here: "
@@ -75,4 +105,7 @@ class CardBattleState(State):
                    self.observation_string(viewer), card)
 
     def render(self, color: bool = False) -> str:
-        return render(self.to_position(), self.game.cardset)
+        """The screen (render.py) of the observer if the state has one, else the referee's
+        (every hand shown)."""
+        from .render import screen
+        return screen(self, self.observer, color)

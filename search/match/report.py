@@ -76,12 +76,20 @@ def format_summary(document: dict) -> str:
     if document["terminations"]:
         lines.append("Terminations: " + ", ".join(
             f"{label(name)} {count}" for name, count in document["terminations"].items()))
+    if "decks" in document:
+        lines.append(decks_line(document))
     if "sprt" in document:
         s = document["sprt"]
         verdict = {"H1": "H1 accepted", "H0": "H0 accepted", None: "no decision yet"}[s["decision"]]
         lines.append(f"LLR: {s['llr']:.2f} ({s['lower_bound']:.2f}, {s['upper_bound']:.2f}) "
                      f"[{s['elo0']:.2f}, {s['elo1']:.2f}] {s['model']}: {verdict}")
     return "\n".join(lines)
+
+
+def decks_line(document: dict) -> str:
+    """A match of a game with decks: which deck each seat held, and what that means."""
+    held = ", ".join(f"{seat} {deck}" for seat, deck in document["decks"].items())
+    return f"Decks: {held} ({document['decks_note']})"
 
 
 def pairing_line(document: dict) -> str:

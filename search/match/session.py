@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, replace
 
-from crystalpick.engine import GameError
+from crystalpick.engine import GAMES, GameError
 
 from . import executors
 from .db import ResultsDB
@@ -249,12 +249,31 @@ def conditions(settings: MatchSettings) -> tuple[str, ...]:
             settings.max_plies and f"max-plies {settings.max_plies}")
 
 
+DECKS_STAY = ("the decks stay with their seats while the engines swap seats pair by pair, "
+              "so the match compares engines; 'crystalpick deck' compares decks")
+
+
+def seat_decks(settings: MatchSettings) -> dict[str, str] | None:
+    """Each seat's deck as given (the default where none was) for a game whose players bring
+    their own decks; None for the others."""
+    game = GAMES[settings.game]
+    if not game.deck_options:
+        return None
+    defaults = {option.name: option.default for option in game.rule_options}
+    return {seat: settings.rules.get(option, defaults[option])
+            for seat, option in zip(game.player_names, game.deck_options)}
+
+
 def match_document(state: MatchState, db_path) -> dict:
-    """Everything a match reports (:func:`.report.summary`), with where it is stored."""
+    """Everything a match reports (:func:`.report.summary`), with where it is stored and,
+    for a game with decks, which deck each seat held."""
     document = summary(state.unpaired(), state.settings.engines, state.sprt, state.decision,
                        state.terminations)
     document.update(match_id=state.match_id, game=state.settings.game,
                     seed=state.settings.seed, db=str(db_path))
+    decks = seat_decks(state.settings)
+    if decks:
+        document.update(decks=decks, decks_note=DECKS_STAY)
     return document
 
 
