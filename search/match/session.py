@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import asdict, replace
 
 from crystalpick.engine import GAMES, GameError
+from crystalpick.engine.features import DeckBuilding, provides
 
 from . import executors
 from .db import ResultsDB
@@ -257,7 +258,7 @@ def seat_decks(settings: MatchSettings) -> dict[str, str] | None:
     """Each seat's deck as given (the default where none was) for a game whose players bring
     their own decks; None for the others."""
     game = GAMES[settings.game]
-    if not game.deck_options:
+    if not provides(game, DeckBuilding):
         return None
     defaults = {option.name: option.default for option in game.rule_options}
     return {seat: settings.rules.get(option, defaults[option])
