@@ -21,7 +21,7 @@ from . import executors
 from .db import ResultsDB
 from .lock import MatchLock
 from .ratings import Unit, connected_groups, players, rate
-from .report import summary
+from .report import running, summary
 from .runner import MatchSettings, MatchState, check_engines, load_match, run_matches
 from .tournament import TournamentSettings, stored_tournament
 
@@ -256,6 +256,16 @@ def match_document(state: MatchState, db_path) -> dict:
     document.update(match_id=state.match_id, game=state.settings.game,
                     seed=state.settings.seed, db=str(db_path))
     return document
+
+
+def running_series(session: MatchSession) -> list[dict]:
+    """Every match of ``session`` (one, or a tournament's pairings) as its running figures
+    (:func:`.report.running`) with its label and its SPRT's settings and bounds: what
+    ``--plot`` draws."""
+    return [{"label": " vs ".join(state.settings.engines),
+             "running": running(state.running(), state.sprt),
+             "sprt": match_document(state, session.db.path).get("sprt")}
+            for state in session.states]
 
 
 def tournament_document(session: MatchSession) -> dict:
