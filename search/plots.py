@@ -66,10 +66,8 @@ def _save(figure, path: str) -> None:
 
 
 def _legend(axes, **options) -> None:
-    handles, labels = axes.get_legend_handles_labels()
-    if handles:
-        axes.legend(handles[:LEGEND_LIMIT + 2], labels[:LEGEND_LIMIT + 2], fontsize="small",
-                    **options)
+    if axes.get_legend_handles_labels()[0]:
+        axes.legend(fontsize="small", **options)
 
 
 def _finite(values) -> list[float]:
@@ -87,29 +85,27 @@ def evaluation_graph(document: dict, path: str) -> None:
     axes = axes[0][0]
     games = document["games"]
     first = games[0]["players"][0]["player"] if games else "?"
-    labelled = set()         # each kind of mark named once in the legend
-    for number, game in enumerate(games, 1):
-        curve = game["curve"]
-        plies = [point["ply"] for point in curve]
-        wins = [point["first_win"] for point in curve]
-        at = dict(zip(plies, wins))
-        colour = COLOURS[(number - 1) % len(COLOURS)]
+    curves = [{point["ply"]: point["first_win"] for point in game["curve"]} for game in games]
+    for number, (game, curve) in enumerate(zip(games, curves), 1):
         names = " vs ".join(player["label"] for player in game["players"])
-        label = f"game {game['game']}: {names} ({game['result']})"
-        axes.plot(plies, wins, color=colour, linewidth=1.5,
-                  label=label if number <= LEGEND_LIMIT else None, gid=f"curve-{number}")
-        for mark, (symbol, marker_colour) in MARK_STYLE.items():
-            marked = [move["ply"] for move in game["moves"] if move["mark"] == mark
-                      and move["ply"] in at]
+        axes.plot(list(curve), list(curve.values()), color=COLOURS[(number - 1) % len(COLOURS)],
+                  linewidth=1.5, gid=f"curve-{number}",
+                  label=f"game {game['game']}: {names} ({game['result']})"
+                  if number <= LEGEND_LIMIT else None)
+    for mark, (symbol, colour) in MARK_STYLE.items():     # after the curves: on top of them
+        named = False                                      # and last in the legend
+        for number, (game, curve) in enumerate(zip(games, curves), 1):
+            marked = [move["ply"] for move in game["moves"]
+                      if move["mark"] == mark and move["ply"] in curve]
             if marked:
-                axes.plot(marked, [at[ply] for ply in marked], linestyle="none", marker=symbol,
-                          markersize=8, color=marker_colour, markeredgecolor="black",
-                          label=None if mark in labelled else f"{mark}s",
-                          gid=f"{mark}s-{number}", zorder=3)
-                labelled.add(mark)
+                axes.plot(marked, [curve[ply] for ply in marked], linestyle="none",
+                          marker=symbol, markersize=8, color=colour, markeredgecolor="black",
+                          label=None if named else f"{mark}s", gid=f"{mark}s-{number}")
+                named = True
     axes.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
     axes.set_ylim(0, 1)
     axes.set_xlabel("ply")
+    axes.xaxis.set_major_locator(_whole_numbers())
     axes.set_ylabel(f"win probability of the first player ({first})")
     axes.set_title(f"Evaluation by {document['engine']} (mistake >= "
                    f"{100 * document['thresholds']['mistake']:g}%, blunder >= "
@@ -119,6 +115,11 @@ def evaluation_graph(document: dict, path: str) -> None:
     axes.grid(alpha=0.3)
     _legend(axes, loc="best")
     _save(figure, path)
+
+
+def _whole_numbers():
+    from matplotlib.ticker import MaxNLocator
+    return MaxNLocator(integer=True)
 
 
 def _percent():
@@ -174,7 +175,8 @@ def match_graph(series: list[dict], path: str) -> None:
         _legend(last, loc="best")
     for row in axes:
         row[0].grid(alpha=0.3)
-    last.set_xlabel("games played")
+    last.set_xlabel("games played" if len(series) == 1 else "games played by each pairing")
+    last.xaxis.set_major_locator(_whole_numbers())
     _save(figure, path)
 
 
@@ -186,7 +188,8 @@ def deck_graph(document: dict, path: str) -> None:
     rate the deck loses when the card is swapped out for a random card of the set (the
     negated swapped-out change, 95%)."""
     cards = document["cards"]
-    figure, axes = _figure(1, 2, size=(11.0, max(4.0, 0.32 * len(cards) + 1.5)))
+    figure, axes = _figure(1, 2, size=(11.0, max(4.0, 0.32 * len(cards) + 1.5)),
+                           width_ratios=[1, 2])
     rates, contributions = axes[0][0], axes[0][1]
     measured = [(f"vs {name}", rate) for name, rate in
                 document["win_rate"]["by_opponent"].items()]
