@@ -485,8 +485,8 @@ def evaluation_chart(game: dict) -> list[str]:
     markers = {where[move["ply"]]: CHART_MARKS[move["mark"]] for move in game["moves"]
                if move["mark"] in CHART_MARKS and move["ply"] in where}
     keys = ", ".join(f"{symbol} {mark}" for mark, symbol in CHART_MARKS.items())
-    return [f"  win probability of {game['players'][0]['player']}, ply {curve[0]['ply']} to "
-            f"{curve[-1]['ply']} (▁ 0% .. █ 100%; {keys}):",
+    return [f"  win probability of {game['players'][0]['player']} in the {len(curve)} positions "
+            f"evaluated, ply {curve[0]['ply']} to {curve[-1]['ply']} (▁ 0% .. █ 100%; {keys}):",
             "  " + sparkline([point["first_win"] for point in curve]),
             *(["  " + line] if (line := marker_line(len(curve), markers,
                                                     "".join(CHART_MARKS.values()))) else [])]

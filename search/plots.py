@@ -239,7 +239,7 @@ def rates_chart(rates: dict[str, dict[str, float]], path: str, title: str,
     """Grouped bars, one group per game and one bar per measure (perft, a searcher, ...),
     on a log scale (perft runs at millions, searches at thousands a second): the picture for
     comparing two builds' ``bench`` or ``perf_table`` side by side."""
-    figure, axes = _figure(size=(8.0, 4.5))
+    figure, axes = _figure(size=(9.0, 4.5))
     axes = axes[0][0]
     measures = list(dict.fromkeys(name for by_game in rates.values() for name in by_game))
     width = 0.8 / max(len(measures), 1)
@@ -259,7 +259,7 @@ def rates_chart(rates: dict[str, dict[str, float]], path: str, title: str,
     axes.set_ylabel(unit)
     axes.set_title(title, fontsize="medium")
     axes.grid(alpha=0.3, axis="y")
-    _legend(axes, loc="upper right")
+    _legend(axes, loc="upper left", bbox_to_anchor=(1.01, 1))      # beside the bars
     _save(figure, path)
 
 

@@ -101,6 +101,30 @@ def test_annotate_draws_a_curve_per_game_with_its_marked_moves(mattock_match, tm
     assert "blunders" in texts                       # the legend explains the markers
 
 
+def test_a_hidden_information_game_is_drawn_at_the_positions_searched(tmp_path):
+    """The card battle: chance positions no decision is judged by are not searched, so the
+    curve has fewer points than plies; each marked move still sits on its game's curve."""
+    records = tmp_path / "c.rec"
+    assert run("match", "cardbattle", "--engine", "greedy", "--engine", "random", "--games", 2,
+               "--seed", 3, "--db", tmp_path / "c.sqlite", "--records",
+               records).exit_code == 0
+    picture = tmp_path / "c.svg"
+    result = run("annotate", "cardbattle", records, "--sims", 100, "--seed", 1, "--json",
+                 "--plot", picture)
+    assert result.exit_code == 0, result.output
+    elements = svg_elements(picture)
+    for number, game in enumerate(document(result)["games"], 1):
+        plies = [p["ply"] for p in game["curve"]]
+        assert plies == sorted(set(plies)) and plies[0] == 0
+        assert game["decisions"] < plies[-1]                   # chance plies in between
+        assert vertices(elements[f"curve-{number}"]) == len(plies)
+        for mark in ("mistake", "blunder"):
+            marked = [m for m in game["moves"] if m["mark"] == mark]
+            assert all(m["ply"] in plies for m in marked)
+            group = elements.get(f"{mark}s-{number}")
+            assert (marker_count(group) if group is not None else 0) == len(marked)
+
+
 def test_annotate_text_charts_the_evaluation_with_the_marks_under_it(mattock_match):
     report = document(run("annotate", "mattock", mattock_match["records"], *ANNOTATOR,
                           "--json"))
