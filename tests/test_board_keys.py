@@ -1,6 +1,7 @@
 """The board diagrams explain themselves (issue 29): a colour key whose swatches are the
 board's own colours (Mattock, Maatatahay), Maatatahay's markers (crystals, arrows, the
-strength line and its gems) explained, and cell names drawn above the warrior tiles."""
+strength line and its gems) explained, cell names drawn above the warrior tiles, and card
+names that fit their cards (the whole name in the card's title)."""
 import xml.etree.ElementTree as ET
 
 from crystalpick.engine import get_game
@@ -66,3 +67,30 @@ def test_maatatahay_cell_names_are_drawn_above_the_warriors():
     names = [i for i, e in enumerate(elements) if e.get("class") == "cell-name"]
     warriors = [i for i, e in enumerate(elements) if "warrior" in (e.get("class") or "")]
     assert len(names) == 25 and warriors and min(names) > max(warriors)
+
+
+def test_every_card_name_of_the_default_set_fits_its_card():
+    from crystalpick.engine.cardbattle.cards import load_cardset
+    from crystalpick.engine.cardbattle.svg import LINE_CHARS, heading
+
+    cards = load_cardset()
+    for number, card in cards.cards.items():
+        lines = heading(number, card.name)
+        assert 1 <= len(lines) <= 2 and all(len(line) <= LINE_CHARS for line in lines)
+        if not lines[-1].endswith("…"):                 # nothing dropped: the whole name
+            assert " ".join(lines) == f"#{number} {card.name}"
+    assert heading(3, "Averyveryverylongname indeed")[-1].endswith("…")
+
+
+def test_a_card_diagram_names_its_cards_whole():
+    from crystalpick.engine.cardbattle.svg import heading
+
+    state = get_game("cardbattle", seed=2).new_initial_state()
+    root = ET.fromstring(state.svg())
+    groups = [g for g in root.iter(f"{NS}g") if g.get("class") == "hand"]
+    assert groups
+    for group in groups:
+        title = group.find(f"{NS}title").text
+        number = int(group.get("data-card"))
+        assert title == f"#{number} {state.game.component_name(number)}"
+        assert texts(group)[:2] == heading(number, state.game.component_name(number))
