@@ -142,6 +142,26 @@ def test_annotate_text_charts_the_evaluation_with_the_marks_under_it(mattock_mat
         assert {i: c for i, c in enumerate(under) if c != " "} == marks
 
 
+def test_an_interrupted_annotate_draws_what_it_finished(mattock_match, tmp_path,
+                                                      monkeypatch):
+    from crystalpick.search.match import executors
+    completed = executors.LocalPool.completed
+
+    def interrupted_after_six(self):
+        for number, result in enumerate(completed(self)):
+            if number == 6:
+                raise KeyboardInterrupt
+            yield result
+    monkeypatch.setattr(executors.LocalPool, "completed", interrupted_after_six)
+    picture = tmp_path / "partial.svg"
+    result = run("annotate", "mattock", mattock_match["records"], *ANNOTATOR, "--plot", picture)
+    assert result.exit_code == 130
+    drawn = sum(vertices(element) for name, element in svg_elements(picture).items()
+                if name.startswith("curve-"))
+    curves = sum(1 for name in svg_elements(picture) if name.startswith("curve-"))
+    assert 6 <= drawn <= 6 + curves             # six positions, and each game's known end
+
+
 def test_annotate_png_has_its_size_and_is_not_blank(mattock_match, tmp_path):
     picture = tmp_path / "eval.png"
     result = run("annotate", "mattock", mattock_match["records"], *ANNOTATOR, "--plot", picture)
@@ -183,6 +203,23 @@ def test_match_without_sprt_has_no_llr_panel_and_its_text_charts_the_score(tmp_p
     assert run("match", "--resume", "--db", tmp_path / "m.sqlite",
                "--plot", svg).exit_code == 2       # nothing to resume: refused, no picture
     assert not svg.exists()
+
+
+def test_an_interrupted_match_draws_its_finished_games(tmp_path, monkeypatch):
+    from crystalpick.search.match import executors
+    completed = executors.LocalPool.completed
+
+    def interrupted_after_three(self):
+        for number, result in enumerate(completed(self)):
+            if number == 3:
+                raise KeyboardInterrupt
+            yield result
+    monkeypatch.setattr(executors.LocalPool, "completed", interrupted_after_three)
+    picture = tmp_path / "partial.svg"
+    result = run("match", "mattock", "--engine", "random", "--engine", "greedy", "--games", 8,
+                 "--seed", 2, "--db", tmp_path / "m.sqlite", "--plot", picture)
+    assert result.exit_code == 130
+    assert vertices(svg_elements(picture)["score-1"]) == 3
 
 
 def test_tournament_draws_one_curve_per_pairing(tmp_path):
