@@ -331,8 +331,9 @@ class MatchState:
         return results
 
     def running(self) -> list[Results]:
-        """:meth:`unpaired` as it was after each finished game, in the order the games
-        finished (stored): what a match's running figures are computed from."""
+        """:meth:`unpaired` as it was after each finished game, in the order they were added
+        (as they finished; a resumed match's stored games first, pair by pair): what a
+        match's running figures are computed from."""
         replay, games, out = MatchState(self.match_id, self.settings), Results(), []
         for (pair, swapped), score in self.finished.items():
             replay.add(pair, swapped, score, None)
