@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
 from crystalpick.search.sparkline import BLOCKS, columns, marker_line, sparkline
+from search_helpers import ctrl_c_after
 
 mpimage = pytest.importorskip("matplotlib.image")   # the test extra installs it
 
@@ -144,15 +145,7 @@ def test_annotate_text_charts_the_evaluation_with_the_marks_under_it(mattock_mat
 
 def test_an_interrupted_annotate_draws_what_it_finished(mattock_match, tmp_path,
                                                       monkeypatch):
-    from crystalpick.search.match import executors
-    completed = executors.LocalPool.completed
-
-    def interrupted_after_six(self):
-        for number, result in enumerate(completed(self)):
-            if number == 6:
-                raise KeyboardInterrupt
-            yield result
-    monkeypatch.setattr(executors.LocalPool, "completed", interrupted_after_six)
+    ctrl_c_after(monkeypatch, 6)
     picture = tmp_path / "partial.svg"
     result = run("annotate", "mattock", mattock_match["records"], *ANNOTATOR, "--plot", picture)
     assert result.exit_code == 130
@@ -206,15 +199,7 @@ def test_match_without_sprt_has_no_llr_panel_and_its_text_charts_the_score(tmp_p
 
 
 def test_an_interrupted_match_draws_its_finished_games(tmp_path, monkeypatch):
-    from crystalpick.search.match import executors
-    completed = executors.LocalPool.completed
-
-    def interrupted_after_three(self):
-        for number, result in enumerate(completed(self)):
-            if number == 3:
-                raise KeyboardInterrupt
-            yield result
-    monkeypatch.setattr(executors.LocalPool, "completed", interrupted_after_three)
+    ctrl_c_after(monkeypatch, 3)
     picture = tmp_path / "partial.svg"
     result = run("match", "mattock", "--engine", "random", "--engine", "greedy", "--games", 8,
                  "--seed", 2, "--db", tmp_path / "m.sqlite", "--plot", picture)
