@@ -26,6 +26,9 @@ COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
            "#7f7f7f", "#bcbd22", "#17becf")
 MARK_STYLE = {"mistake": ("o", "#f0a020"), "blunder": ("X", "#d62728")}
 LEGEND_LIMIT = 10      # more curves than this: the legend names the first ones only
+# SVG text as <text> (not glyph paths) and fixed ids: readable, and the same picture is the
+# same file
+SAVE_SETTINGS = {"svg.fonttype": "none", "svg.hashsalt": "crystalpick"}
 
 
 def check_target(option: str, path: str) -> None:
@@ -42,7 +45,6 @@ def _matplotlib():
         import matplotlib
     except ImportError:
         raise GameError(f"drawing plots needs matplotlib: {INSTALL}") from None
-    matplotlib.rcParams.update({"svg.fonttype": "none", "svg.hashsalt": "crystalpick"})
     return matplotlib
 
 
@@ -62,7 +64,8 @@ def _save(figure, path: str) -> None:
     files."""
     suffix = os.path.splitext(path)[1].lower()
     metadata = {"Date": None} if suffix == ".svg" else {}
-    figure.savefig(path, format=suffix[1:], dpi=100, metadata=metadata)
+    with _matplotlib().rc_context(SAVE_SETTINGS):     # for this file only, not globally
+        figure.savefig(path, format=suffix[1:], dpi=100, metadata=metadata)
 
 
 def _legend(axes, **options) -> None:
