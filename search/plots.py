@@ -208,7 +208,7 @@ def deck_graph(document: dict, path: str) -> None:
     intervals[0].set_gid("win-rate-intervals")
     rates.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
     rates.set_xticks(positions, [name for name, _ in shown], rotation=20, ha="right")
-    rates.set_xlim(-0.5, len(shown) - 0.5)
+    rates.set_xlim(-0.5, max(len(shown), 1) - 0.5)      # also before any complete pair
     rates.set_ylim(0, 1)
     rates.yaxis.set_major_formatter(_percent())
     rates.set_ylabel(f"win rate of {document['deck']['name']} (95%)")

@@ -243,6 +243,18 @@ def test_deck_draws_win_rates_and_a_bar_per_card(tmp_path):
     assert all(f"{c['card']} {c['name']}" in texts for c in measured)
 
 
+def test_a_deck_run_stopped_before_a_complete_pair_still_draws(tmp_path, monkeypatch):
+    ctrl_c_after(monkeypatch, 1)
+    picture = tmp_path / "deck.svg"
+    result = run("deck", "cardbattle", *SMALL_CARDS, "--deck", DATA / "dud.toml", "--against",
+                 DATA / "rival.toml", "--engine", "greedy", "--games", 4, "--seed", 3,
+                 "--plot", picture)
+    assert result.exit_code == 130
+    elements = svg_elements(picture)
+    assert marker_count(elements["win-rate"]) == 0          # no pair: no win rate yet
+    assert not any(name.startswith("card-") for name in elements)
+
+
 # -- bench ------------------------------------------------------------------------------------
 
 def test_bench_draws_a_bar_per_game_and_part(tmp_path):
