@@ -1,15 +1,17 @@
 """Print the README's performance table from a fresh measurement on this machine.
 
-    python bench/perf_table.py
+    python bench/perf_table.py [--plot FILE.svg|FILE.png]
 
 For each game: perft nodes/second of the fast and reference implementations on the same
 positions and depths in the same run (and their ratio), the fast perft at a deeper depth,
 MCTS simulations/second (the default engine, whose Mattock playouts stop after one ply,
 and plain UCT with uniformly random playouts to the end of the game) and alpha-beta nodes/second from the
-start position on one core, and MCTS bytes per node.
+start position on one core, and MCTS bytes per node. ``--plot`` also draws the rates per game
+(``crystalpick.search.plots.rates_chart``, the ``plots`` extra), to compare builds at a glance.
 """
 from __future__ import annotations
 
+import argparse
 import datetime
 import os
 import platform
@@ -65,7 +67,26 @@ def search_rates(game: str) -> dict:
             "alphabeta": alphabeta.nps}
 
 
-def main() -> None:
+def plotted_rates(perft: dict, search: dict) -> dict[str, float]:
+    """One game's rates as ``--plot`` draws them (per second: nodes, or simulations)."""
+    return {"perft, fast": perft["fast"], "perft, reference": perft["reference"],
+            "perft, fast, deeper": perft["deep"],
+            "MCTS (default)": search["sims"], "MCTS (plain UCT)": search["full"],
+            "alpha-beta": search["alphabeta"]}
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description="Measure the README's performance table.")
+    parser.add_argument("--plot", metavar="FILE", default=None,
+                        help="also draw the rates per game to FILE (.svg or .png)")
+    plot = parser.parse_args(argv).plot
+    if plot:
+        from crystalpick.engine import GameError
+        from crystalpick.search.plots import check_target
+        try:
+            check_target("--plot", plot)
+        except GameError as err:
+            parser.exit(2, f"perf_table.py: {err}\n")
     cpu = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as handle:
@@ -80,13 +101,20 @@ def main() -> None:
           "MCTS simulations/s (default engine) | MCTS simulations/s (plain UCT, random playouts to the "
           "end) | alpha-beta nodes/s | MCTS bytes/node |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    rates = {}
     for game in ("mattock", "maatatahay"):
         p, s = perft_rates(game), search_rates(game)
+        rates[game] = plotted_rates(p, s)
         print(f"| {game} | {p['fast'] / 1e6:.1f} M/s ({p['entry']}, depth {p['depth']}) | "
               f"{p['reference'] / 1e3:.1f} k/s | {p['fast'] / p['reference']:,.0f}× | "
               f"{p['deep'] / 1e6:.1f} M/s (depth {p['deep_depth']}) | {s['sims']:,.0f} | "
               f"{s['full']:,.0f} | "
               f"{s['alphabeta']:,.0f} | {s['bytes_per_node']} |")
+    if plot:
+        from crystalpick.search.plots import rates_chart
+        rates_chart(rates, plot, f"bench/perf_table.py, {datetime.date.today()}: rates on "
+                                 f"one core", "per second (nodes, or MCTS simulations)")
+        print(f"\nplot written to {plot}")
 
 
 if __name__ == "__main__":

@@ -278,6 +278,31 @@ def write_svg(state, path: str | None, mark: int | None = None) -> None:
         click.echo(f"diagram written to {path}", err=True)
 
 
+def plot_option(what: str):
+    """``--plot FILE``: a picture of the command's results (docs/search.md, "Pictures")."""
+    return click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+                        metavar="FILE.svg|FILE.png",
+                        help=f"Also draw {what} to this picture (pip install "
+                             f"\"crystalpick[plots]\").")
+
+
+def check_plot(path: str | None) -> None:
+    """Before any work: a --plot file can be written (.svg or .png, its folder exists) and
+    matplotlib is installed."""
+    if path:
+        from crystalpick.search.plots import check_target
+        check_folder("--plot", path, "the picture")
+        check_target("--plot", path)
+
+
+def draw(picture, document, path: str | None, *args) -> None:
+    """``picture(document, path, *args)`` (a :mod:`crystalpick.search.plots` function)
+    when --plot was given, and say where it went."""
+    if path:
+        picture(document, path, *args)
+        click.echo(f"plot written to {path}", err=True)
+
+
 @cli.command()
 @game_arguments
 @impl_option
@@ -643,9 +668,10 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
               help="Override the suite's MCTS simulations.")
 @click.option("--profile", "profile_path", type=click.Path(dir_okay=False), default=None,
               help="Run under cProfile, print the top functions and save the profile here.")
+@plot_option("the nodes/second of every part (perft, each searcher) per game")
 @json_option
 @user_errors
-def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
+def bench(game, impl, perft_depth, depth, sims, profile_path, plot_path, as_json):
     """Run the fixed bench suite: perft and the game's searchers (alpha-beta and MCTS, or
     ISMCTS for hidden information) on every bench position.
 
@@ -654,9 +680,12 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
     """
     import dataclasses
 
-    from crystalpick.search.bench import bench_game, benched_games, signature, totals
+    from crystalpick.search.bench import (bench_game, benched_games, rates_by_game,
+                                          signature, totals)
+    from crystalpick.search.plots import rates_chart
 
     check_folder("--profile", profile_path, "the profile")
+    check_plot(plot_path)
     names = [game.lower()] if game else benched_games()
     if game and GAMES[names[0]].bench_settings is None:
         raise click.UsageError(f"{game} has no bench workload; games with one: "
@@ -713,6 +742,8 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, as_json):
             click.echo(f"total {part:<9} {m.nodes:>12,} nodes {m.seconds:7.2f} s "
                        f"{m.nps:>12,.0f} nodes/s")
         click.echo(f"signature: {signature(rows)}")
+    draw(rates_chart, rates_by_game(rows), plot_path,
+         f"crystalpick bench ({impl} perft): nodes/s per game over its bench positions")
     if interrupted:
         raise Interrupted(f"interrupted: the positions finished are "
                           f"{'in the document' if as_json else 'listed'} above ({len(rows)})")
@@ -759,10 +790,11 @@ DECK_ENGINE = "greedy"
 @click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
               default=None, help="The card set (component data file).")
 @click.option("--seed", type=SEED, default=None, help="Seed of the run (printed; default: random).")
+@plot_option("the win rate against each opponent deck and each card's contribution")
 @json_option
 @user_errors
 def deck(game, deck, opponents, engine_spec, game_count, improve, outs, concurrency, rules,
-         tileset, seed, as_json):
+         tileset, seed, plot_path, as_json):
     """Advise on a deck: its win rate against other decks, each card's contribution, and
     single-card swaps that raise the win rate.
 
@@ -778,9 +810,11 @@ def deck(game, deck, opponents, engine_spec, game_count, improve, outs, concurre
     from crystalpick.search.decks.measurement import PlaySettings
     from crystalpick.search.match.executors import LocalPool
     from crystalpick.search.match.termination import EngineStartError
+    from crystalpick.search.plots import deck_graph
 
     if deck is None:
         raise InputError("give the deck to advise with --deck DECK")
+    check_plot(plot_path)
     seed = seed if seed is not None else _random.SystemRandom().randrange(2**31)
     settings = AdvisorSettings(PlaySettings(game.lower(), engine_spec, parse_rules(rules),
                                             tileset),
@@ -808,6 +842,7 @@ def deck(game, deck, opponents, engine_spec, game_count, improve, outs, concurre
         emit_json(document)
     else:
         click.echo(format_report(document))
+    draw(deck_graph, document, plot_path)
     if interrupted:
         raise Interrupted(f"interrupted after {document['games_played']} games: the report "
                           f"above holds what was measured")
@@ -881,10 +916,12 @@ def replay(record_file, ply, index, list_annotations):
               help="Seed of MCTS's per-position seeds (printed; default: random).")
 @click.option("-o", "--output", "output_path", type=click.Path(dir_okay=False), default=None,
               help="Write the annotated records here ('crystalpick replay' shows them).")
+@plot_option("the evaluation graph (the first player's win probability by ply, mistakes "
+             "and blunders marked; one curve per game, all in one picture)")
 @json_option
 @user_errors
 def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, concurrency,
-             cluster, seed, output_path, as_json):
+             cluster, seed, output_path, plot_path, as_json):
     """Evaluate every move of every game in a records file and mark the mistakes.
 
     Each decision is judged by the win probability it loses, from the mover's point of view:
@@ -901,10 +938,12 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
     from crystalpick.search.analysis import spec_limits
     from crystalpick.search.annotate import (AnnotateSettings, Annotation, annotating_spec,
                                              format_report)
+    from crystalpick.search.plots import evaluation_graph
     from crystalpick.search.match.executors import ExecutorError, open_executor
     from crystalpick.search.match.records import format_record
 
     check_folder("-o", output_path, "the records")
+    check_plot(plot_path)
     records = read_records(records_file)
     if not records:
         raise InputError(f"{records_file} holds no game records")
@@ -952,6 +991,7 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
         click.echo(f"\n{speed}; annotator {annotation.annotator_text()}")
     if written:
         click.echo(f"annotated records written to {written}", err=True)
+    draw(evaluation_graph, annotation.report(), plot_path)
     if stopped is not None:
         stopped.message = f"{stopped.message}: {done} of {total} positions evaluated" + \
             (f", kept in {written}" if written else "") + \

@@ -62,6 +62,12 @@ def play_options(command):
         click.option("--records", "records_path", type=click.Path(dir_okay=False),
                      default=None,
                      help="Also append every finished game's record to this file."),
+        click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+                     metavar="FILE.svg|FILE.png",
+                     help="Also draw the running score and Elo (95% intervals) against games "
+                          "played, and the SPRT's LLR with its bounds, to this picture "
+                          "(pip install \"crystalpick[plots]\"); one curve per pairing in a "
+                          "tournament."),
         json_option,
         user_errors,
     ]
@@ -112,6 +118,10 @@ def open_session(options):
     from crystalpick.search.match.session import MatchSession
 
     check_folder("--records", options["records_path"], "the records")
+    if options["plot_path"]:
+        from crystalpick.search.plots import check_target
+        check_folder("--plot", options["plot_path"], "the picture")
+        check_target("--plot", options["plot_path"])
     check_folder("--db", options["db_path"], "the results database")  # the default's is made
     return MatchSession(options["db_path"] or default_path())
 
@@ -179,6 +189,11 @@ def play(session, options, resume: bool, announce, report, text, progress) -> No
         emit_json(document)
     else:
         click.echo(text(document), err=stopped is not None)
+    if options["plot_path"]:               # what was finished, also when stopped
+        from crystalpick.search.match.session import running_series
+        from crystalpick.search.plots import match_graph
+        match_graph(running_series(session), options["plot_path"])
+        click.echo(f"plot written to {options['plot_path']}", err=True)
     if stopped is not None:
         raise stopped
 
@@ -203,7 +218,8 @@ def match(game, engines, game_count, sprt, resume, match_id, **options):
     with --resume. Games run in local processes, or with --cluster on a Dask cluster
     ('dask scheduler', then 'dask worker tcp://HOST:8786 --nthreads 1' on each machine).
     """
-    from crystalpick.search.match.report import format_summary, progress_text
+    from crystalpick.search.match.report import (format_summary, progress_text, running,
+                                                 running_chart)
     from crystalpick.search.match.session import DECKS_STAY, match_document, seat_decks
 
     note = None
@@ -226,9 +242,13 @@ def match(game, engines, game_count, sprt, resume, match_id, **options):
                          f" ({DECKS_STAY})")
             return said + (f"\n{note}" if note else "")
 
+        def text(document):
+            chart = running_chart(running(session.states[0].running()))
+            return format_summary(document) + (f"\n{chart}" if chart else "")
+
         play(session, options, resume, announce,
              lambda session: match_document(session.states[0], session.db.path),
-             format_summary, lambda state: progress_text(state.unpaired(), state.sprt))
+             text, lambda state: progress_text(state.unpaired(), state.sprt))
 
 
 from . import tournaments  # noqa: E402,F401  (tournament, ratings: built on the above)

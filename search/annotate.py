@@ -43,6 +43,7 @@ from .limits import Limits
 from .match.records import GameRecord
 from .match.runner import derive_seed
 from .score import DRAW, LOSS, WIN, PovScore, Proven
+from .sparkline import marker_line, sparkline
 from .specs import EngineSpec, parse_spec
 
 # Win probability lost -> mark, worst first: lichess's 0.3 / 0.2 / 0.1 on its winning-chances
@@ -50,6 +51,7 @@ from .specs import EngineSpec, parse_spec
 MARKS = ((0.15, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
 MARK_NAMES = tuple(name for _, name in reversed(MARKS))
 COUNTS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+CHART_MARKS = {"blunder": "X", "mistake": "?"}     # under the text chart, worst first
 SCORING_ENGINES = ("alphabeta", "mcts", "ismcts")    # the searchers that report a score
 # The comment keys annotate writes (and replaces when a record is annotated again).
 KEYS = ("eval_before", "eval_after", "eval_pov", "wp_loss", "mark", "best", "best_line")
@@ -333,6 +335,22 @@ class Annotation:
                 judged.append(judge(decision, before, after))
         return judged
 
+    def curve(self, number: int) -> list[dict]:
+        """Record ``number``'s evaluation graph: the first player's win probability in
+        every evaluated position (by plies played), the game's end as its result. In a game
+        with hidden information a position searched from both views is shown from the
+        view of the player to decide there (the one its decision is judged from)."""
+        plan = self.plans[number]
+        deciding = {decision.index: plan.view(decision) for decision in plan.decisions}
+        seen = {}
+        for (record, index, viewer), evaluation in self.evaluations.items():
+            if record == number and (index not in seen or viewer == deciding.get(index)):
+                seen[index] = evaluation.final
+        seen.update(plan.exact)
+        return [{"ply": index, "first_win": round(seen[index].score.viewed_by(0)
+                                                  .win_probability, 4)}
+                for index in sorted(seen)]
+
     def annotated_records(self) -> list[GameRecord]:
         """The records with every judged decision's comment (other plies as they were)."""
         out = []
@@ -369,7 +387,7 @@ class Annotation:
                 totals.setdefault(label, []).extend(own)
             games.append({"game": number + 1, "result": plan.record.result,
                           "decisions": len(plan.decisions), "judged": len(moves),
-                          "players": players,
+                          "players": players, "curve": self.curve(number),
                           "moves": [move.document(plan.names) for move in moves]})
         return {"schema": SCHEMA, "engine": self.settings.engine,
                 "limits": limits_used(self.settings.limits), "seed": self.settings.seed,
@@ -478,11 +496,29 @@ def format_report(annotation: Annotation) -> str:
         describe = move_describer(plan.record) if marked else None
         out += ["  " + annotation_text(move.ply, move.move, move.comment(plan.names), describe)
                 for move in marked]
+        out += evaluation_chart(game)
     out += ["", "totals by player"]
     out += table(header[1:], [[label, str(p["moves"]), f"{100 * p['average_wp_loss']:.1f}%",
                                *(str(p[name]) for name in counts)]
                               for label, p in document["players"].items()], names=1)
     return "\n".join(out)
+
+
+def evaluation_chart(game: dict) -> list[str]:
+    """A game's evaluation graph (``report()``'s curve) as text: the first player's win
+    probability by ply in blocks, its mistakes and blunders marked under it."""
+    curve = game["curve"]
+    if not curve:
+        return []
+    where = {point["ply"]: index for index, point in enumerate(curve)}
+    markers = {where[move["ply"]]: CHART_MARKS[move["mark"]] for move in game["moves"]
+               if move["mark"] in CHART_MARKS and move["ply"] in where}
+    keys = ", ".join(f"{symbol} {mark}" for mark, symbol in CHART_MARKS.items())
+    return [f"  win probability of {game['players'][0]['player']} in the {len(curve)} positions "
+            f"evaluated, ply {curve[0]['ply']} to {curve[-1]['ply']} (▁ 0% .. █ 100%; {keys}):",
+            "  " + sparkline([point["first_win"] for point in curve]),
+            *(["  " + line] if (line := marker_line(len(curve), markers,
+                                                    "".join(CHART_MARKS.values()))) else [])]
 
 
 def table(header: list[str], rows: list[list[str]], names: int) -> list[str]:

@@ -94,3 +94,11 @@ def totals(rows: list[BenchRow]) -> dict[str, Measurement]:
 
 def signature(rows: list[BenchRow]) -> int:
     return sum(m.nodes for row in rows for m in row.parts.values())
+
+
+def rates_by_game(rows: list[BenchRow]) -> dict[str, dict[str, float]]:
+    """Nodes/second of every part (perft, each searcher) over each game's rows: what
+    ``bench --plot`` draws."""
+    games = dict.fromkeys(row.game for row in rows)
+    return {game: {part: m.nps for part, m in totals([r for r in rows if r.game == game])
+                   .items()} for game in games}

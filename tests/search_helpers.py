@@ -1,4 +1,5 @@
-"""Shared by the search tests: exact expectimax for Chance Nim, random movers, match play."""
+"""Shared by the search tests: exact expectimax for Chance Nim, random movers, match play, and
+a Ctrl-C that lands after a number of finished tasks."""
 from __future__ import annotations
 
 import random
@@ -66,3 +67,17 @@ def play_match(game, make_engine, limits, games: int, seed: int) -> int:
                 state.play(rng.choice(state.legal_moves()))
         wins += state.returns()[engine_side] > 0
     return wins
+
+
+def ctrl_c_after(monkeypatch, finished: int) -> None:
+    """Make the local pool raise KeyboardInterrupt (Ctrl-C's form in the parent) once
+    ``finished`` tasks have come back, as a user's Ctrl-C between two results would."""
+    from crystalpick.search.match import executors
+    completed = executors.LocalPool.completed
+
+    def interrupted(self):
+        for number, result in enumerate(completed(self)):
+            if number == finished:
+                raise KeyboardInterrupt
+            yield result
+    monkeypatch.setattr(executors.LocalPool, "completed", interrupted)

@@ -16,6 +16,7 @@ from crystalpick.search.match import executors
 from crystalpick.search.match.records import Ply, format_record, new_record, parse_records
 from crystalpick.search.solved import exact_value, load_solved, view_of
 from crystalpick.search.score import WIN
+from search_helpers import ctrl_c_after
 
 ENGINE = ["--engine", "alphabeta", "--nodes", "3000"]
 SEARCHABLE = sorted(name for name, cls in GAMES.items() if cls.capabilities.perfect_information)
@@ -198,14 +199,7 @@ def test_replay_shows_the_annotations(match_records, tmp_path):
 
 
 def test_ctrl_c_keeps_and_reports_what_is_finished(match_records, tmp_path, monkeypatch):
-    completed = executors.LocalPool.completed
-
-    def interrupted_after_six(self):
-        for number, result in enumerate(completed(self)):
-            if number == 6:
-                raise KeyboardInterrupt
-            yield result
-    monkeypatch.setattr(executors.LocalPool, "completed", interrupted_after_six)
+    ctrl_c_after(monkeypatch, 6)
     out = tmp_path / "partial.rec"
     result = run("annotate", "mattock", match_records["mattock"], *ENGINE, "-o", out)
     assert result.exit_code == 130

@@ -11,6 +11,7 @@ CARD_W, CARD_H, GAP, MARGIN, ROW_H = 112, 150, 10, 20, 190
 FAMILY_FILL = "#fff8e1"
 CREATURE_FILL, BOOST_FILL, BACK_FILL = "#e3f2fd", "#f1f8e9", "#5d4037"
 CRYSTAL_FILL, MARK = "#7b1fa2", "#2e7d32"
+LINE_CHARS = 16                 # characters of 11 px text that fit inside a card
 
 
 def card_svg(cards: CardSet, number: int, x: float, y: float, cls: str,
@@ -18,7 +19,7 @@ def card_svg(cards: CardSet, number: int, x: float, y: float, cls: str,
     card = cards.card(number)
     fill = CREATURE_FILL if card.is_creature else BOOST_FILL
     stroke = f' stroke="{MARK}" stroke-width="4"' if marked else ' stroke="#424242"'
-    lines = [f"#{number} {card.name}"[:20],
+    lines = [*heading(number, card.name),
              ("neutral" if card.neutral else "/".join(card.families))
              + (" ★" if card.mythic else "")]
     for attribute, value in zip(cards.attributes, card.values):
@@ -26,8 +27,26 @@ def card_svg(cards: CardSet, number: int, x: float, y: float, cls: str,
             lines.append(f"{attribute[:5]} {'' if card.is_creature else '+'}{value}")
     text = "".join(f'<text x="{x + 6}" y="{y + 18 + 16 * i}" font-size="11">{escape(t)}</text>'
                    for i, t in enumerate(lines))
-    return (f'<g class="{cls}" data-card="{number}"><rect x="{x}" y="{y}" width="{CARD_W}" '
-            f'height="{CARD_H}" rx="8" fill="{fill}"{stroke}/>{text}</g>')
+    return (f'<g class="{cls}" data-card="{number}"><title>#{number} {escape(card.name)}'
+            f'</title><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="8" '
+            f'fill="{fill}"{stroke}/>{text}</g>')
+
+
+def heading(number: int, name: str) -> list[str]:
+    """``#number name`` in lines of at most LINE_CHARS (what fits a card at 11 px), broken
+    between words, at most two lines (a longer name ends in '…'; the card's <title> holds
+    it whole)."""
+    lines, line = [], f"#{number}"
+    for word in name.split():
+        if len(line) + 1 + len(word) <= LINE_CHARS:
+            line += " " + word
+        else:
+            lines.append(line)
+            line = word
+    lines.append(line)
+    if len(lines) > 2 or len(lines[-1]) > LINE_CHARS:
+        lines[1:] = [" ".join(lines[1:])[:LINE_CHARS - 1] + "…"]
+    return lines
 
 
 def back_svg(x: float, y: float, label: str) -> str:

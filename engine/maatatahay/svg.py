@@ -1,7 +1,8 @@
 """SVG diagram of a Maatatahay position: the 5x5 board with the frame's arrows, each warrior in
 its tribe's colour with facing, support arrows, strength (printed + Energy + bonus) and
-crystals, the temples, and beside the board the storages, scores, relics and what is pending.
-A placement move can be marked (the cell outlined, the tile's facing shown)."""
+crystals, the temples, and beside the board the storages, scores, relics and what is pending,
+with a key to every colour and marker. A placement move can be marked (the cell outlined, the
+tile's facing shown)."""
 from __future__ import annotations
 
 import math
@@ -132,6 +133,44 @@ def _panel(pos: Position, mark: int | None) -> list[str]:
     return out
 
 
+KEY_ROW = 19
+
+
+def _key(x: float, y: float) -> list[str]:
+    """What the colours and markers mean, a row each, starting at ``y``."""
+    swatch = 'x="{x}" y="{y}" width="16" height="14" rx="3"'
+    shapes = [
+        (f'<rect {swatch} fill="{TRIBE_FILLS[0]}" stroke="{TRIBE_STROKES[0]}"/>',
+         f"{TRIBES[0]} warrior"),
+        (f'<rect {swatch} fill="{TRIBE_FILLS[1]}" stroke="{TRIBE_STROKES[1]}"/>',
+         f"{TRIBES[1]} warrior"),
+        (f'<rect {swatch} fill="{DEAD_FILL}"/>', "dead warrior (✝)"),
+        (f'<rect {swatch} fill="#fafafa" stroke="{TEMPLE_STROKE}" stroke-width="3"/>',
+         "temple; ◆ its relic, not taken yet"),
+        ("crystal", "Spirit crystal (white), Energy crystal (purple)"),
+        ("arrows", "facing (black), support arrow (yellow), frame arrow"),
+        ('<text x="{cx}" y="{text_y}" font-size="13" font-weight="bold" text-anchor="middle">'
+         '7</text>', "strength: printed + Energy + bonus; under it"),
+        ("", "  the tile, those three parts, E elder / C convert, and"),
+        ("", "  its gems (1g: points for its owner if it survives)"),
+    ]
+    out = ['<g class="key">', f'<text x="{x}" y="{y}" font-size="12" '
+                              f'font-weight="bold">key</text>']
+    for row, (shape, label) in enumerate(shapes, 1):
+        top = y + KEY_ROW * row - 12
+        cx, cy = x + 8, top + 7
+        if shape == "crystal":
+            out += _crystals(cx - 4, cy, 1, 1, "key-crystal")
+        elif shape == "arrows":
+            out += [_arrow(cx - 5, cy, 2, 6, "#212121", "key-arrow"),
+                    _arrow(cx + 4, cy, 2, 6, "#ffeb3b", "key-arrow"),
+                    _arrow(cx + 13, cy, 2, 6, "#5d4037", "key-arrow")]
+        elif shape:
+            out.append(shape.format(x=x, y=top, cx=cx, text_y=top + 12))
+        out.append(f'<text x="{x + 32}" y="{top + 11}" font-size="11">{escape(label)}</text>')
+    return out + ["</g>"]
+
+
 def svg(pos: Position, mark: int | None = None) -> str:
     width = MARGIN * 3 + SIDE * CELL + PANEL
     height = MARGIN * 2 + SIDE * CELL + 30
@@ -142,6 +181,7 @@ def svg(pos: Position, mark: int | None = None) -> str:
            f'<rect class="frame" x="{MARGIN - 30}" y="{MARGIN - 30}" width="{SIDE * CELL + 60}" '
            f'height="{SIDE * CELL + 60}" fill="#d7ccc8" rx="10"/>']
     out += _frame(pos)
+    labels = []             # drawn after the warriors, so no tile covers a cell's name
     for cell in range(SIDE * SIDE):
         x, y = _origin(cell)
         temple = cell in pos.temples
@@ -149,8 +189,9 @@ def svg(pos: Position, mark: int | None = None) -> str:
                    f'x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#fafafa" '
                    f'stroke="{TEMPLE_STROKE if temple else "#8d6e63"}" '
                    f'stroke-width="{4 if temple else 1}"/>')
-        out.append(f'<text x="{x + 4}" y="{y + 12}" font-size="9" fill="#757575">'
-                   f'{NAMES[cell]}</text>')
+        labels.append(f'<text class="cell-name" x="{x + 4}" y="{y + 12}" font-size="9" '
+                      f'fill="#555" stroke="white" stroke-width="2.5" paint-order="stroke">'
+                      f'{NAMES[cell]}</text>')
         if pos.tile[cell] != EMPTY:
             out += _warrior(pos, cell)
         elif temple:
@@ -159,6 +200,7 @@ def svg(pos: Position, mark: int | None = None) -> str:
         else:
             out += _crystals(x + 16, y + CELL / 2, pos.cell_spirit[cell], pos.cell_energy[cell],
                              "cell-crystal")
+    out += labels
     for k, letter in enumerate(COLUMNS):
         out.append(f'<text x="{MARGIN + k * CELL + CELL / 2}" y="{MARGIN + SIDE * CELL + 48}" '
                    f'font-size="13" text-anchor="middle" font-weight="bold">{letter}</text>')
@@ -172,6 +214,7 @@ def svg(pos: Position, mark: int | None = None) -> str:
         fx, fy = _vector(2 * rotation)
         out.append(_arrow(x + CELL / 2 + fx * 20, y + CELL / 2 + fy * 20, 2 * rotation, 12, MARK,
                           "mark"))
-    out += _panel(pos, mark)
+    panel = _panel(pos, mark)
+    out += panel + _key(MARGIN * 2 + SIDE * CELL, MARGIN + 30 + 17 * len(panel))
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -1,5 +1,6 @@
 """SVG diagram of a Mattock position: the hex board, rock and tiles, miners by colour, cell
-names, and optionally one move marked (the mined cell outlined, the miner's step as an arrow).
+names, a colour key, and optionally one move marked (the mined cell outlined, the miner's step
+as an arrow).
 """
 from __future__ import annotations
 
@@ -27,10 +28,45 @@ def _corners(x: float, y: float) -> str:
                     f"{y + HEX * math.sin(math.radians(60 * i - 30)):.1f}" for i in range(6))
 
 
+def _key(x: float, y: float, marked: bool) -> list[str]:
+    """The colour key: what each fill means (and, with a marked move, a second row for the
+    green marks)."""
+    small = HEX * 0.36
+    items = [("hex", ROCK_FILL, "#5d5348", "rock"), ("hex", TILE_FILL, "#5d5348", "tile"),
+             ("disc", MINER_FILLS[0], "black", "first's miner"),
+             ("disc", MINER_FILLS[1], "black", "second's miner")]
+    if marked:         # on a second row
+        items += [None, ("hex", "none", MARK, "the move's mined cell"),
+                  ("line", MARK, MARK, "its miner's step")]
+    out, left = [], x
+    for item in items:
+        if item is None:
+            x, y = left, y + 22
+            continue
+        shape, fill, stroke, label = item
+        cx = x + small
+        if shape == "hex":
+            corners = " ".join(f"{cx + small * math.cos(math.radians(60 * i - 30)):.1f},"
+                               f"{y + small * math.sin(math.radians(60 * i - 30)):.1f}"
+                               for i in range(6))
+            out.append(f'<polygon points="{corners}" fill="{fill}" '
+                       f'stroke="{stroke}" stroke-width="{3 if fill == "none" else 1}"/>')
+        elif shape == "disc":
+            out.append(f'<circle cx="{cx:.1f}" cy="{y:.1f}" r="{small * 0.8:.1f}" '
+                       f'fill="{fill}" stroke="{stroke}"/>')
+        else:
+            out.append(f'<line x1="{x:.1f}" y1="{y:.1f}" x2="{x + 2 * small:.1f}" '
+                       f'y2="{y:.1f}" stroke="{stroke}" stroke-width="4"/>')
+        out.append(f'<text x="{x + 2 * small + 5:.1f}" y="{y + 4:.1f}" '
+                   f'font-size="11">{label}</text>')
+        x += 2 * small + 12 + 6.2 * len(label)
+    return ['<g class="key">', *out, '</g>']
+
+
 def svg(pos: Position, mark: int | None = None) -> str:
     b = pos.board
     width = HEX * math.sqrt(3) * (2 * b.radius + 1) + 4.4 * HEX
-    height = HEX * 1.5 * 2 * b.radius + 3.2 * HEX + 70
+    height = HEX * 1.5 * 2 * b.radius + 3.2 * HEX + 98 + (22 if mark is not None else 0)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
            f'<title>Mattock {escape(format_position(pos))}</title>',
@@ -65,6 +101,7 @@ def svg(pos: Position, mark: int | None = None) -> str:
                        f'</marker></defs>')
             out.append(f'<line class="mark" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
                        f'stroke="{MARK}" stroke-width="4" marker-end="url(#arrow)"/>')
+    out += _key(HEX, height - 80 - (22 if mark is not None else 0), mark is not None)
     y = height - 45
     out.append(f'<text x="{HEX}" y="{y:.0f}" font-size="14">To move: '
                f'{PLAYER_NAMES[pos.to_move]}. Miners off the board: first {pos.off_board(0)}, '

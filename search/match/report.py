@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+from ..sparkline import sparkline
 from .ratings import format_document
 from .stats import PAIR_NAMES, SPRT, Results
 from .termination import UNKNOWN, Termination, label
@@ -105,6 +106,31 @@ def pairing_line(document: dict) -> str:
         value = "unbounded" if elo["value"] is None else f"{elo['value']:+.1f}"
         line += f", Elo {value} {spread}"
     return line + ", Ptnml [" + ", ".join(map(str, document["pentanomial"].values())) + "]"
+
+
+def running(history: list[Results], sprt: SPRT | None = None) -> dict:
+    """The figures of :func:`summary` after each game of ``history`` (``MatchState.
+    running()``): the score and Elo with their 95% intervals (None where unbounded) and,
+    with an SPRT, its LLR; lists indexed like ``games``."""
+    figures = {key: [] for key in ("games", "score", "score_low", "score_high", "elo",
+                                   "elo_low", "elo_high", "llr")}
+    for results in history:
+        score, elo = results.score_interval(), results.elo()
+        for key, value in (("games", results.games), ("score", score.mean),
+                           ("score_low", score.low), ("score_high", score.high),
+                           ("elo", _number(elo.mean)), ("elo_low", _number(elo.low)),
+                           ("elo_high", _number(elo.high)),
+                           ("llr", sprt.llr(results) if sprt else None)):
+            figures[key].append(value)
+    return figures
+
+
+def running_chart(figures: dict) -> str:
+    """:func:`running`'s score as one line of blocks, for the text summary."""
+    if not figures["games"]:
+        return ""
+    return (f"Running score, games 1 to {figures['games'][-1]} (▁ 0% .. █ 100%): "
+            f"{sparkline(figures['score'])}")
 
 
 def progress_text(results: Results, sprt: SPRT | None) -> str:

@@ -330,6 +330,18 @@ class MatchState:
         results.pairs = list(self.results.pairs)
         return results
 
+    def running(self) -> list[Results]:
+        """:meth:`unpaired` as it was after each finished game, in the order they were added
+        (as they finished; a resumed match's stored games first, pair by pair): what a
+        match's running figures are computed from."""
+        replay, games, out = MatchState(self.match_id, self.settings), Results(), []
+        for (pair, swapped), score in self.finished.items():
+            replay.add(pair, swapped, score, None)
+            games.add_game(score)
+            out.append(Results(games.wins, games.draws, games.losses,
+                               list(replay.results.pairs)))
+        return out
+
 
 def match_token(db, match_id: int) -> str:
     """Names a match's game tasks: unique to the match and its database file, the same

@@ -22,7 +22,7 @@ from . import executors
 from .db import ResultsDB
 from .lock import MatchLock
 from .ratings import Unit, connected_groups, players, rate
-from .report import summary
+from .report import running, summary
 from .runner import MatchSettings, MatchState, check_engines, load_match, run_matches
 from .tournament import TournamentSettings, stored_tournament
 
@@ -276,6 +276,16 @@ def match_document(state: MatchState, db_path) -> dict:
     if decks:
         document.update(decks=decks, decks_note=DECKS_STAY)
     return document
+
+
+def running_series(session: MatchSession) -> list[dict]:
+    """Every match of ``session`` (one, or a tournament's pairings) as its running figures
+    (:func:`.report.running`) with its label and its SPRT's settings and bounds: what
+    ``--plot`` draws."""
+    return [{"label": " vs ".join(state.settings.engines),
+             "running": running(state.running(), state.sprt),
+             "sprt": match_document(state, session.db.path).get("sprt")}
+            for state in session.states]
 
 
 def tournament_document(session: MatchSession) -> dict:

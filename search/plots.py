@@ -1,0 +1,273 @@
+"""The ``--plot FILE`` pictures (``.svg`` or ``.png``) of what the search layer reports:
+``annotate``'s evaluation graph, a match's running score, Elo and SPRT, the deck advisor's
+win rates and card contributions, and bench rates.
+
+Drawn with matplotlib, the optional ``plots`` extra (``pip install "crystalpick[plots]"``):
+a well-kept plotting library beats writing one. Each function takes the document its command
+already reports (the JSON of ``--json``) and a path, so the commands only pass data; nothing
+here computes a statistic (the figures come from :mod:`.match.stats` through the documents).
+Figures are built with the object API on the non-interactive Agg canvas, never a display;
+SVG keeps its text as text (readable, searchable) and carries no date, so a rendered example
+in docs/ changes only when the picture does. The artists a reader (or a test) looks for are
+given ids (``gid``): ``curve-N``, ``mistakes-N``, ``blunders-N``, ``score-N``, ``elo-N``,
+``llr``, ``sprt-bound-H0``/``-H1``, ``win-rate``, ``card-N`` (a card's bar),
+``rate-GAME-MEASURE`` (a bench bar).
+"""
+from __future__ import annotations
+
+import math
+import os
+
+from crystalpick.engine import GameError
+
+SUFFIXES = (".svg", ".png")
+INSTALL = 'pip install "crystalpick[plots]"'
+COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf")
+MARK_STYLE = {"mistake": ("o", "#f0a020"), "blunder": ("X", "#d62728")}
+LEGEND_LIMIT = 10      # more curves than this: the legend names the first ones only
+# SVG text as <text> (not glyph paths) and fixed ids: readable, and the same picture is the
+# same file
+SAVE_SETTINGS = {"svg.fonttype": "none", "svg.hashsalt": "crystalpick"}
+
+
+def check_target(option: str, path: str) -> None:
+    """Before any work: ``path`` ends in .svg or .png, and matplotlib is installed (a
+    GameError naming what is wrong, so the command fails at once, not after the work)."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix not in SUFFIXES:
+        raise GameError(f"{option} {path}: expected a file ending in .svg or .png")
+    _matplotlib()
+
+
+def _matplotlib():
+    try:
+        import matplotlib
+    except ImportError:
+        raise GameError(f"drawing plots needs matplotlib: {INSTALL}") from None
+    return matplotlib
+
+
+def _figure(rows: int = 1, columns: int = 1, size=(8.0, 4.5), **options):
+    """A figure on the Agg canvas (no pyplot, no display) and its axes."""
+    _matplotlib()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=size, layout="constrained")
+    FigureCanvasAgg(figure)
+    return figure, figure.subplots(rows, columns, squeeze=False, **options)
+
+
+def _save(figure, path: str) -> None:
+    """PNG at 100 dpi or SVG, by the file's suffix; no date, so equal pictures are equal
+    files."""
+    suffix = os.path.splitext(path)[1].lower()
+    metadata = {"Date": None} if suffix == ".svg" else {}
+    with _matplotlib().rc_context(SAVE_SETTINGS):     # for this file only, not globally
+        figure.savefig(path, format=suffix[1:], dpi=100, metadata=metadata)
+
+
+def _legend(axes, **options) -> None:
+    if axes.get_legend_handles_labels()[0]:
+        axes.legend(fontsize="small", **options)
+
+
+def _finite(values) -> list[float]:
+    """None (JSON's unbounded) and infinities as NaN: matplotlib leaves a gap there."""
+    return [math.nan if v is None or not math.isfinite(v) else v for v in values]
+
+
+# -- annotate ---------------------------------------------------------------------------------
+
+def evaluation_graph(document: dict, path: str) -> None:
+    """The first player's win probability against ply for every game of an annotation
+    report (``Annotation.report()``), one curve per game in one figure, with each game's
+    mistakes and blunders marked on its curve."""
+    figure, axes = _figure()
+    axes = axes[0][0]
+    games = document["games"]
+    first = games[0]["players"][0]["player"] if games else "?"
+    curves = [{point["ply"]: point["first_win"] for point in game["curve"]} for game in games]
+    for number, (game, curve) in enumerate(zip(games, curves), 1):
+        names = " vs ".join(player["label"] for player in game["players"])
+        axes.plot(list(curve), list(curve.values()), color=COLOURS[(number - 1) % len(COLOURS)],
+                  linewidth=1.5, gid=f"curve-{number}",
+                  label=f"game {game['game']}: {names} ({game['result']})"
+                  if number <= LEGEND_LIMIT else None)
+    for mark, (symbol, colour) in MARK_STYLE.items():     # after the curves: on top of them
+        named = False                                      # and last in the legend
+        for number, (game, curve) in enumerate(zip(games, curves), 1):
+            marked = [move["ply"] for move in game["moves"]
+                      if move["mark"] == mark and move["ply"] in curve]
+            if marked:
+                axes.plot(marked, [curve[ply] for ply in marked], linestyle="none",
+                          marker=symbol, markersize=8, color=colour, markeredgecolor="black",
+                          label=None if named else f"{mark}s", gid=f"{mark}s-{number}")
+                named = True
+    axes.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
+    axes.set_ylim(0, 1)
+    axes.set_xlabel("ply")
+    axes.xaxis.set_major_locator(_whole_numbers())
+    axes.set_ylabel(f"win probability of the first player ({first})")
+    axes.set_title(f"Evaluation by {document['engine']} (mistake >= "
+                   f"{100 * document['thresholds']['mistake']:g}%, blunder >= "
+                   f"{100 * document['thresholds']['blunder']:g}% lost by the mover)",
+                   fontsize="medium")
+    axes.yaxis.set_major_formatter(_percent())
+    axes.grid(alpha=0.3)
+    _legend(axes, loc="best")
+    _save(figure, path)
+
+
+def _whole_numbers():
+    from matplotlib.ticker import MaxNLocator
+    return MaxNLocator(integer=True)
+
+
+def _percent():
+    from matplotlib.ticker import PercentFormatter
+    return PercentFormatter(1.0, decimals=0)
+
+
+# -- match and tournament ---------------------------------------------------------------------
+
+def match_graph(series: list[dict], path: str) -> None:
+    """Score and Elo, each with its 95% interval, against games played, for each of
+    ``series`` (``{"label", "running", "sprt"}``: ``running`` as :func:`.match.report.
+    running`, ``sprt`` the summary's SPRT or None); with an SPRT, a third panel draws its
+    log-likelihood ratio between the bounds."""
+    sprt = next((s["sprt"] for s in series if s.get("sprt")), None)
+    rows = 3 if sprt else 2
+    figure, axes = _figure(rows, 1, size=(8.0, 2.6 * rows), sharex=True)
+    score_axes, elo_axes = axes[0][0], axes[1][0]
+    for number, item in enumerate(series, 1):
+        running, colour = item["running"], COLOURS[(number - 1) % len(COLOURS)]
+        games = running["games"]
+        label = item["label"] if number <= LEGEND_LIMIT else None
+        for panel, key in ((score_axes, "score"), (elo_axes, "elo")):
+            panel.plot(games, _finite(running[key]), color=colour, linewidth=1.5,
+                       label=label, gid=f"{key}-{number}")
+            panel.fill_between(games, _finite(running[f"{key}_low"]),
+                               _finite(running[f"{key}_high"]), color=colour, alpha=0.2,
+                               linewidth=0, gid=f"{key}-interval-{number}")
+    score_axes.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
+    score_axes.set_ylim(0, 1)
+    score_axes.yaxis.set_major_formatter(_percent())
+    score_axes.set_ylabel("score (95%)")
+    score_axes.set_title("Running score and Elo of the first engine, 95% intervals",
+                         fontsize="medium")
+    elo_axes.axhline(0, color="grey", linewidth=0.8, linestyle=":")
+    elo_axes.set_ylabel("Elo (95%)")
+    _legend(score_axes, loc="best")
+    last = elo_axes
+    if sprt:
+        last = axes[2][0]
+        for item in series:
+            if item.get("sprt"):
+                running = item["running"]
+                last.plot(running["games"], running["llr"], color="black", linewidth=1.5,
+                          label="LLR", gid="llr")
+        for bound, name in ((sprt["upper_bound"], "H1"), (sprt["lower_bound"], "H0")):
+            last.axhline(bound, color="#d62728" if name == "H0" else "#2ca02c",
+                         linestyle="--", linewidth=1, label=f"accept {name} ({bound:.2f})",
+                         gid=f"sprt-bound-{name}")
+        last.set_ylabel("SPRT LLR")
+        last.set_title(f"SPRT [{sprt['elo0']:g}, {sprt['elo1']:g}] {sprt['model']}, "
+                       f"alpha {sprt['alpha']:g}, beta {sprt['beta']:g}", fontsize="small")
+        _legend(last, loc="best")
+    for row in axes:
+        row[0].grid(alpha=0.3)
+    last.set_xlabel("games played" if len(series) == 1 else "games played by each pairing")
+    last.xaxis.set_major_locator(_whole_numbers())
+    _save(figure, path)
+
+
+# -- deck advisor -----------------------------------------------------------------------------
+
+def deck_graph(document: dict, path: str) -> None:
+    """The deck advisor's report (``Advisor.document()``): the win rate with its 95%
+    interval against each opponent deck and overall, and each card's contribution: the win
+    rate the deck loses when the card is swapped out for a random card of the set (the
+    negated swapped-out change, 95%)."""
+    cards = document["cards"]
+    figure, axes = _figure(1, 2, size=(11.0, max(4.0, 0.32 * len(cards) + 1.5)),
+                           width_ratios=[1, 2])
+    rates, contributions = axes[0][0], axes[0][1]
+    measured = [(f"vs {name}", rate) for name, rate in
+                document["win_rate"]["by_opponent"].items()]
+    measured.append(("overall", document["win_rate"]["overall"]))
+    shown = [(name, rate) for name, rate in measured if rate is not None]
+    positions = list(range(len(shown)))
+    scores = [rate["score"] for _, rate in shown]
+    errors = [[rate["score"] - rate["low"] for _, rate in shown],
+              [rate["high"] - rate["score"] for _, rate in shown]]
+    points, _, intervals = rates.errorbar(positions, scores, yerr=errors, fmt="o", capsize=6,
+                                          markersize=7, color=COLOURS[0])
+    points.set_gid("win-rate")
+    intervals[0].set_gid("win-rate-intervals")
+    rates.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
+    rates.set_xticks(positions, [name for name, _ in shown], rotation=20, ha="right")
+    rates.set_xlim(-0.5, max(len(shown), 1) - 0.5)      # also before any complete pair
+    rates.set_ylim(0, 1)
+    rates.yaxis.set_major_formatter(_percent())
+    rates.set_ylabel(f"win rate of {document['deck']['name']} (95%)")
+    rates.set_title(f"{document['games_per_opponent']} games per opponent, "
+                    f"{document['engine']}", fontsize="medium")
+    rates.grid(alpha=0.3, axis="y")
+    changed = [card for card in cards if card["swapped_out"] is not None]
+    names = [f"{card['card']} {card['name']}" for card in changed]
+    values = [-card["swapped_out"]["change"] for card in changed]
+    spread = [[card["swapped_out"]["high"] - card["swapped_out"]["change"] for card in changed],
+              [card["swapped_out"]["change"] - card["swapped_out"]["low"] for card in changed]]
+    contributions.barh(range(len(changed)), [100 * v for v in values],
+                       xerr=[[100 * e for e in side] for side in spread], capsize=3,
+                       color=[COLOURS[2] if v >= 0 else COLOURS[3] for v in values])
+    for bar, card in zip(contributions.patches, changed):
+        bar.set_gid(f"card-{card['card']}")
+    contributions.set_yticks(range(len(changed)), names, fontsize="small")
+    contributions.invert_yaxis()
+    contributions.axvline(0, color="black", linewidth=0.8)
+    contributions.set_xlabel("points of win rate the card adds over a random card (95%)")
+    contributions.set_title("each card's contribution (below 0: a random card does better)",
+                            fontsize="medium")
+    contributions.grid(alpha=0.3, axis="x")
+    _save(figure, path)
+
+
+# -- bench ------------------------------------------------------------------------------------
+
+def rates_chart(rates: dict[str, dict[str, float]], path: str, title: str,
+                unit: str = "nodes/s") -> None:
+    """Grouped bars, one group per game and one bar per measure (perft, a searcher, ...),
+    on a log scale (perft runs at millions, searches at thousands a second): the picture for
+    comparing two builds' ``bench`` or ``perf_table`` side by side."""
+    figure, axes = _figure(size=(9.0, 4.5))
+    axes = axes[0][0]
+    measures = list(dict.fromkeys(name for by_game in rates.values() for name in by_game))
+    width = 0.8 / max(len(measures), 1)
+    for index, measure in enumerate(measures):
+        games = [game for game, by_game in rates.items() if measure in by_game]
+        where = [list(rates).index(game) + (index - (len(measures) - 1) / 2) * width
+                 for game in games]
+        heights = [rates[game][measure] for game in games]
+        bars = axes.bar(where, heights, width, label=measure,
+                        color=COLOURS[index % len(COLOURS)])
+        for bar, game in zip(bars, games):
+            bar.set_gid(f"rate-{game}-{measure}")
+        axes.bar_label(bars, labels=[_short(h) for h in heights], fontsize="x-small",
+                       padding=2)
+    axes.set_xticks(range(len(rates)), list(rates))
+    axes.set_yscale("log")
+    axes.set_ylabel(unit)
+    axes.set_title(title, fontsize="medium")
+    axes.grid(alpha=0.3, axis="y")
+    _legend(axes, loc="upper left", bbox_to_anchor=(1.01, 1))      # beside the bars
+    _save(figure, path)
+
+
+def _short(value: float) -> str:
+    for size, suffix in ((1e6, "M"), (1e3, "k")):
+        if value >= size:
+            return f"{value / size:.1f}{suffix}"
+    return f"{value:.0f}"
