@@ -141,3 +141,18 @@ def test_ctrl_c_stops_the_search_and_prints_the_best_so_far(engine):
     state = get_game("mattock").new_initial_state()
     assert document["result"]["best_move"] in {state.move_to_str(m)
                                                for m in state.legal_moves()}
+
+
+def test_a_search_stopped_mid_iteration_prints_each_lines_own_depth():
+    """150,000 nodes stop mattock's depth-6 iteration after its first line
+    (tests/test_search_stop.py): that line leads at depth 6, the rest stay at depth 5."""
+    args = ("mattock", "--nodes", "150000", "--multipv", "3")
+    document = json.loads(run(*args, "--json").output)
+    jsonschema.validate(document, SCHEMA)
+    finished = document["result"]["depth"]
+    depths = [line["depth"] for line in document["result"]["lines"]]
+    assert depths[0] == finished + 1 and finished in depths
+    text = run(*args).output
+    table = text.split("scores are for")[1].splitlines()[2:2 + len(depths)]
+    assert [int(row.split()[4]) for row in table] == depths
+    assert f"depth-{finished + 1} lines (the iteration the stop cut short) lead" in text
