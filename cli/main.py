@@ -642,11 +642,16 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
                    "alphabeta:time=1, or ismcts:time=1 for a game with hidden information.")
 @click.option("--human", type=click.Choice(["first", "second", "both", "none"]),
               default="first", show_default=True, help="Which side(s) you play.")
+@click.option("--save", "save_path", default=None, metavar="FILE",
+              help="Save the game's record to FILE when it ends (also when you quit or press "
+                   "Ctrl-C). Without it the record is printed at the end, or, when you play "
+                   "at a terminal, you are asked for a file name first.")
 @user_errors
-def play(game, position, moves, rules, seed, tileset, engine_spec, human):
+def play(game, position, moves, rules, seed, tileset, engine_spec, human, save_path):
     """Play a game in the terminal against an engine (or watch engines play with --human none).
 
-    At your turn type a move, or: moves, show, hint, undo, save FILE, help, quit.
+    At your turn type a move, or: moves, show, hint, undo, save FILE, help, quit. The game is
+    kept when it ends: saved (--save FILE), or printed as a record.
     """
     import random as _random
 
@@ -665,7 +670,8 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
         raise InputError(str(err)) from None
     humans = {"first": {0}, "second": {1}, "both": {0, 1}, "none": set()}[human]
     try:
-        terminal = TerminalGame(game_obj, state, engine_spec, humans, seed, use_colour())
+        terminal = TerminalGame(game_obj, state, engine_spec, humans, seed, use_colour(),
+                                save_path, offer_save=bool(humans) and sys.stdin.isatty())
     except EngineStartError as err:
         raise InputError(f"engine {err}") from None
     interrupted = False
@@ -675,8 +681,11 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
         if isinstance(err, click.Abort) and not isinstance(err.__context__, KeyboardInterrupt):
             raise
         interrupted = True
+        if save_path and terminal.record.plies:
+            terminal.save(save_path)
         raise Interrupted(f"interrupted after {len(terminal.record.plies)} plies (seed "
-                          f"{seed}); 'save FILE' at the prompt keeps a game") from None
+                          f"{seed}); --save FILE or 'save FILE' at the prompt keeps a game"
+                          ) from None
     except EngineFailure as err:
         raise InputError(f"engine {engine_spec!r} failed ({err.termination.label}): "
                          f"{err}") from None
