@@ -216,10 +216,11 @@ def cli():
 
 
 @cli.command()
+@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False), required=False)
 @json_option
-def games(as_json):
-    """List the games and their rule options with defaults."""
-    described = [get_game(name).describe() for name in sorted(GAMES)]
+def games(game, as_json):
+    """List the games (or only GAME) and their rule options with defaults."""
+    described = [get_game(name).describe() for name in ([game.lower()] if game else sorted(GAMES))]
     if as_json:
         emit_json({"games": described})
         return
@@ -274,20 +275,48 @@ def write_svg(state, path: str | None, mark: int | None = None) -> None:
         click.echo(f"diagram written to {path}", err=True)
 
 
+def game_over(game_obj, state) -> dict | None:
+    """Who won a finished game and why (None while it goes on)."""
+    if not state.is_terminal():
+        return None
+    winner = state.winner()
+    return {"winner": None if winner is None else game_obj.player_names[winner],
+            "reason": state.end_reason()}
+
+
+def game_over_text(over: dict) -> str:
+    return (f"game over: {over['winner']} wins" if over["winner"] is not None
+            else "game over: draw") + f" ({over['reason']})"
+
+
+def position_document(game_obj, state) -> dict:
+    """A position for programs (show --json, replay --json): the game and its rules, the
+    position string, whose decision it is (a player, chance, or None when over)."""
+    document = {"game": game_obj.name, "rules": dict(game_obj.rules),
+                "position": state.position(),
+                "to_move": None if state.is_terminal() else state.to_move_name(),
+                "game_over": game_over(game_obj, state)}
+    if game_obj.seed is not None:
+        document["seed"] = game_obj.seed
+    return document
+
+
 @cli.command()
 @game_arguments
 @impl_option
 @svg_option
+@json_option
 @user_errors
-def show(game, position, moves, rules, seed, tileset, impl, svg_path):
+def show(game, position, moves, rules, seed, tileset, impl, svg_path, as_json):
     """Draw a position: board, side to move, pieces in hand and the position string."""
     game_obj, state = load_state(game, position, moves, rules, seed, tileset, impl)
     write_svg(state, svg_path)
+    if as_json:
+        emit_json(position_document(game_obj, state))
+        return
     click.echo(state.render(color=use_colour()))
     if state.is_terminal():
-        winner = state.winner()
-        click.echo("game over: " + (f"{game_obj.player_names[winner]} wins" if winner is not None
-                                    else "draw") + f" ({state.end_reason()})")
+        click.echo(game_over_text(game_over(game_obj, state)))
     if seed_note(game_obj):
         click.echo(seed_note(game_obj))
 
@@ -881,6 +910,25 @@ def read_records(path: str):
     return parse_records(read_text(path), path)
 
 
+def replay_document(record, index: int, state, shown: int, annotated: list | None) -> dict:
+    """``replay --json``: the record's players and result, the position after ``shown``
+    plies (as ``show --json``), the move that led to it with its record comment, and
+    every ply ``annotated`` (a line per ply, None where not annotated) when asked."""
+    from crystalpick.search.annotate import ANNOTATOR_TAG
+
+    plies = [{"ply": number, "move": p.move, "chance": p.chance, "comment": p.comment}
+             for number, p in enumerate(record.plies, 1)]
+    document = {"record": index, "first": record.tags.get("First"),
+                "second": record.tags.get("Second"), "result": record.result,
+                "reason": record.tags.get("Reason"), "ply": shown, "plies": len(plies),
+                **position_document(state.game, state),
+                "last_move": plies[shown - 1] if shown else None}
+    if annotated is not None:
+        document["annotator"] = record.tags[ANNOTATOR_TAG]
+        document["annotations"] = [p for p, line in zip(plies, annotated) if line]
+    return document
+
+
 @cli.command()
 @click.argument("record_file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--ply", type=REPLAY_PLY, default=None,
@@ -889,8 +937,9 @@ def read_records(path: str):
               help="Which record of the file (1 = first).")
 @click.option("--annotations", "list_annotations", is_flag=True,
               help="Also list every annotated move of the game ('crystalpick annotate').")
+@json_option
 @user_errors
-def replay(record_file, ply, index, list_annotations):
+def replay(record_file, ply, index, list_annotations, as_json):
     """Show a position from a game record, and the annotation of the move that led to it
     (mark, evaluation before and after from the mover's view, the better move)."""
     from crystalpick.search.annotate import ANNOTATOR_TAG, annotation_text
@@ -906,6 +955,13 @@ def replay(record_file, ply, index, list_annotations):
                  for number, p in enumerate(record.plies, 1)]
     except GameError as err:
         raise InputError(f"{record_file}, record {index}: {err}") from None
+    if list_annotations and ANNOTATOR_TAG not in record.tags:
+        raise InputError(f"record {index} of {record_file} is not annotated: run "
+                         f"'crystalpick annotate {record_file} -o FILE' first")
+    if as_json:
+        emit_json(replay_document(record, index, state, shown,
+                                  lines if list_annotations else None))
+        return
     click.echo(f"{record.tags.get('First', '?')} vs {record.tags.get('Second', '?')}: "
                f"{record.result} ({record.tags.get('Reason', '')}); ply {shown} of "
                f"{len(record.plies)}")
@@ -913,17 +969,26 @@ def replay(record_file, ply, index, list_annotations):
     if shown and lines[shown - 1]:
         click.echo(f"last move {lines[shown - 1]}")
     if list_annotations:
-        if ANNOTATOR_TAG not in record.tags:
-            raise InputError(f"record {index} of {record_file} is not annotated: run "
-                             f"'crystalpick annotate GAME {record_file} -o FILE' first")
         click.echo(f"annotated by {record.tags[ANNOTATOR_TAG]}")
         for line in filter(None, lines):
             click.echo(line)
 
 
+def annotated_game(words: tuple, records) -> str:
+    """``annotate [GAME] RECORDS``: the game named, which every record must be, or the game
+    the records are of (the first record's ``Game`` tag)."""
+    game = words[0] if len(words) == 2 else records[0].tags["Game"]
+    if game.lower() not in GAMES:
+        raise InputError(f"unknown game {game!r}; expected one of {', '.join(sorted(GAMES))}")
+    for number, record in enumerate(records, 1):
+        if record.tags["Game"].lower() != game.lower():
+            raise InputError(f"record {number} of {words[-1]} is a {record.tags['Game']} "
+                             f"game, not {game}")
+    return game.lower()
+
+
 @cli.command()
-@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
-@click.argument("records_file", metavar="RECORDS", type=click.Path(exists=True, dir_okay=False))
+@click.argument("words", metavar="[GAME] RECORDS", nargs=-1, required=True)
 @click.option("--engine", "engine_spec", default=None, metavar="SPEC",
               help="The engine that evaluates: alphabeta, mcts, ismcts or greedy, with "
                    "options (see 'crystalpick engines'). Default: alphabeta, or ismcts for a "
@@ -944,9 +1009,11 @@ def replay(record_file, ply, index, list_annotations):
               help="Write the annotated records here ('crystalpick replay' shows them).")
 @json_option
 @user_errors
-def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, concurrency,
+def annotate(words, engine_spec, time_limit, depth, nodes, sims, concurrency,
              cluster, seed, output_path, as_json):
     """Evaluate every move of every game in a records file and mark the mistakes.
+
+    GAME is optional: the records say which game they are (given, every record must be it).
 
     Each decision is judged by the win probability it loses, from the mover's point of view:
     inaccuracy, mistake or blunder at 5, 10 or 15 points (lichess's thresholds); chance
@@ -964,14 +1031,17 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
     from crystalpick.search.match.executors import ExecutorError, open_executor
     from crystalpick.search.match.records import format_record
 
+    if len(words) > 2:
+        raise InputError(f"annotate takes [GAME] RECORDS, got {len(words)} arguments: "
+                         f"{' '.join(words)}")
+    records_file = words[-1]
+    if not os.path.isfile(records_file):
+        raise InputError(f"records file {records_file!r} does not exist")
     check_folder("-o", output_path, "the records")
     records = read_records(records_file)
     if not records:
         raise InputError(f"{records_file} holds no game records")
-    for number, record in enumerate(records, 1):
-        if record.tags["Game"].lower() != game.lower():
-            raise InputError(f"record {number} of {records_file} is a {record.tags['Game']} "
-                             f"game, not {game}")
+    game = annotated_game(words, records)
     from crystalpick.search.engines import default_engine
     engine_spec = default_engine(GAMES[game.lower()]) if engine_spec is None else engine_spec
     spec = annotating_spec(engine_spec)
