@@ -59,6 +59,12 @@ def parse_rules(values: tuple[str, ...]) -> dict[str, str]:
     return rules
 
 
+RULE_OPTION = click.option(
+    "--rule", "rules", multiple=True, metavar="NAME=VALUE",
+    help="Set a rule option (see 'crystalpick games GAME'); repeatable.")
+TILESET_OPTION = click.option(
+    "--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False), default=None,
+    help="Component data file (a tileset, a card set), for games whose components are data.")
 DECK_OPTION = click.option(
     "--deck", "decks", multiple=True, metavar="NAME|FILE",
     help="For games where each player brings a deck: one per player in seat order, a sample "
@@ -87,13 +93,10 @@ def game_arguments(command):
         click.argument("position", nargs=-1),
         click.option("--moves", "moves", default="", metavar='"M1 M2 ..."',
                      help="Moves to play from POSITION (default: the start) first."),
-        click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
-                     help="Set a rule option (see 'crystalpick games'); repeatable."),
+        RULE_OPTION,
         click.option("--seed", type=SEED, default=None,
                      help="Seed for anything random (e.g. a random setup); printed when used."),
-        click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
-                     default=None, help="Component data file (a tileset, a card set), for "
-                                        "games whose components are data."),
+        TILESET_OPTION,
         DECK_OPTION,
     ]
     for option in reversed(options):
@@ -528,7 +531,9 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
         click.echo(f"{game_obj.player_names[viewer]}'s view: {shown_position}" if hidden
                    else state.render(color=use_colour()))
         click.echo("")
-    bar = tqdm(total=limits.time, desc="search", file=sys.stderr, disable=None,
+    # leave=False: a search that ends before its time (a proof, the next iteration not worth
+    # starting) would otherwise leave the bar frozen part-way; the summary says the time.
+    bar = tqdm(total=limits.time, desc="search", file=sys.stderr, disable=None, leave=False,
                bar_format="{l_bar}{bar}| {elapsed}/{total}s {postfix}" if limits.time else None)
 
     def progress(report):

@@ -129,3 +129,19 @@ def test_show_json_of_a_finished_game_says_who_won_and_why():
     assert document["game_over"] == {
         "winner": None if winner is None else get_game("mattock").player_names[winner],
         "reason": state.end_reason()}
+
+
+def test_every_option_of_every_command_has_help_and_match_names_every_engine():
+    import click
+
+    from crystalpick.cli import matches
+    from crystalpick.search.specs import SCHEMAS
+
+    unexplained = [(name, param.opts) for name, command in cli.commands.items()
+                   for param in command.params
+                   if isinstance(param, click.Option) and not param.help]
+    assert unexplained == []
+    help_text = run("match", "--help").output
+    for engine in SCHEMAS:
+        assert f"{engine}[" in matches.ENGINE_HELP or f", {engine}," in matches.ENGINE_HELP
+    assert "Set a rule option" in help_text and "Component data file" in help_text
