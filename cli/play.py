@@ -88,11 +88,17 @@ class TerminalGame:
 
     def keep(self) -> None:
         """Keep the game as it ends: saved to ``save_path``, else to a file the person names
-        when offered (Enter or end of input: printed), else printed."""
+        when offered (Enter or end of input: printed), else printed. A game a person quits
+        while the other player's cards are hidden from them is not printed: its record
+        would show them (saving it is the person's choice)."""
         if not self.record.plies:
             return
         if self.save_path:
             self.save(self.save_path)
+            return
+        if self.viewer is not None and not self.state.is_terminal():
+            self.say("the record is not printed (it shows what is hidden from you); "
+                     "--save FILE or 'save FILE' at the prompt keeps it")
             return
         if self.offer_save:
             try:

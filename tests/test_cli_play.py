@@ -106,3 +106,13 @@ def test_at_a_terminal_the_end_offers_to_save(tmp_path):
     assert parse_records(path.read_text())[0].plies[0].move == "h5"
     printed = offered("h5\nquit\n\n")           # Enter: the record is printed instead
     assert parse_records(printed[printed.index('[Game "mattock"]'):])[0].plies[0].move == "h5"
+
+
+def test_a_hidden_information_game_quit_midway_is_not_printed_but_can_be_saved(tmp_path):
+    """The record holds both hands: printed, it would show the human the other's cards."""
+    args = ["play", "cardbattle", "--engine", "greedy", "--seed", "1"]
+    result = CliRunner().invoke(cli, args, input="keep\nquit\n")
+    assert "the record is not printed" in result.output and "[Start " not in result.output
+    path = tmp_path / "card.rec"
+    CliRunner().invoke(cli, [*args, "--save", str(path)], input="keep\nquit\n")
+    assert parse_records(path.read_text())[0].plies[0].move == "keep"
