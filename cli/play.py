@@ -96,10 +96,6 @@ class TerminalGame:
         if self.save_path:
             self.save(self.save_path)
             return
-        if self.viewer is not None and not self.state.is_terminal():
-            self.say("the record is not printed (it shows what is hidden from you); "
-                     "--save FILE or 'save FILE' at the prompt keeps it")
-            return
         if self.offer_save:
             try:
                 path = click.prompt("save the game to a file (Enter: print its record)",
@@ -110,6 +106,10 @@ class TerminalGame:
                 path = ""
             if path and self.save(path):
                 return
+        if self.viewer is not None and not self.state.is_terminal():
+            self.say("the record is not printed (it shows what is hidden from you); "
+                     "--save FILE or 'save FILE' at the prompt keeps it")
+            return
         self.say("")
         self.say(format_record(self.record).rstrip())
 
