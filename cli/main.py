@@ -61,6 +61,12 @@ def parse_rules(values: tuple[str, ...]) -> dict[str, str]:
     return rules
 
 
+RULE_OPTION = click.option(
+    "--rule", "rules", multiple=True, metavar="NAME=VALUE",
+    help="Set a rule option (see 'crystalpick games GAME'); repeatable.")
+TILESET_OPTION = click.option(
+    "--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False), default=None,
+    help="Component data file (a tileset, a card set), for games whose components are data.")
 DECK_OPTION = click.option(
     "--deck", "decks", multiple=True, metavar="NAME|FILE",
     help="For games where each player brings a deck: one per player in seat order, a sample "
@@ -91,13 +97,10 @@ def game_arguments(command):
         click.argument("position", nargs=-1),
         click.option("--moves", "moves", default="", metavar='"M1 M2 ..."',
                      help="Moves to play from POSITION (default: the start) first."),
-        click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
-                     help="Set a rule option (see 'crystalpick games'); repeatable."),
+        RULE_OPTION,
         click.option("--seed", type=SEED, default=None,
                      help="Seed for anything random (e.g. a random setup); printed when used."),
-        click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
-                     default=None, help="Component data file (a tileset, a card set), for "
-                                        "games whose components are data."),
+        TILESET_OPTION,
         DECK_OPTION,
     ]
     for option in reversed(options):
@@ -220,10 +223,11 @@ def cli():
 
 
 @cli.command()
+@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False), required=False)
 @json_option
-def games(as_json):
-    """List the games and their rule options with defaults."""
-    described = [get_game(name).describe() for name in sorted(GAMES)]
+def games(game, as_json):
+    """List the games (or only GAME) and their rule options with defaults."""
+    described = [get_game(name).describe() for name in ([game.lower()] if game else sorted(GAMES))]
     if as_json:
         emit_json({"games": described})
         return
@@ -303,20 +307,48 @@ def draw(picture, document, path: str | None, *args) -> None:
         click.echo(f"plot written to {path}", err=True)
 
 
+def game_over(game_obj, state) -> dict | None:
+    """Who won a finished game and why (None while it goes on)."""
+    if not state.is_terminal():
+        return None
+    winner = state.winner()
+    return {"winner": None if winner is None else game_obj.player_names[winner],
+            "reason": state.end_reason()}
+
+
+def game_over_text(over: dict) -> str:
+    return (f"game over: {over['winner']} wins" if over["winner"] is not None
+            else "game over: draw") + f" ({over['reason']})"
+
+
+def position_document(game_obj, state) -> dict:
+    """A position for programs (show --json, replay --json): the game and its rules, the
+    position string, whose decision it is (a player, chance, or None when over)."""
+    document = {"game": game_obj.name, "rules": dict(game_obj.rules),
+                "position": state.position(),
+                "to_move": None if state.is_terminal() else state.to_move_name(),
+                "game_over": game_over(game_obj, state)}
+    if game_obj.seed is not None:
+        document["seed"] = game_obj.seed
+    return document
+
+
 @cli.command()
 @game_arguments
 @impl_option
 @svg_option
+@json_option
 @user_errors
-def show(game, position, moves, rules, seed, tileset, impl, svg_path):
+def show(game, position, moves, rules, seed, tileset, impl, svg_path, as_json):
     """Draw a position: board, side to move, pieces in hand and the position string."""
     game_obj, state = load_state(game, position, moves, rules, seed, tileset, impl)
     write_svg(state, svg_path)
+    if as_json:
+        emit_json(position_document(game_obj, state))
+        return
     click.echo(state.render(color=use_colour()))
     if state.is_terminal():
-        winner = state.winner()
-        click.echo("game over: " + (f"{game_obj.player_names[winner]} wins" if winner is not None
-                                    else "draw") + f" ({state.end_reason()})")
+        click.echo(game_over_text(game_over(game_obj, state)))
     if seed_note(game_obj):
         click.echo(seed_note(game_obj))
 
@@ -509,7 +541,9 @@ def search_progress(limits, inputs: dict, stream: bool):
     and with ``stream`` each report as a JSON line on stdout."""
     from tqdm import tqdm
 
-    bar = tqdm(total=limits.time, desc="search", file=sys.stderr, disable=None,
+    # leave=False: a search that ends before its time (a proof, the next iteration not worth
+    # starting) would otherwise leave the bar frozen part-way; the summary says the time.
+    bar = tqdm(total=limits.time, desc="search", file=sys.stderr, disable=None, leave=False,
                bar_format="{l_bar}{bar}| {elapsed}/{total}s {postfix}" if limits.time else None)
 
     def progress(report):
@@ -614,11 +648,16 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
                    "alphabeta:time=1, or ismcts:time=1 for a game with hidden information.")
 @click.option("--human", type=click.Choice(["first", "second", "both", "none"]),
               default="first", show_default=True, help="Which side(s) you play.")
+@click.option("--save", "save_path", default=None, metavar="FILE",
+              help="Save the game's record to FILE when it ends (also when you quit or press "
+                   "Ctrl-C). Without it the record is printed at the end, or, when you play "
+                   "at a terminal, you are asked for a file name first.")
 @user_errors
-def play(game, position, moves, rules, seed, tileset, engine_spec, human):
+def play(game, position, moves, rules, seed, tileset, engine_spec, human, save_path):
     """Play a game in the terminal against an engine (or watch engines play with --human none).
 
-    At your turn type a move, or: moves, show, hint, undo, save FILE, help, quit.
+    At your turn type a move, or: moves, show, hint, undo, save FILE, help, quit. The game is
+    kept when it ends: saved (--save FILE), or printed as a record.
     """
     import random as _random
 
@@ -637,7 +676,8 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
         raise InputError(str(err)) from None
     humans = {"first": {0}, "second": {1}, "both": {0, 1}, "none": set()}[human]
     try:
-        terminal = TerminalGame(game_obj, state, engine_spec, humans, seed, use_colour())
+        terminal = TerminalGame(game_obj, state, engine_spec, humans, seed, use_colour(),
+                                save_path, offer_save=bool(humans) and sys.stdin.isatty())
     except EngineStartError as err:
         raise InputError(f"engine {err}") from None
     interrupted = False
@@ -647,8 +687,11 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human):
         if isinstance(err, click.Abort) and not isinstance(err.__context__, KeyboardInterrupt):
             raise
         interrupted = True
+        if save_path and terminal.record.plies:
+            terminal.save(save_path)
         raise Interrupted(f"interrupted after {len(terminal.record.plies)} plies (seed "
-                          f"{seed}); 'save FILE' at the prompt keeps a game") from None
+                          f"{seed}); --save FILE or 'save FILE' at the prompt keeps a game"
+                          ) from None
     except EngineFailure as err:
         raise InputError(f"engine {engine_spec!r} failed ({err.termination.label}): "
                          f"{err}") from None
@@ -854,6 +897,25 @@ def read_records(path: str):
     return parse_records(read_text(path), path)
 
 
+def replay_document(record, index: int, state, shown: int, annotated: list | None) -> dict:
+    """``replay --json``: the record's players and result, the position after ``shown``
+    plies (as ``show --json``), the move that led to it with its record comment, and
+    every ply ``annotated`` (a line per ply, None where not annotated) when asked."""
+    from crystalpick.search.annotate import ANNOTATOR_TAG
+
+    plies = [{"ply": number, "move": p.move, "chance": p.chance, "comment": p.comment}
+             for number, p in enumerate(record.plies, 1)]
+    document = {"record": index, "first": record.tags.get("First"),
+                "second": record.tags.get("Second"), "result": record.result,
+                "reason": record.tags.get("Reason"), "ply": shown, "plies": len(plies),
+                **position_document(state.game, state),
+                "last_move": plies[shown - 1] if shown else None}
+    if annotated is not None:
+        document["annotator"] = record.tags[ANNOTATOR_TAG]
+        document["annotations"] = [p for p, line in zip(plies, annotated) if line]
+    return document
+
+
 @cli.command()
 @click.argument("record_file", type=click.Path(exists=True, dir_okay=False))
 @click.option("--ply", type=REPLAY_PLY, default=None,
@@ -862,8 +924,9 @@ def read_records(path: str):
               help="Which record of the file (1 = first).")
 @click.option("--annotations", "list_annotations", is_flag=True,
               help="Also list every annotated move of the game ('crystalpick annotate').")
+@json_option
 @user_errors
-def replay(record_file, ply, index, list_annotations):
+def replay(record_file, ply, index, list_annotations, as_json):
     """Show a position from a game record, and the annotation of the move that led to it
     (mark, evaluation before and after from the mover's view, the better move)."""
     from crystalpick.search.annotate import ANNOTATOR_TAG, annotation_text, move_describer
@@ -880,6 +943,13 @@ def replay(record_file, ply, index, list_annotations):
                  for number, p in enumerate(record.plies, 1)]
     except GameError as err:
         raise InputError(f"{record_file}, record {index}: {err}") from None
+    if list_annotations and ANNOTATOR_TAG not in record.tags:
+        raise InputError(f"record {index} of {record_file} is not annotated: run "
+                         f"'crystalpick annotate {record_file} -o FILE' first")
+    if as_json:
+        emit_json(replay_document(record, index, state, shown,
+                                  lines if list_annotations else None))
+        return
     click.echo(f"{record.tags.get('First', '?')} vs {record.tags.get('Second', '?')}: "
                f"{record.result} ({record.tags.get('Reason', '')}); ply {shown} of "
                f"{len(record.plies)}")
@@ -887,17 +957,26 @@ def replay(record_file, ply, index, list_annotations):
     if shown and lines[shown - 1]:
         click.echo(f"last move {lines[shown - 1]}")
     if list_annotations:
-        if ANNOTATOR_TAG not in record.tags:
-            raise InputError(f"record {index} of {record_file} is not annotated: run "
-                             f"'crystalpick annotate GAME {record_file} -o FILE' first")
         click.echo(f"annotated by {record.tags[ANNOTATOR_TAG]}")
         for line in filter(None, lines):
             click.echo(line)
 
 
+def annotated_game(words: tuple, records) -> str:
+    """``annotate [GAME] RECORDS``: the game named, which every record must be, or the game
+    the records are of (the first record's ``Game`` tag)."""
+    game = words[0] if len(words) == 2 else records[0].tags["Game"]
+    if game.lower() not in GAMES:
+        raise InputError(f"unknown game {game!r}; expected one of {', '.join(sorted(GAMES))}")
+    for number, record in enumerate(records, 1):
+        if record.tags["Game"].lower() != game.lower():
+            raise InputError(f"record {number} of {words[-1]} is a {record.tags['Game']} "
+                             f"game, not {game}")
+    return game.lower()
+
+
 @cli.command()
-@click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
-@click.argument("records_file", metavar="RECORDS", type=click.Path(exists=True, dir_okay=False))
+@click.argument("words", metavar="[GAME] RECORDS", nargs=-1, required=True)
 @click.option("--engine", "engine_spec", default=None, metavar="SPEC",
               help="The engine that evaluates: alphabeta, mcts, ismcts or greedy, with "
                    "options (see 'crystalpick engines'). Default: alphabeta, or ismcts for a "
@@ -920,9 +999,11 @@ def replay(record_file, ply, index, list_annotations):
              "and blunders marked; one curve per game, all in one picture)")
 @json_option
 @user_errors
-def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, concurrency,
+def annotate(words, engine_spec, time_limit, depth, nodes, sims, concurrency,
              cluster, seed, output_path, plot_path, as_json):
     """Evaluate every move of every game in a records file and mark the mistakes.
+
+    GAME is optional: the records say which game they are (given, every record must be it).
 
     Each decision is judged by the win probability it loses, from the mover's point of view:
     inaccuracy, mistake or blunder at 5, 10 or 15 points (lichess's thresholds); chance
@@ -942,15 +1023,18 @@ def annotate(game, records_file, engine_spec, time_limit, depth, nodes, sims, co
     from crystalpick.search.match.executors import ExecutorError, open_executor
     from crystalpick.search.match.records import format_record
 
+    if len(words) > 2:
+        raise InputError(f"annotate takes [GAME] RECORDS, got {len(words)} arguments: "
+                         f"{' '.join(words)}")
+    records_file = words[-1]
+    if not os.path.isfile(records_file):
+        raise InputError(f"records file {records_file!r} does not exist")
     check_folder("-o", output_path, "the records")
     check_plot(plot_path)
     records = read_records(records_file)
     if not records:
         raise InputError(f"{records_file} holds no game records")
-    for number, record in enumerate(records, 1):
-        if record.tags["Game"].lower() != game.lower():
-            raise InputError(f"record {number} of {records_file} is a {record.tags['Game']} "
-                             f"game, not {game}")
+    game = annotated_game(words, records)
     from crystalpick.search.engines import default_engine
     engine_spec = default_engine(GAMES[game.lower()]) if engine_spec is None else engine_spec
     spec = annotating_spec(engine_spec)

@@ -11,14 +11,17 @@ import click
 
 from crystalpick.engine import GAMES
 
-from .main import (DECK_OPTION, InputError, Interrupted, check_folder, cli, deck_rules,
-                   emit_json, json_option, parse_rules, user_errors)
+from .main import (DECK_OPTION, RULE_OPTION, TILESET_OPTION, InputError, Interrupted,
+                   check_folder, cli, deck_rules, emit_json, json_option, parse_rules,
+                   user_errors)
 from .params import (CONCURRENCY, GAME_COUNT, MATCH_ID, MAX_PLIES, MOVE_TIME, SEED,
                      TOLERANCE, checked)
 
-ENGINE_HELP = ("Engine spec: alphabeta[:depth=4,...], mcts[:time=0.5,c=1.4,...], ismcts[...], "
-               "greedy, random, or cmd:COMMAND (an external engine speaking the protocol, "
-               "docs/protocol.md). Keys depth/nodes/sims/time set the per-move budget.")
+ENGINE_HELP = ("Engine spec ENGINE[:KEY=VALUE,...]: alphabeta[:depth=4,...], "
+               "mcts[:time=0.5,c=1.4,...], ismcts[:sims=20000,...] (hidden information), "
+               "dfpn[:time=1,...] (proofs), greedy, random, or cmd:COMMAND (an external engine "
+               "speaking the protocol, docs/protocol.md); 'crystalpick engines' lists every "
+               "option. Keys depth/nodes/sims/time set the per-move budget.")
 PAIRS_PER_PAIRING = checked("games-per-pair", "int", 2, 100_000)
 ROUNDS = checked("rounds", "int", 1, 100_000)
 BOOTSTRAP = checked("bootstrap", "int", 0, 100_000)
@@ -41,7 +44,9 @@ def play_options(command):
         click.option("--openings", type=click.Path(exists=True, dir_okay=False), default=None,
                      help="Openings: one position or move list a line, or game records."),
         click.option("--openings-order", type=click.Choice(["sequential", "random"]),
-                     default="sequential", show_default=True),
+                     default="sequential", show_default=True,
+                     help="Each pair's opening: the next of the file (cycling), or one drawn "
+                          "with the seed (repeats possible)."),
         click.option("--tc", default=None, metavar="SECONDS[+INC]",
                      help="Clock per game and increment per move, e.g. 10+0.1."),
         click.option("--st", "move_time", type=MOVE_TIME, default=None, metavar="SECONDS",
@@ -50,10 +55,9 @@ def play_options(command):
                      help="Seconds an engine may overstep its clock before it loses on time."),
         click.option("--max-plies", type=MAX_PLIES, default=None,
                      help="Adjudicate a game still running after this many plies as a draw."),
-        click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE"),
+        RULE_OPTION,
         DECK_OPTION,
-        click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
-                     default=None),
+        TILESET_OPTION,
         click.option("--seed", type=SEED, default=None,
                      help="Seed of the games (printed; default: random)."),
         click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,

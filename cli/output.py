@@ -17,6 +17,12 @@ def score_fields(score) -> dict:
             "win_rate": round(score.win_probability, 4)}
 
 
+def line_depth(line, analysis) -> int | None:
+    """The depth a line's score comes from: its own (a stopped alpha-beta search mixes two
+    iterations, search/multipv.py), else the analysis's."""
+    return line.depth if line.depth is not None else analysis.depth
+
+
 def line_document(rank: int, line, depth: int | None, describe=None) -> dict:
     document = {"rank": rank, "move": line.move_str, **score_fields(line.score),
                 "pv": line.pv_str}
@@ -38,7 +44,7 @@ def analysis_document(analysis, inputs: dict, final: bool, describe=None) -> dic
         "nodes": analysis.nodes, "nps": round(analysis.nps), "elapsed": round(analysis.elapsed, 4),
         "depth": analysis.depth, "seldepth": analysis.seldepth,
         "simulations": analysis.simulations, "proven": analysis.proven,
-        "lines": [line_document(rank, line, analysis.depth, describe)
+        "lines": [line_document(rank, line, line_depth(line, analysis), describe)
                   for rank, line in enumerate(analysis.lines, 1)],
     }
     if analysis.tree_nodes is not None:
@@ -99,7 +105,7 @@ def lines_table(analysis, to_move: str, describe=None) -> str:
               else "depth", "PV"]
     rows = []
     for rank, line in enumerate(analysis.lines, 1):
-        effort = line.visits if line.visits is not None else analysis.depth
+        effort = line.visits if line.visits is not None else line_depth(line, analysis)
         rows.append([str(rank), describe(line.move) if describe else line.move_str,
                      line.score.text(),
                      f"{100 * line.win_probability:.1f}", str(effort), " ".join(line.pv_str)])
@@ -113,6 +119,11 @@ def lines_table(analysis, to_move: str, describe=None) -> str:
                                                  if analysis.seldepth is not None else ""))
     out.append(f"{effort}, {analysis.nodes:,} nodes in {analysis.elapsed:.2f} s "
                f"({analysis.nps:,.0f} nodes/s)")
+    deeper = analysis.depth is not None and any(
+        line.depth is not None and line.depth > analysis.depth for line in analysis.lines)
+    if deeper:
+        out.append(f"depth-{analysis.depth + 1} lines (the iteration the stop cut short) lead; "
+                   f"scores of two depths are not ranked against each other (docs/search.md)")
     return "\n".join(out)
 
 

@@ -2,7 +2,9 @@
 
 People type moves or commands at the prompt; engines answer through the same players the
 match runner uses. Chance events are drawn from a seeded generator whose seed is printed, and
-the game is kept as a record (``save FILE``), so any game can be replayed exactly.
+the game is kept as a record (``save FILE`` at the prompt; at the end it is saved to
+``--save FILE``, or offered to be saved when a person plays at a terminal, or printed), so any
+game can be replayed exactly.
 """
 from __future__ import annotations
 
@@ -25,8 +27,11 @@ HELP = ("commands: a move (in notation, or as the screen offers) | moves | show 
 
 class TerminalGame:
     def __init__(self, game, state, engine_spec: str, humans: set[int], seed: int,
-                 color: bool):
+                 color: bool, save_path: str | None = None, offer_save: bool = False):
+        """``save_path``: where the game is saved when it ends; ``offer_save``: without it,
+        ask for a file name at the end (a person at a terminal) instead of printing it."""
         self.game, self.state, self.humans, self.color = game, state, humans, color
+        self.save_path, self.offer_save = save_path, offer_save
         self.engine_spec = engine_spec
         self.players = {side: Player(parse_spec(engine_spec), seed + side, game)
                         for side in (0, 1) if side not in humans}
@@ -83,15 +88,41 @@ class TerminalGame:
             elif not self.human_turn(side):
                 self.say(f"game stopped after {len(self.record.plies)} plies: "
                          f"{self.game.player_names[side]} quit (seed {self.seed})")
+                self.keep()
                 return
         end = GameEnd.by_rules(self.state)
         finish_record(self.record, end)
         if self.humans:
             self.show_view()
         self.say(f"game over after {len(self.record.plies)} plies: {end.reason}")
-        if not self.humans:
-            self.say("")
-            self.say(format_record(self.record).rstrip())
+        self.keep()
+
+    def keep(self) -> None:
+        """Keep the game as it ends: saved to ``save_path``, else to a file the person names
+        when offered (Enter or end of input: printed), else printed. A game a person quits
+        while the other player's cards are hidden from them is not printed: its record
+        would show them (saving it is the person's choice)."""
+        if not self.record.plies:
+            return
+        if self.save_path:
+            self.save(self.save_path)
+            return
+        if self.offer_save:
+            try:
+                path = click.prompt("save the game to a file (Enter: print its record)",
+                                    prompt_suffix="> ", default="", show_default=False).strip()
+            except (click.Abort, EOFError) as err:
+                if isinstance(err.__context__, KeyboardInterrupt):
+                    raise KeyboardInterrupt from None
+                path = ""
+            if path and self.save(path):
+                return
+        if self.viewer is not None and not self.state.is_terminal():
+            self.say("the record is not printed (it shows what is hidden from you); "
+                     "--save FILE or 'save FILE' at the prompt keeps it")
+            return
+        self.say("")
+        self.say(format_record(self.record).rstrip())
 
     def engine_move(self, side: int) -> None:
         player = self.players[side]
@@ -166,10 +197,11 @@ class TerminalGame:
                 break
         self.show_view()
 
-    def save(self, path: str) -> None:
+    def save(self, path: str) -> bool:
+        """Write the game so far to ``path``; False (said) when it cannot."""
         if not path:
             self.say("save needs a file name: save FILE")
-            return
+            return False
         finish_record(self.record, GameEnd.by_rules(self.state)
                       if self.state.is_terminal() else None)
         try:
@@ -177,5 +209,6 @@ class TerminalGame:
                 handle.write(format_record(self.record))
         except OSError as err:
             self.say(f"cannot save to {path}: {err.strerror}")
-            return
+            return False
         self.say(f"saved {len(self.record.plies)} plies to {path}")
+        return True

@@ -23,7 +23,7 @@ from crystalpick.search.engines import DEPTH, ENGINES, NODES, SIMS, default_engi
 from crystalpick.search.options import Option, OptionError
 from crystalpick.search.stop import StopFlag
 
-from .output import shortened
+from .output import line_depth, shortened
 
 MULTIPV = Option("multipv", "int", 1, "Lines reported by info.", minimum=1, maximum=64)
 MILLISECONDS = 86_400_000     # a day, as for every time limit
@@ -315,8 +315,9 @@ class Session:
 
     def send_info(self, report) -> None:
         for rank, line in enumerate(report.lines, 1):
-            effort = (f"depth {report.depth} seldepth {report.seldepth}" if report.depth
-                      else f"visits {line.visits}")
+            depth = line_depth(line, report)      # a stopped search's lines differ (multipv.py)
+            effort = (f"visits {line.visits}" if line.visits is not None
+                      else f"depth {depth} seldepth {report.seldepth}")
             self.send(f"info multipv {rank} {effort} nodes {report.nodes} nps {int(report.nps)} "
                       f"time {int(report.elapsed * 1000)} pov {report.point_of_view_name} "
                       f"score {line.score.words()} winrate {line.win_probability:.4f} "

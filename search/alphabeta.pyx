@@ -135,6 +135,7 @@ cdef class AlphaBeta:
     cdef double* root_scores
     cdef int* root_pv
     cdef int* root_pv_length
+    cdef bint* root_exact        # whether the iteration searched the move with an open window
     cdef int root_count
     cdef int root_searched       # root moves the current iteration has finished
 
@@ -146,6 +147,7 @@ cdef class AlphaBeta:
         self.root_scores = NULL
         self.root_pv = NULL
         self.root_pv_length = NULL
+        self.root_exact = NULL
         memset(self.buffers, 0, sizeof(self.buffers))
         memset(self.capacity, 0, sizeof(self.capacity))
         memset(self.probabilities, 0, sizeof(self.probabilities))
@@ -175,6 +177,7 @@ cdef class AlphaBeta:
         free(self.root_scores)
         free(self.root_pv)
         free(self.root_pv_length)
+        free(self.root_exact)
         for i in range(MAX_PLY):
             free(self.buffers[i])
             free(self.probabilities[i])
@@ -535,11 +538,14 @@ cdef class AlphaBeta:
         free(self.root_scores)
         free(self.root_pv)
         free(self.root_pv_length)
+        free(self.root_exact)
         self.root_moves = <int*>malloc(n * sizeof(int))
         self.root_scores = <double*>malloc(n * sizeof(double))
         self.root_pv = <int*>malloc(n * MAX_PLY * sizeof(int))
         self.root_pv_length = <int*>malloc(n * sizeof(int))
-        if not (self.root_moves and self.root_scores and self.root_pv and self.root_pv_length):
+        self.root_exact = <bint*>malloc(n * sizeof(bint))
+        if not (self.root_moves and self.root_scores and self.root_pv and self.root_pv_length
+                and self.root_exact):
             raise MemoryError()
         self.kernel.moves(self.root_moves, n)
         for i in range(n):
@@ -559,15 +565,18 @@ cdef class AlphaBeta:
         return self.stopped
 
     def partial(self, int multipv=1):
-        """The root moves the interrupted iteration finished, best first (ties in search
-        order, so the previous best leads unless a move beat it), as ``(score, pv)`` lines;
-        the first root move at score 0 if it finished none."""
-        scored = sorted(((self.root_scores[i], i) for i in range(self.root_searched)),
-                        key=lambda item: -item[0])
-        lines = [(score, self.root_line(i)) for score, i in scored[:multipv]]
-        if not lines:
-            return [(0.0, (self.root_moves[0],) if self.root_count else ())]
-        return lines
+        """The root moves the interrupted iteration searched completely (an exact score, not
+        a bound from a null or aspiration window), best first (ties in search order, so the
+        previous best leads unless a move beat it), as ``(score, pv)`` lines; at most
+        ``multipv`` of them, none if it finished no move."""
+        scored = sorted(((self.root_scores[i], i) for i in range(self.root_searched)
+                         if self.root_exact[i]), key=lambda item: -item[0])
+        return [(score, self.root_line(i)) for score, i in scored[:multipv]]
+
+    def unsearched_line(self):
+        """What a search that finished no root move reports: the first root move (the move
+        ordering's guess) at score 0."""
+        return (0.0, (self.root_moves[0],) if self.root_count else ())
 
     cdef tuple root_line(self, long long i):
         return tuple(self.root_pv[i * MAX_PLY + j] for j in range(self.root_pv_length[i]))
@@ -627,6 +636,7 @@ cdef class AlphaBeta:
             searched += 1
             self.root_searched = searched
             self.root_scores[i] = v
+            self.root_exact[i] = floor < v < beta
             self.root_pv[i * MAX_PLY] = move
             self.root_pv_length[i] = 1
             if v > floor:
@@ -664,20 +674,24 @@ cdef class AlphaBeta:
         cdef int move, length
         cdef int line[MAX_PLY]
         cdef double score
+        cdef bint exact
         for i in range(1, searched):
             score = self.root_scores[i]
+            exact = self.root_exact[i]
             move = self.root_moves[i]
             length = self.root_pv_length[i]
             memcpy(line, &self.root_pv[i * MAX_PLY], length * sizeof(int))
             j = i
             while j > 0 and self.root_scores[j - 1] < score:
                 self.root_scores[j] = self.root_scores[j - 1]
+                self.root_exact[j] = self.root_exact[j - 1]
                 self.root_moves[j] = self.root_moves[j - 1]
                 self.root_pv_length[j] = self.root_pv_length[j - 1]
                 memcpy(&self.root_pv[j * MAX_PLY], &self.root_pv[(j - 1) * MAX_PLY],
                        self.root_pv_length[j] * sizeof(int))
                 j -= 1
             self.root_scores[j] = score
+            self.root_exact[j] = exact
             self.root_moves[j] = move
             self.root_pv_length[j] = length
             memcpy(&self.root_pv[j * MAX_PLY], line, length * sizeof(int))

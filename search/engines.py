@@ -22,6 +22,7 @@ from .alphabeta import AlphaBeta
 from .ismcts import AVERAGES, ISMCTS, OPPONENTS, PLAYOUTS, PLAYS, SELECTIONS
 from .limits import Limits
 from .mcts import MCTS, check_prior_options
+from .multipv import stopped_lines
 from .options import EngineSchema, Option, OptionError
 from .result import Analysis, Line, Progress
 from .score import Mean, PovScore, Proven, Value, from_alphabeta, from_mcts
@@ -214,17 +215,21 @@ class AlphaBetaEngine(Engine):
             completed = (depth, lines)
             previous = lines[0][0]
             if progress:
-                progress(self.result(state, completed, point_of_view, start))
+                progress(self.result(state, depth, [(score, pv, depth) for score, pv in lines],
+                                     point_of_view, start))
             proof = from_alphabeta(previous)
             if isinstance(proof, Proven) and proof.plies <= depth:
                 break
+        finished = completed[0] if completed else 0
         if searcher.stopped:
-            completed = with_interrupted_iteration(completed, searcher.partial(multipv),
-                                                   multipv)
-        return self.result(state, completed, point_of_view, start)
+            lines = (stopped_lines(completed, searcher.partial(multipv), multipv)
+                     or [searcher.unsearched_line() + (0,)])
+        else:
+            lines = [(score, pv, finished) for score, pv in completed[1]]
+        return self.result(state, finished, lines, point_of_view, start)
 
-    def result(self, state, completed, point_of_view, start) -> Analysis:
-        depth, raw = completed
+    def result(self, state, depth, raw, point_of_view, start) -> Analysis:
+        """``raw``: ``(score, pv, depth)`` lines, best first (search/multipv.py)."""
         view = root_view(state)
         scale = state.game.evaluation_scale
 
@@ -232,8 +237,8 @@ class AlphaBetaEngine(Engine):
             return PovScore(from_alphabeta(value, scale), view).viewed_by(point_of_view)
 
         lines = [Line(move=pv[0], move_str=state.move_to_str(pv[0]), pv=list(pv),
-                      pv_str=line_strings(state, pv), score=typed(value))
-                 for value, pv in raw if pv]
+                      pv_str=line_strings(state, pv), score=typed(value), depth=line_depth)
+                 for value, pv, line_depth in raw if pv]
         elapsed = time.monotonic() - start
         nodes = self.searcher.nodes
         return Analysis(
@@ -242,20 +247,6 @@ class AlphaBetaEngine(Engine):
             score=typed(raw[0][0]), nodes=nodes,
             elapsed=elapsed, nps=nodes / elapsed if elapsed > 0 else 0.0, depth=depth,
             seldepth=self.searcher.seldepth, info={"tt_bytes": self.searcher.tt_bytes})
-
-
-def with_interrupted_iteration(completed, partial, multipv):
-    """What a stopped alpha-beta search reports: the interrupted iteration's lines if no
-    iteration completed; otherwise the last completed iteration, led by the interrupted
-    iteration's best move when that is not the previous best (the previous best is searched
-    first, so another leader has beaten it one ply deeper)."""
-    if completed is None:
-        return 0, partial
-    depth, lines = completed
-    score, pv = partial[0]
-    if not pv or pv[0] == lines[0][1][0]:
-        return completed
-    return depth, [(score, pv)] + [line for line in lines if line[1][0] != pv[0]][:multipv - 1]
 
 
 # MCTS options that read the moves' priors (check_prior_options says why each needs them)

@@ -17,6 +17,7 @@ class Line:
     score: PovScore         # from the analysis's point of view (search/score.py)
     visits: int | None = None        # MCTS, ISMCTS
     probability: float | None = None  # ISMCTS: the move's share of the mixed strategy
+    depth: int | None = None         # alpha-beta: the iteration its score comes from (multipv.py)
 
     @property
     def win_probability(self) -> float:
@@ -33,7 +34,7 @@ class Analysis:
     nodes: int
     elapsed: float
     nps: float
-    depth: int | None = None          # alpha-beta: last completed iteration
+    depth: int | None = None          # alpha-beta: last completed iteration (a line may be deeper)
     seldepth: int | None = None       # alpha-beta: deepest ply entered; MCTS: deepest tree ply
     simulations: int | None = None    # MCTS
     seed: int | None = None           # MCTS: the seed used (give it back to reproduce)

@@ -280,3 +280,42 @@ def test_the_engines_own_move_loses_nothing_and_another_is_judged_at_one_horizon
     played_c = judge(Decision(0, 0, "c"), before, after)
     assert (played_c.before.text(), played_c.after.text()) == ("+20.0", "-400.0")
     assert played_c.mark == "blunder" and played_c.best == "b"
+
+
+def test_the_game_is_read_from_the_records_when_not_given(match_records, tmp_path):
+    named = run("annotate", "mattock", match_records["mattock"], *ENGINE, "--seed", 1, "--json")
+    unnamed = run("annotate", match_records["mattock"], *ENGINE, "--seed", 1, "--json")
+    assert unnamed.exit_code == 0, unnamed.output
+    timing = ("seconds", "positions_per_second")
+    assert {k: v for k, v in document(unnamed).items() if k not in timing} == \
+        {k: v for k, v in document(named).items() if k not in timing}
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["{missing}/none.rec"], "does not exist"),
+    (["mattock", "{records}", "{records}"], "takes [GAME] RECORDS"),
+    (["chess", "{records}"], "unknown game 'chess'"),
+])
+def test_bad_annotate_arguments_are_one_line_exit_2(args, fragment, match_records, tmp_path):
+    paths = {"records": match_records["mattock"], "missing": tmp_path / "missing"}
+    result = run("annotate", *[a.format(**paths) for a in args])
+    assert result.exit_code == 2 and fragment in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_replay_json_gives_the_position_the_move_and_the_annotations(match_records, tmp_path):
+    out = tmp_path / "annotated.rec"
+    assert run("annotate", match_records["mattock"], *ENGINE, "-o", out).exit_code == 0
+    record = parse_records(out.read_text())[0]
+    shown = json.loads(run("replay", out, "--ply", 2, "--json").output)
+    state = record.replay(2)
+    assert (shown["ply"], shown["plies"], shown["result"]) == (2, len(record.plies), record.result)
+    assert (shown["game"], shown["position"], shown["to_move"]) == \
+        ("mattock", state.position(), state.to_move_name())
+    assert shown["last_move"] == {"ply": 2, "move": record.plies[1].move, "chance": False,
+                                  "comment": record.plies[1].comment}
+    assert "annotations" not in shown
+    listed = json.loads(run("replay", out, "--json", "--annotations").output)
+    assert listed["game_over"] is not None and listed["ply"] == len(record.plies)
+    assert [a["move"] for a in listed["annotations"]] == [p.move for p in record.plies]
+    assert listed["annotator"] == record.tags["Annotator"]

@@ -99,3 +99,49 @@ def test_moves_at_a_chance_node_lists_outcomes_with_probabilities():
     assert len(document["probabilities"]) == len(document["moves"]) == document["count"]
     assert abs(sum(document["probabilities"]) - 1) < 1e-9
     assert "outcomes (outcome, probability)" in run("moves", "maatatahay", case.position).output
+
+
+def test_games_game_shows_only_that_game():
+    listed = json.loads(run("games", "maatatahay", "--json").output)["games"]
+    assert [g["name"] for g in listed] == ["maatatahay"]
+    text = run("games", "Mattock").output
+    assert text.startswith("mattock  (players: first, second)") and "maatatahay" not in text
+    assert CliRunner().invoke(cli, ["games", "chess"]).exit_code == 2
+
+
+def test_show_json_is_the_position_for_programs():
+    document = json.loads(run("show", "mattock", "--moves", "h5/h4-h5", "--json").output)
+    assert document == {"game": "mattock", "rules": get_game("mattock").rules,
+                        "position": "5/3-x1/1o5/6o1/9/1x6/5x1/2o3/5 o", "to_move": "second",
+                        "game_over": None}
+    seeded = json.loads(run("show", "maatatahay", "--seed", "7", "--json").output)
+    assert seeded["seed"] == 7 and seeded["to_move"] is not None
+
+
+def test_show_json_of_a_finished_game_says_who_won_and_why():
+    state, played = get_game("mattock").new_initial_state(), []
+    while not state.is_terminal():
+        played.append(state.move_to_str(state.legal_moves()[0]))
+        state.play(state.legal_moves()[0])
+    document = json.loads(run("show", "mattock", "--moves", " ".join(played), "--json").output)
+    winner = state.winner()
+    assert document["to_move"] is None
+    assert document["game_over"] == {
+        "winner": None if winner is None else get_game("mattock").player_names[winner],
+        "reason": state.end_reason()}
+
+
+def test_every_option_of_every_command_has_help_and_match_names_every_engine():
+    import click
+
+    from crystalpick.cli import matches
+    from crystalpick.search.specs import SCHEMAS
+
+    unexplained = [(name, param.opts) for name, command in cli.commands.items()
+                   for param in command.params
+                   if isinstance(param, click.Option) and not param.help]
+    assert unexplained == []
+    help_text = run("match", "--help").output
+    for engine in SCHEMAS:
+        assert f"{engine}[" in matches.ENGINE_HELP or f", {engine}," in matches.ENGINE_HELP
+    assert "Set a rule option" in help_text and "Component data file" in help_text

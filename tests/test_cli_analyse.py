@@ -162,3 +162,61 @@ def test_ctrl_c_stops_the_search_and_prints_the_best_so_far(engine):
     state = get_game("mattock").new_initial_state()
     assert document["result"]["best_move"] in {state.move_to_str(m)
                                                for m in state.legal_moves()}
+
+
+def test_a_search_stopped_mid_iteration_prints_each_lines_own_depth():
+    """150,000 nodes stop mattock's depth-6 iteration after its first line
+    (tests/test_search_stop.py): that line leads at depth 6, the rest stay at depth 5."""
+    args = ("mattock", "--nodes", "150000", "--multipv", "3")
+    document = json.loads(run(*args, "--json").output)
+    jsonschema.validate(document, SCHEMA)
+    finished = document["result"]["depth"]
+    depths = [line["depth"] for line in document["result"]["lines"]]
+    assert depths[0] == finished + 1 and finished in depths
+    text = run(*args).output
+    table = text.split("scores are for")[1].splitlines()[2:2 + len(depths)]
+    assert [int(row.split()[4]) for row in table] == depths
+    assert f"depth-{finished + 1} lines (the iteration the stop cut short) lead" in text
+
+
+def visible_lines(text: str) -> list[str]:
+    """What a terminal shows after ``text``: a carriage return goes back to the line's
+    start and what follows overwrites it; escape sequences are dropped."""
+    import re
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", text)
+    lines = []
+    for line in text.replace("\r\n", "\n").split("\n"):
+        shown = ""
+        for part in line.split("\r"):
+            shown = part + shown[len(part):]
+        lines.append(shown.rstrip())
+    return lines
+
+
+def test_no_progress_bar_is_left_behind_when_a_search_ends_before_its_time():
+    """A proof ends a 30 s search in moments: the bar (stderr a terminal, so it shows) goes
+    away instead of staying frozen at a few percent."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+    proven = "3-1/-2---/o-1-2-/1-1x-1--/-1-2--2/-x-2-2/3-1x1/-1--oo/--3 o"  # win in 5
+    terminal, stderr = pty.openpty()
+    fcntl.ioctl(stderr, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    process = subprocess.Popen(COMMAND + ["analyse", "mattock", *proven.split(), "--time", "30"],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=stderr)
+    os.close(stderr)
+    said = b""
+    while True:
+        try:
+            chunk = os.read(terminal, 65536)
+        except OSError:             # the terminal closes with the process
+            break
+        if not chunk:
+            break
+        said += chunk
+    os.close(terminal)
+    out, _ = process.communicate(timeout=120)
+    assert process.returncode == 0 and b"win in 5" in out
+    assert b"search" in said                        # the bar was shown while searching
+    assert [line for line in visible_lines(said.decode()) if line.strip()] == []

@@ -1,10 +1,12 @@
 """Match statistics against published figures (fastchess's SPRT tests and a pentanomial
 Elo calculator's worked examples), so the formulas are checked, not just re-run."""
+import json
 import math
 
 import pytest
 
-from crystalpick.search.match.stats import SPRT, Results, logistic_elo
+from crystalpick.search.match.report import format_summary, pairing_line, progress_text, summary
+from crystalpick.search.match.stats import SPRT, Results, logistic_elo, mean_interval
 
 
 def pentanomial(ll, ld, wl_or_dd, wd, ww):
@@ -142,3 +144,56 @@ def test_logistic_llr_is_the_likelihood_ratio():
 
     expected = best_log_likelihood(1 / (1 + 10 ** (-40 / 400))) - best_log_likelihood(0.5)
     assert sprt.llr(results, pentanomial=False) == pytest.approx(expected, abs=1e-3)
+
+
+# -- intervals that cannot be computed say so ---------------------------------------------------
+
+def one_pair_and_a_lost_game():
+    results = Results()
+    results.add_pair(1, 0)      # W L: one pair, mean 1/2
+    results.add_game(0)         # the first game of an unfinished pair
+    return results
+
+
+def test_one_unit_or_no_spread_gives_no_interval_not_a_zero_width():
+    one = mean_interval(1, 0.5, 0.0, "pair")
+    assert one.mean == 0.5 and math.isnan(one.low) and math.isnan(one.high)
+    assert one.missing == "1 pair, an interval needs 2"
+    same = mean_interval(4, 0.5, 0.0, "pair")
+    assert math.isnan(same.error) and same.missing.startswith("all 4 pairs scored the same")
+    assert mean_interval(4, 0.5, 0.04).missing is None     # 0.5 +/- 1.96 * 0.1
+    assert mean_interval(4, 0.5, 0.04).error == pytest.approx(0.196, abs=1e-3)
+
+
+def test_elo_and_nelo_of_one_pair_have_no_interval():
+    results = one_pair_and_a_lost_game()
+    for interval in (results.score_interval(), results.elo(), results.normalized_elo()):
+        assert interval.missing == "1 pair, an interval needs 2"
+        assert math.isnan(interval.low) and math.isnan(interval.high)
+    assert results.score_interval(pentanomial=False).missing is None   # 3 games: W L L
+
+
+def test_a_report_after_three_games_says_it_has_no_interval():
+    results = one_pair_and_a_lost_game()
+    document = summary(results, ["a", "b"])
+    json.dumps(document, allow_nan=False)                  # no NaN reaches the JSON
+    elo = document["elo"]
+    assert (elo["low"], elo["high"], elo["error"]) == (None, None, None)
+    assert elo["no_interval"] == "1 pair, an interval needs 2"
+    assert (elo["units"], elo["unpaired_games"], elo["value"]) == (1, 1, 0.0)
+    text = format_summary(document)
+    assert "+/- 0.00" not in text and "-0.00" not in text
+    assert ("Elo: 0.00 (no 95% interval: 1 pair, an interval needs 2; pentanomial over 1 pair, "
+            "1 unpaired game not counted), nElo: no interval yet") in text
+    assert "no 95% interval" in pairing_line(document)
+    assert progress_text(results, None) == "W/D/L 1/0/2 Elo +0.0 (no interval yet)"
+
+
+def test_a_report_with_an_interval_keeps_it():
+    results = Results()
+    for pair in [(1, 1), (1, 0), (0, 0), (1, 0.5)]:
+        results.add_pair(*pair)
+    document = summary(results, ["a", "b"])
+    assert "no_interval" not in document["elo"] and "unpaired_games" not in document["elo"]
+    assert document["elo"]["error"] == pytest.approx(338.36, abs=0.01)
+    assert "Elo: 43.66 +/- 338.36 (95%, pentanomial over 4 pairs)" in format_summary(document)

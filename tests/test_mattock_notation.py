@@ -134,3 +134,25 @@ def test_moves_format_like_abstract_play():
     assert state.move_to_str(state.parse_move("H5")) == "h5"
     with pytest.raises(IllegalMoveError):
         state.parse_move("e5")
+
+
+@pytest.mark.parametrize("size", ["5", "7"])
+def test_the_text_board_numbers_every_rows_cells(size):
+    """Each row is followed by its cells' numbers, each under its cell, so every cell (not
+    only row a's) can be read off the diagram: the glyph above the number k of row r is
+    the content of cell rk."""
+    state = get_game("mattock", {"size": size}).new_initial_state()
+    position = state.to_position()
+    lines = state.render().splitlines()
+    b = position.board
+    letters = b.row_letters()
+    for number, row in enumerate(b.rows):
+        at = 2 * (len(b.rows) - 1 - number)
+        cells, numbers = lines[at], lines[at + 1]
+        assert cells.split()[0] == letters[number]
+        columns = [i for i, char in enumerate(numbers) if char != " "]
+        assert [numbers[i] for i in columns] == [str(k)[-1] for k in range(1, len(row) + 1)]
+        for column, cell in zip(columns, row):
+            owner = position.miners[cell]
+            assert cells[column] == ("xo"[owner] if owner != EMPTY else "·"), b.names[cell]
+    assert "(row a numbers)" not in state.render()

@@ -8,7 +8,7 @@ import pytest
 
 from crystalpick.engine import get_game
 from crystalpick.search import Limits, analyse, make_engine
-from crystalpick.search.engines import with_interrupted_iteration
+from crystalpick.search.multipv import stopped_lines
 from crystalpick.search.stop import StopFlag
 
 ENGINES = [("alphabeta", {}), ("mcts", {"seed": 1}), ("mcts", {"seed": 1, "workers": 2})]
@@ -85,12 +85,37 @@ def test_infinite_takes_no_other_limit_and_needs_a_flag():
         analyse(state, "alphabeta", Limits(infinite=True))
 
 
-def test_interrupted_iteration_leads_only_when_it_beat_the_previous_best():
-    completed = (3, [(10.0, (1, 7)), (5.0, (2, 8))])
-    # depth 4 searched the previous best (move 1) first, then found move 2 better
-    assert with_interrupted_iteration(completed, [(20.0, (2, 9)), (8.0, (1,))], 2) == \
-        (3, [(20.0, (2, 9)), (10.0, (1, 7))])
-    # the previous best still leads: the completed iteration stands
-    assert with_interrupted_iteration(completed, [(8.0, (1,)), (3.0, (2,))], 2) == completed
-    # nothing completed: the interrupted iteration's lines, at depth 0
-    assert with_interrupted_iteration(None, [(4.0, (5,))], 1) == (0, [(4.0, (5,))])
+def test_a_stopped_search_lists_complete_deeper_lines_first_each_at_its_depth():
+    finished = (3, [(10.0, (1, 7)), (5.0, (2, 8)), (4.0, (3,))])
+    # depth 4 searched the previous best (move 1) completely, then found move 2 better
+    assert stopped_lines(finished, [(20.0, (2, 9)), (8.0, (1,))], 3) == \
+        [(20.0, (2, 9), 4), (8.0, (1,), 4), (4.0, (3,), 3)]
+    # a deeper line leads even with a lower score: scores of two depths are not ranked
+    assert stopped_lines(finished, [(-6.0, (1, 5))], 3) == \
+        [(-6.0, (1, 5), 4), (5.0, (2, 8), 3), (4.0, (3,), 3)]
+    # no move finished one deeper: the finished iteration stands
+    assert stopped_lines(finished, [], 2) == [(10.0, (1, 7), 3), (5.0, (2, 8), 3)]
+    # nothing finished: the interrupted iteration's lines, at depth 1, or none
+    assert stopped_lines(None, [(4.0, (5,))], 1) == [(4.0, (5,), 1)]
+    assert stopped_lines(None, [], 1) == []
+
+
+@pytest.mark.parametrize("nodes", [150_000, 180_000, 230_000])
+def test_stopped_multipv_lines_say_their_depth_and_shallower_ones_keep_their_score(nodes):
+    """Node budgets that stop mattock's depth-6 iteration after one, two and three of its
+    lines (a node limit stops a fresh search at the same place every time)."""
+    start = get_game("mattock").new_initial_state()
+    stopped = analyse(start, "alphabeta", Limits(nodes=nodes), multipv=3)
+    depth = stopped.depth
+    depths = [line.depth for line in stopped.lines]
+    assert set(depths) <= {depth, depth + 1} and depths == sorted(depths, reverse=True)
+    assert depth + 1 in depths
+    for level in (depth, depth + 1):
+        complete = {line.move: line.score for line in analyse(
+            start, "alphabeta", Limits(depth=level), multipv=3).lines}
+        scores = [line.win_probability for line in stopped.lines if line.depth == level]
+        assert scores == sorted(scores, reverse=True)
+        for line in stopped.lines:
+            if line.depth == level and line.move in complete:
+                assert line.score == complete[line.move]
+    assert stopped.score == stopped.lines[0].score

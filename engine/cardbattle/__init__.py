@@ -1,6 +1,6 @@
 """The card battle game: data-driven cards and decks, hidden hands, a secret simultaneous
-choice each round, a race to 8 crystals. Rules: shared/rules/cardbattle.md (in the project's
-words: docs/rules/cardbattle.md); design notes: docs/cardbattle.md.
+choice each round, a race to 8 crystals. Rules: docs/rules/cardbattle.md (the project's rules
+reference); design notes: docs/cardbattle.md.
 
 Two implementations of the same rules behind the common interface: ``reference`` (plain
 Python, read against the rules page) and ``fast`` (the Cython kernel in ``_fast.pyx``). Every

@@ -1,6 +1,5 @@
 """The rules as small pure functions over a Position, the card set and the Options, each
-citing the rules page (shared/rules/cardbattle.md; in the project's words docs/rules/
-cardbattle.md). The reference implementation strings them together; the Cython kernel has
+citing the rules page (docs/rules/cardbattle.md, by section number). The reference implementation strings them together; the Cython kernel has
 the same rules in C and is checked against these (tests/test_cardbattle_differential.py).
 """
 from __future__ import annotations

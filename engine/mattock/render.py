@@ -20,6 +20,9 @@ def _cell(pos: Position, cell: int, color: bool) -> str:
 
 
 def render(pos: Position, color: bool = False) -> str:
+    """The board top row first, each row followed by its cells' numbers (the last digit:
+    a row's numbers start at 1 on its left; its last cell is named on the right), then
+    the key and the position."""
     b = pos.board
     widest = max(len(row) for row in b.rows)
     letters = b.row_letters()
@@ -29,10 +32,10 @@ def render(pos: Position, color: bool = False) -> str:
         indent = " " * (widest - len(row))
         cells = " ".join(_cell(pos, c, color) for c in row)
         lines.append(f" {letters[number]} {indent}{cells}  {letters[number]}{len(row)}")
-    lines.append(f"   {' ' * (widest - len(b.rows[0]))}"
-                 + " ".join(str(i + 1)[-1] for i in range(len(b.rows[0]))) + "   (row a numbers)")
+        lines.append(f"   {indent}" + " ".join(str(i + 1)[-1] for i in range(len(row))))
     lines.append("")
-    lines.append(f"{ROCK_GLYPH} rock  {TILE_GLYPH} tile  x first player  o second player")
+    lines.append(f"{ROCK_GLYPH} rock  {TILE_GLYPH} tile  x first player  o second player; "
+                 f"a cell is its row's letter and the number under it (e5)")
     lines.append(f"to move: {PLAYER_NAMES[pos.to_move]} ({MINER_GLYPHS[pos.to_move]})")
     lines.append("miners off the board: " + ", ".join(
         f"{MINER_GLYPHS[p]} {pos.off_board(p)}" for p in (0, 1)))

@@ -351,8 +351,8 @@ def rate(results: Results, per_pair: bool = True) -> dict | None:
     if (sum(results.pairs) if per_pair else results.games) == 0:
         return None
     interval = results.score_interval(pentanomial=per_pair)
-    return {"score": round(interval.mean, 4), "low": round(interval.low, 4),
-            "high": round(interval.high, 4), "games": results.games, "wins": results.wins,
+    return {"score": round(interval.mean, 4), **interval.ends(4),
+            "games": results.games, "wins": results.wins,
             "draws": results.draws, "losses": results.losses}
 
 
@@ -360,8 +360,7 @@ def change(interval: Interval | None, pairs: int) -> dict | None:
     """A paired change in win rate with its 95% interval, or None before a common pair."""
     if interval is None:
         return None
-    return {"change": round(interval.mean, 4), "low": round(interval.low, 4),
-            "high": round(interval.high, 4), "pairs": pairs}
+    return {"change": round(interval.mean, 4), **interval.ends(4), "pairs": pairs}
 
 
 # -- text -----------------------------------------------------------------------------------
@@ -377,6 +376,9 @@ def points(value: float) -> str:
 def rate_text(measured: dict | None) -> str:
     if measured is None:
         return "no complete pair"
+    if measured["low"] is None:
+        return (f"{percent(measured['score'])} (no interval: {measured['no_interval']})  "
+                f"{measured['games']} games")
     return (f"{percent(measured['score'])} [{100 * measured['low']:.1f}, "
             f"{100 * measured['high']:.1f}]  {measured['games']} games")
 
@@ -384,6 +386,8 @@ def rate_text(measured: dict | None) -> str:
 def change_text(measured: dict | None) -> str:
     if measured is None:
         return "-"
+    if measured["low"] is None:
+        return f"{points(measured['change'])} (no interval: {measured['no_interval']})"
     return (f"{points(measured['change'])} [{points(measured['low'])}, "
             f"{points(measured['high'])}]")
 

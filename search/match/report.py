@@ -10,8 +10,9 @@ from .termination import UNKNOWN, Termination, label
 
 
 def _number(value: float) -> float | None:
-    """JSON has no infinity or NaN: an unbounded figure (all games won, say) becomes null."""
-    return round(value, 2) if math.isfinite(value) else None
+    """JSON has no infinity or NaN: an unbounded figure (all games won, say) or one that
+    cannot be computed (``no_interval`` says why) becomes null; -0.0 becomes 0.0."""
+    return round(value, 2) + 0.0 if math.isfinite(value) else None
 
 
 def _text(value: float | None) -> str:
@@ -41,9 +42,15 @@ def summary(results: Results, engines: list[str], sprt: SPRT | None = None,
     }
     if results.games:
         elo, nelo = results.elo(), results.normalized_elo()
+        pentanomial = results.use_pentanomial()
         document["elo"] = {"value": _number(elo.mean), "low": _number(elo.low),
                            "high": _number(elo.high), "error": _number(elo.error),
-                           "model": "pentanomial" if results.use_pentanomial() else "trinomial"}
+                           "model": "pentanomial" if pentanomial else "trinomial",
+                           "units": sum(results.pairs) if pentanomial else results.games}
+        if pentanomial and results.games > 2 * sum(results.pairs):
+            document["elo"]["unpaired_games"] = results.games - 2 * sum(results.pairs)
+        if elo.missing:
+            document["elo"]["no_interval"] = elo.missing
         document["normalized_elo"] = {"value": _number(nelo.mean), "error": _number(nelo.error)}
     if sprt is not None:
         document["sprt"] = {"elo0": sprt.elo0, "elo1": sprt.elo1, "alpha": sprt.alpha,
@@ -55,17 +62,39 @@ def summary(results: Results, engines: list[str], sprt: SPRT | None = None,
     return document
 
 
+def elo_spread(elo: dict, digits: int) -> str:
+    """The Elo interval of a :func:`summary` as text: +/- its half width; its ends when one is
+    infinite (the interval reaches a score of 0 or 1); or why there is none."""
+    if "no_interval" in elo:
+        return f"(no 95% interval: {elo['no_interval']})"
+    if elo["error"] is not None:
+        return f"+/- {elo['error']:.{digits}f}"
+    return f"[{_text(elo['low'])}, {_text(elo['high'])}]"
+
+
+def elo_basis(elo: dict) -> str:
+    """What the Elo is computed over: the model, and games a pentanomial count leaves out."""
+    plural = "" if elo["units"] == 1 else "s"
+    basis = (f"pentanomial over {elo['units']} pair{plural}" if elo["model"] == "pentanomial"
+             else f"trinomial over {elo['units']} game{plural}")
+    if elo.get("unpaired_games"):
+        unpaired = elo["unpaired_games"]
+        basis += f", {unpaired} unpaired game{'' if unpaired == 1 else 's'} not counted"
+    return basis
+
+
 def format_summary(document: dict) -> str:
     first, second = document["engines"]
     lines = [f"Results of {first} vs {second} (scores for {first}):"]
     if "elo" in document:
         elo, nelo = document["elo"], document["normalized_elo"]
-        if elo["error"] is not None:
-            spread = f"+/- {elo['error']:.2f}"
-        else:   # an interval that reaches a score of 0 or 1 has an infinite end
-            spread = f"[{_text(elo['low'])}, {_text(elo['high'])}]"
-        lines.append(f"Elo: {_text(elo['value'])} {spread} (95%, {elo['model']}), "
-                     f"nElo: {_text(nelo['value'])} +/- {_text(nelo['error'])}")
+        if "no_interval" in elo:
+            spread = f"(no 95% interval: {elo['no_interval']}; {elo_basis(elo)})"
+        else:
+            spread = f"{elo_spread(elo, 2)} (95%, {elo_basis(elo)})"
+        nelo_text = (f"nElo: {_text(nelo['value'])} +/- {_text(nelo['error'])}"
+                     if nelo["error"] is not None else "nElo: no interval yet")
+        lines.append(f"Elo: {_text(elo['value'])} {spread}, {nelo_text}")
     lines.append(f"LOS: {100 * document['los']:.2f} %, DrawRatio: "
                  f"{100 * document['draw_ratio']:.2f} %")
     points = document["wins"] + document["draws"] / 2
@@ -101,10 +130,8 @@ def pairing_line(document: dict) -> str:
             f"D {document['draws']} L {document['losses']})")
     if "elo" in document:
         elo = document["elo"]
-        spread = f"+/- {elo['error']:.1f}" if elo["error"] is not None else \
-            f"[{_text(elo['low'])}, {_text(elo['high'])}]"
         value = "unbounded" if elo["value"] is None else f"{elo['value']:+.1f}"
-        line += f", Elo {value} {spread}"
+        line += f", Elo {value} {elo_spread(elo, 1)}"
     return line + ", Ptnml [" + ", ".join(map(str, document["pentanomial"].values())) + "]"
 
 
@@ -138,7 +165,8 @@ def progress_text(results: Results, sprt: SPRT | None) -> str:
     text = f"W/D/L {results.wins}/{results.draws}/{results.losses}"
     if results.games:
         elo = results.elo()
-        text += f" Elo {elo.mean:+.1f}±{elo.error:.1f}"
+        text += f" Elo {elo.mean + 0.0:+.1f}" + (" (no interval yet)" if elo.missing
+                                                  else f"±{elo.error:.1f}")
     if sprt is not None:
         text += f" LLR {sprt.llr(results):.2f}"
     return text

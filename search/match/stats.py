@@ -4,7 +4,10 @@ Scores are from the first engine's point of view (win 1, draw 1/2, loss 0). With
 in colour-swapped pairs, the pentanomial model counts pairs by their total (0, 1/2, 1, 3/2,
 2) and gives honest error bars, because the two games of a pair share an opening (and in
 Maatatahay the chance sequence) and are correlated; the trinomial model treats every game as
-independent. Elo intervals are 95% normal intervals on the mean score, mapped to Elo.
+independent. Elo intervals are 95% normal intervals on the mean score, mapped to Elo. An
+interval needs a spread to estimate: with fewer than two units (pairs or games), or with every
+unit scoring the same, it is not computed (NaN ends and a reason in ``Interval.missing``)
+rather than shown as a zero width that would claim certainty.
 
 The SPRT is the generalised SPRT (Van den Bergh). With logistic Elo bounds its LLR is exact:
 the log ratio of the data's likelihood under the most likely outcome distributions whose mean
@@ -46,18 +49,42 @@ class Interval:
     low: float
     mean: float
     high: float
+    missing: str | None = None     # why there are no ends (NaN): too few units, no spread
 
     @property
     def error(self) -> float:
-        """Half width, for the usual 'Elo ± error' display."""
+        """Half width, for the usual 'Elo ± error' display (NaN when ``missing``)."""
         return (self.high - self.low) / 2
 
+    def ends(self, digits: int) -> dict:
+        """``low`` and ``high`` rounded for a JSON document; when ``missing``, None and
+        ``no_interval`` saying why (JSON has no NaN)."""
+        if self.missing:
+            return {"low": None, "high": None, "no_interval": self.missing}
+        return {"low": round(self.low, digits), "high": round(self.high, digits)}
 
-def mean_interval(n: int, mean: float, variance: float) -> Interval:
-    """The 95% normal interval on the mean of ``n`` units whose (population) variance is
-    ``variance``: the one interval formula of matches and the deck advisor."""
+    def mapped(self, function) -> "Interval":
+        """The interval through a monotone ``function`` (a score to Elo, say)."""
+        return Interval(function(self.low), function(self.mean), function(self.high),
+                        self.missing)
+
+
+def mean_interval(n: int, mean: float, variance: float, unit: str = "sample") -> Interval:
+    """The 95% normal interval on the mean of ``n`` units (``unit``: what one is, for the
+    reason) whose (population) variance is ``variance``: the one interval formula of matches
+    and the deck advisor. The variance is estimated from the units themselves, so with fewer
+    than two, or no spread among them, there is no interval: NaN ends and ``missing`` says
+    why."""
+    if n < 2:
+        return no_interval(mean, f"{n} {unit}{'' if n == 1 else 's'}, an interval needs 2")
+    if variance <= 0:
+        return no_interval(mean, f"all {n} {unit}s scored the same, no spread to measure")
     half = Z95 * math.sqrt(variance / n)
     return Interval(mean - half, mean, mean + half)
+
+
+def no_interval(mean: float, reason: str) -> Interval:
+    return Interval(math.nan, mean, math.nan, reason)
 
 
 def sample_interval(values) -> Interval:
@@ -143,6 +170,10 @@ class Results:
             (1.0, 0.5, 0.0), (self.wins, self.draws, self.losses))
         return values, [c or EMPTY_COUNT for c in counts] if regularized else list(counts)
 
+    @staticmethod
+    def unit_name(pentanomial: bool) -> str:
+        return "pair" if pentanomial else "game"
+
     def _unit(self, pentanomial: bool, regularized: bool = False
               ) -> tuple[int, float, float]:
         """(units, mean score, variance of one unit's mean score): per pair or per game."""
@@ -157,24 +188,23 @@ class Results:
         """The mean score with its 95% interval (within [0, 1]), per pair when pairs are
         complete (pentanomial), else per game."""
         pentanomial = self.use_pentanomial() if pentanomial is None else pentanomial
-        score = mean_interval(*self._unit(pentanomial))
+        score = mean_interval(*self._unit(pentanomial), self.unit_name(pentanomial))
+        if score.missing:
+            return score
         return Interval(max(score.low, 0.0), score.mean, min(score.high, 1.0))
 
     def elo(self, pentanomial: bool | None = None) -> Interval:
-        score = self.score_interval(pentanomial)
-        return Interval(logistic_elo(score.low), logistic_elo(score.mean),
-                        logistic_elo(score.high))
+        return self.score_interval(pentanomial).mapped(logistic_elo)
 
     def normalized_elo(self, pentanomial: bool | None = None) -> Interval:
         """Elo scaled by the result's own spread (nElo): comparable across draw rates."""
         pentanomial = self.use_pentanomial() if pentanomial is None else pentanomial
         n, mean, variance = self._unit(pentanomial)
+        score = mean_interval(n, mean, variance, self.unit_name(pentanomial))
         if variance == 0:      # every unit scored the same: no spread to normalise by
-            return Interval(math.nan, math.nan, math.nan)
+            return no_interval(math.nan, score.missing)
         per_game_sd = math.sqrt(variance * (2 if pentanomial else 1))
-        score = mean_interval(n, mean, variance)
-        to_nelo = lambda s: (s - 0.5) / per_game_sd * NELO_SCALE  # noqa: E731
-        return Interval(to_nelo(score.low), to_nelo(score.mean), to_nelo(score.high))
+        return score.mapped(lambda s: (s - 0.5) / per_game_sd * NELO_SCALE)
 
     def los(self) -> float:
         """Likelihood of superiority: P(first engine is stronger), from wins and losses."""
