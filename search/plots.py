@@ -185,6 +185,19 @@ def match_graph(series: list[dict], path: str) -> None:
 
 # -- deck advisor -----------------------------------------------------------------------------
 
+def error_bars(points) -> list[list[float]]:
+    """Matplotlib's [below, above] error lengths of (centre, low, high) points; an end that
+    could not be computed (None: too few pairs, no spread, search/match/stats.py) draws no
+    bar on that side; the text report says why there is none."""
+    below = [centre - low if low is not None else 0.0 for centre, low, _ in points]
+    above = [high - centre if high is not None else 0.0 for centre, _, high in points]
+    return [below, above]
+
+
+def _negated(value):
+    return None if value is None else -value
+
+
 def deck_graph(document: dict, path: str) -> None:
     """The deck advisor's report (``Advisor.document()``): the win rate with its 95%
     interval against each opponent deck and overall, and each card's contribution: the win
@@ -200,8 +213,7 @@ def deck_graph(document: dict, path: str) -> None:
     shown = [(name, rate) for name, rate in measured if rate is not None]
     positions = list(range(len(shown)))
     scores = [rate["score"] for _, rate in shown]
-    errors = [[rate["score"] - rate["low"] for _, rate in shown],
-              [rate["high"] - rate["score"] for _, rate in shown]]
+    errors = error_bars([(rate["score"], rate["low"], rate["high"]) for _, rate in shown])
     points, _, intervals = rates.errorbar(positions, scores, yerr=errors, fmt="o", capsize=6,
                                           markersize=7, color=COLOURS[0])
     points.set_gid("win-rate")
@@ -218,8 +230,9 @@ def deck_graph(document: dict, path: str) -> None:
     changed = [card for card in cards if card["swapped_out"] is not None]
     names = [f"{card['card']} {card['name']}" for card in changed]
     values = [-card["swapped_out"]["change"] for card in changed]
-    spread = [[card["swapped_out"]["high"] - card["swapped_out"]["change"] for card in changed],
-              [card["swapped_out"]["change"] - card["swapped_out"]["low"] for card in changed]]
+    # negated values: the change's upper end is the bar's lower one
+    spread = error_bars([(-card["swapped_out"]["change"], _negated(card["swapped_out"]["high"]),
+                          _negated(card["swapped_out"]["low"])) for card in changed])
     contributions.barh(range(len(changed)), [100 * v for v in values],
                        xerr=[[100 * e for e in side] for side in spread], capsize=3,
                        color=[COLOURS[2] if v >= 0 else COLOURS[3] for v in values])

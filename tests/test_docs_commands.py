@@ -43,11 +43,16 @@ RUN = (
     "crystalpick match mattock --engine alphabeta:depth=3 --engine greedy --games 2 --seed 5 "
     "--records games.rec",
     "crystalpick annotate mattock games.rec --nodes 20000 --seed 1 -o annotated.rec",
-    "crystalpick replay annotated.rec --game 2 --ply 10",
+    "crystalpick replay annotated.rec --game 2 --ply 7",
+    "crystalpick match mattock --engine greedy --engine random --games 2 --seed 4 "
+    "--records greedy-random.rec",
+    "crystalpick cards --family robo --kind creature --sort forca",
     "crystalpick match cardbattle --engine greedy --engine random --games 100 --seed 1",
     "crystalpick results",
 )
 MINUTES = "a match or a search of minutes to hours (the page quotes its result)"
+PICTURE = ("draws the page's own picture in docs/img: tests/test_plots.py and test_svg.py "
+           "draw each kind")
 NOT_RUN = {
     "crystalpick bench": "tests/test_bench_command.py runs it and pins its signature",
     "crystalpick engine mattock": "reads the protocol on stdin: tests/test_protocol.py",
@@ -77,6 +82,19 @@ NOT_RUN = {
         "resumes a match of the page's own database",
     "crystalpick solve mattock --time 3600 --resume mattock-start.table": MINUTES,
     "crystalpick match --openings": "names an option in the prose",
+    "crystalpick play cardbattle --engine greedy --human first": "a game played at the "
+                                                                 "keyboard: tests/test_cli_play.py",
+    **{command: PICTURE for command in (
+        'crystalpick analyse mattock --moves "h5/h4-h5 g3" --depth 3 --svg '
+        'docs/img/mattock-board.svg',
+        "crystalpick annotate mattock greedy-random.rec --engine alphabeta --nodes 20000 "
+        "--seed 1 --plot docs/img/annotate.svg",
+        "crystalpick bench --plot docs/img/bench.svg",
+        "crystalpick deck cardbattle --deck titas --against arsenal --against mista --games 20 "
+        "--seed 1 --plot docs/img/deck.svg",
+        "crystalpick match maatatahay --engine mcts:sims=100 --engine alphabeta:depth=1 "
+        "--games 40 --seed 5 --sprt elo0=0,elo1=30,model=logistic --plot docs/img/match.svg",
+        "crystalpick show cardbattle --seed 2 --svg docs/img/cardbattle-view.svg")},
 }
 
 

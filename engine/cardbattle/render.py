@@ -193,7 +193,7 @@ def screen(state, viewer: int | None, color: bool = False) -> str:
 
 def headline(pos: Position, cards: CardSet, to_move: str, target: int) -> str:
     if pos.phase == OVER:
-        return f"game over after {pos.round} rounds (first to {target} crystals)"
+        return f"{pos.round} rounds played (first to {target} crystals): the game is over"
     called = (f"{PLAYERS[pos.caller]} called {cards.attribute_label(pos.attribute)}"
               if pos.attribute >= 0 else f"{PLAYERS[pos.caller]} calls")
     tie = ", tie-break" if pos.tiebreak else ""
