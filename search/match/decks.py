@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from crystalpick.engine import GAMES, get_game
 
 from ..specs import parse_spec
-from .players import Player
+from .players import Player, make_player
 from .records import new_record
 from .runner import MatchSettings, derive_seed, play_out
 from .stats import Interval, Results, sample_interval
@@ -97,8 +97,8 @@ def play_deck_game(settings: PlaySettings, task: DeckTask) -> DeckGame:
     record = new_record(game, state, settings.engine, settings.engine, task.seed)
     with ExitStack() as players_open:
         players = [players_open.enter_context(
-                       Player(parse_spec(settings.engine),
-                              derive_seed(*coordinates, task.seat, side, "engine"), game))
+                       make_player(parse_spec(settings.engine),
+                                   derive_seed(*coordinates, task.seat, side, "engine"), game))
                    for side in range(len(decks))]
         watched = players[task.seat] = PlayedCards(players[task.seat])
         end = play_out(match, state, players, record,
