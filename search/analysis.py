@@ -11,8 +11,10 @@ observer: the search reads only what they observe.
     result = analyse(state, "alphabeta", Limits(time=1.0))
     print(result.best_move_str, result.score.text(), result.win_probability)
 
-``engine`` is ``"alphabeta"``, ``"mcts"``, ``"ismcts"`` or an engine object from :mod:`search.engines`
-(keep the object between moves of a game to reuse its transposition table or tree).
+``engine`` is the name of an engine of :mod:`search.engines` (``"alphabeta"``, ``"mcts"``,
+``"ismcts"``, ``"dfpn"``) or an engine object (keep the object between moves of a game to
+reuse its transposition table or tree); an engine refuses a game that lacks what it declares
+it requires.
 
 ``stop`` is a :class:`search.stop.StopFlag`: set it from another thread (or a signal
 handler's thread, or a worker process) and the search returns its best result so far within
