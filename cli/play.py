@@ -13,7 +13,7 @@ import random
 import click
 
 from crystalpick.engine import GameError, sample_chance
-from crystalpick.search.match.players import Player
+from crystalpick.search.match.players import make_player
 from crystalpick.search.match.records import Ply, finish_record, format_record, new_record
 from crystalpick.search.match.termination import GameEnd
 from crystalpick.search.specs import parse_spec
@@ -33,7 +33,7 @@ class TerminalGame:
         self.game, self.state, self.humans, self.color = game, state, humans, color
         self.save_path, self.offer_save = save_path, offer_save
         self.engine_spec = engine_spec
-        self.players = {side: Player(parse_spec(engine_spec), seed + side, game)
+        self.players = {side: make_player(parse_spec(engine_spec), seed + side, game)
                         for side in (0, 1) if side not in humans}
         self.chance = random.Random(seed)
         self.seed = seed
@@ -166,7 +166,7 @@ class TerminalGame:
             elif word == "show":
                 self.say(self.view())
             elif word == "hint":
-                with Player(parse_spec(self.engine_spec), self.seed, self.game) as helper:
+                with make_player(parse_spec(self.engine_spec), self.seed, self.game) as helper:
                     move, comment = helper.choose(self.state, helper.limits(None, 0.0, None),
                                                   self.record)
                 self.say(f"hint: {self.state.describe_move(move)} "

@@ -1,4 +1,5 @@
-"""Searchers (alpha-beta, MCTS) over the games' C kernels, behind one analysis API."""
+"""Searchers (alpha-beta, MCTS, ISMCTS, df-pn) over the games' C kernels, as engines
+(search/engines/) behind one analysis API."""
 from .analysis import analyse
 from .engines import AlphaBetaEngine, MCTSEngine, make_engine
 from .limits import Limits

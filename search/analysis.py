@@ -11,8 +11,10 @@ observer: the search reads only what they observe.
     result = analyse(state, "alphabeta", Limits(time=1.0))
     print(result.best_move_str, result.score.text(), result.win_probability)
 
-``engine`` is ``"alphabeta"``, ``"mcts"``, ``"ismcts"`` or an engine object from :mod:`search.engines`
-(keep the object between moves of a game to reuse its transposition table or tree).
+``engine`` is the name of an engine of :mod:`search.engines` (``"alphabeta"``, ``"mcts"``,
+``"ismcts"``, ``"dfpn"``) or an engine object (keep the object between moves of a game to
+reuse its transposition table or tree); an engine refuses a game that lacks what it declares
+it requires.
 
 ``stop`` is a :class:`search.stop.StopFlag`: set it from another thread (or a signal
 handler's thread, or a worker process) and the search returns its best result so far within
@@ -109,14 +111,7 @@ ANALYSERS = tuple(name for name in SCHEMAS
 
 def analysers_for(game) -> list[str]:
     """The specs of :data:`ANALYSERS` that can search ``game``."""
-    usable = []
-    for name in ANALYSERS:
-        try:
-            refuse_for(parse_spec(name).name, game)
-        except GameError:
-            continue
-        usable.append(name)
-    return usable
+    return [name for name in ANALYSERS if ENGINES[parse_spec(name).name].accepts(game)]
 
 
 @dataclass(frozen=True)
@@ -187,11 +182,8 @@ def request_analysis(state: State, engine: str | None, flags: dict, *, seat: int
                         "chosen: play one with --moves (see 'crystalpick moves' for the "
                         "outcomes and their probabilities)")
     limits = spec_limits(spec, flags, default)
-    options = dict(spec.options)
-    if any(option.name == "seed" for option in SCHEMAS[spec.name].options):
-        options.setdefault("seed", seed)
     try:
-        built = make_engine(spec.name, **options)
+        built = make_engine(spec.name, **spec.seeded(seed))
     except ValueError as err:
         raise GameError(f"engine options: {err}") from None
     return AnalysisRequest(state, spec, built, limits, viewer, multipv, seed)

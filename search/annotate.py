@@ -67,8 +67,9 @@ def mark_for(loss: float) -> str | None:
 
 @dataclass(frozen=True)
 class AnnotateSettings:
-    """How every position is searched: the engine spec, its limits and the seed MCTS draws
-    each position's own seed from (a spec's own ``seed`` option wins)."""
+    """How every position is searched: the engine spec, its limits and the seed each
+    position's own seed is drawn from, for an engine with a ``seed`` option (a spec's own
+    ``seed`` wins)."""
     engine: str
     limits: Limits
     seed: int = 0
@@ -137,12 +138,9 @@ def evaluate_position(settings: AnnotateSettings, header: tuple, position: str, 
     which worker ran which position before), from ``viewer``'s view if given."""
     state = _game(header).parse_position(position)
     spec = parse_spec(settings.engine)
-    options = dict(spec.options)
-    if spec.name == "mcts":
-        options.setdefault("seed", derive_seed(settings.seed, "annotate", record, index))
-    if spec.name == "ismcts":
-        options.setdefault("seed", derive_seed(settings.seed, "annotate", record, index,
-                                               viewer))
+    # the position's own seed, for whatever takes one (the viewer counts where there is one)
+    coordinates = (record, index) if viewer is None else (record, index, viewer)
+    options = spec.seeded(derive_seed(settings.seed, "annotate", *coordinates))
     depths = {}
 
     def iteration(analysis) -> None:

@@ -6,7 +6,7 @@ root player cannot see by a random assignment consistent with their observation 
 back the others' secret choices the root player waits on, so they are made inside the
 search), drawn through the playout policy (``PlayoutPolicy.determinize``), which as an
 opponent model may condition it on what the others' past play showed (``infer`` in
-search/engines.py). The tree is a hash table of information sets keyed by the kernel's
+search/engines/ismcts.py). The tree is a hash table of information sets keyed by the kernel's
 ``observation_key``: the root player's nodes by their own observation, the others' by the
 public observation (``opponent="public"``, the default: one policy for every hand they might
 hold, learnt from every simulation) or by their own (``opponent="own"``: conditioned on

@@ -1,6 +1,8 @@
-"""Root parallelism: independent trees in worker processes (threads cannot help under the
-GIL), their root statistics summed. MCTS seeds its workers seed, seed+1, ...; ISMCTS draws
-theirs from its search's seed (``run_in_workers`` runs any searches).
+"""Root parallelism's processes: ``run_in_workers`` runs searches (any no-argument callables)
+in worker processes of their own, all at once (threads cannot help under the GIL), and
+returns what they returned. The engines choose the searches (MCTS seeds its trees seed,
+seed+1, ...; ISMCTS draws theirs from its search's seed) and sum their root statistics
+(search/engines/roots.py); this module knows no engine.
 
 Workers are forked with ``os.fork`` (not ``multiprocessing.Process``, whose start-up closes
 ``sys.stdin``: that waits forever for the lock of the engine protocol's main thread, which
@@ -14,20 +16,9 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from multiprocessing.connection import Connection
 
 from .lifetime import die_with_parent
-
-
-def analyse_in_workers(engine, state, limits, point_of_view, multipv, stop=None):
-    from .engines import MCTSEngine
-    start = time.monotonic()
-    options = dict(engine.options, workers=1, reuse=False)
-    trees = [MCTSEngine(seed=engine.seed + i, **options) for i in range(engine.workers)]
-    results = run_in_workers([lambda tree=tree: tree.search(
-        state, limits, None, point_of_view, multipv, start, stop) for tree in trees])
-    return engine.result(state, merge(results), point_of_view, multipv, start)
 
 
 def run_in_workers(searches) -> list:
@@ -89,28 +80,3 @@ def end(pid: int) -> None:
         os.kill(pid, signal.SIGTERM)
         os.waitpid(pid, 0)
 
-
-def merge(results: list[dict]) -> dict:
-    """MCTS's trees: sum visits and values per root move; keep the PV of the tree that
-    visited it most."""
-    children: dict[int, list] = {}
-    best_pv: dict[int, tuple[int, list[int]]] = {}
-    for stats in results:
-        for move, visits, value, proven in stats["children"]:
-            entry = children.setdefault(move, [move, 0, 0.0, None])
-            entry[1] += visits
-            entry[2] += value
-            entry[3] = proven if proven is not None else entry[3]
-            if move in stats["pvs"] and visits > best_pv.get(move, (-1, []))[0]:
-                best_pv[move] = (visits, stats["pvs"][move])
-    roots = [s["root"] for s in results]
-    proven = next((r[3] for r in roots if r[3] is not None), None)
-    return {
-        "children": [tuple(c) for c in children.values()],
-        "pvs": {move: pv for move, (_, pv) in best_pv.items()},
-        "root": (roots[0][0], sum(r[1] for r in roots), sum(r[2] for r in roots), proven),
-        "simulations": sum(s["simulations"] for s in results),
-        "nodes": sum(s["nodes"] for s in results),
-        "tree_nodes": sum(s["tree_nodes"] for s in results),
-        "depth": max(s["depth"] for s in results), "kept": 0,
-    }

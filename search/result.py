@@ -83,3 +83,14 @@ class Analysis:
 
 
 Progress = Callable[[Analysis], None]
+
+
+def line_strings(state, moves) -> list[str]:
+    """The notation of ``moves`` played one after another from ``state`` (left unchanged):
+    a line's ``pv_str``, for every engine and the solver."""
+    walker = state.clone()
+    out = []
+    for move in moves:
+        out.append(walker.move_to_str(move))
+        walker.play(move)
+    return out

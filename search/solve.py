@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from crystalpick.engine.game import GameError
 
 from .dfpn import DISPROVEN_STATUS, PROVEN_STATUS, ProofNumberSearch
-from .engines import line_strings, refuse_imperfect_information
+from .requirements import NO_CHANCE, PERFECT_INFORMATION, refuse
+from .result import line_strings
 from .score import DRAW, LOSS, WIN, Proven
 from .stop import StopFlag
 
@@ -86,15 +87,6 @@ class Progress:
     elapsed: float
 
 
-def refuse_unsolvable(game) -> None:
-    """df-pn proves results of games without chance or hidden information only."""
-    refuse_imperfect_information("solve", game)
-    if game.capabilities.chance:
-        raise GameError(f"solve cannot prove {game.name}: df-pn searches games without chance "
-                        f"and {game.name} has chance (use analyse, whose alpha-beta and MCTS "
-                        f"handle it)")
-
-
 class DamagedTable(GameError):
     """A ``--resume`` table that is ours but damaged: nothing of it was loaded."""
 
@@ -102,9 +94,12 @@ class DamagedTable(GameError):
 class Solver:
     """One df-pn table for a game; ``solve`` may be called on several positions."""
 
+    # df-pn proves results of games without chance or hidden information only
+    requires = (PERFECT_INFORMATION, NO_CHANCE)
+
     def __init__(self, game, hash_megabytes: int = 64, epsilon: float = 0.25,
                  evaluation_order: bool = True, mobility: bool = True):
-        refuse_unsolvable(game)
+        refuse("solve", self.requires, game)
         self.game = game
         try:
             self.searcher = ProofNumberSearch(

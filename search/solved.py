@@ -23,7 +23,7 @@ from importlib import resources
 from crystalpick.engine import GameError, get_game
 
 from .alphabeta import AlphaBeta
-from .engines import refuse_imperfect_information
+from .engines import AlphaBetaEngine
 from .score import WIN, Proven, from_alphabeta
 from crystalpick.engine.game import sample_chance
 
@@ -60,7 +60,7 @@ def load_solved(game: str) -> list[SolvedPosition]:
 def exact_value(state, node_limit: int, max_depth: int = 60) -> Proven | None:
     """The proven result of ``state`` for its mover (player 0 at a chance node), by
     full-width search deepened until the result is proven; None if not within the nodes."""
-    refuse_imperfect_information("alphabeta", state.game)
+    AlphaBetaEngine.refuse(state.game)
     searcher = AlphaBeta(state.search_kernel().clone(), state.game.evaluator(), tt_megabytes=16,
                          lmr=False)
     searcher.begin()
@@ -150,7 +150,7 @@ def main(argv: list[str]) -> None:
         sys.exit(2)
     name = argv[0]
     try:
-        refuse_imperfect_information("alphabeta", get_game(name))
+        AlphaBetaEngine.refuse(get_game(name))
     except GameError as err:
         print(f"error: {err}", file=sys.stderr)
         sys.exit(2)

@@ -5,7 +5,8 @@ The one spelling of an engine everywhere: ``analyse --engine``, ``play --engine`
 (:mod:`search.options`), so a key the engine does not have, or a value out of its range, is
 refused here, before any game starts. Keys that are search limits (``depth``, ``nodes``,
 ``sims``, ``time``) set the per-move budget; the others are the engine's options.
-``greedy`` is alpha-beta at depth 1: the move whose position the evaluation likes best.
+``greedy`` searches as alpha-beta at depth 1 (the move whose position the evaluation likes
+best; on a game alpha-beta cannot play, the game's own greedy: search/match/players.py).
 ``random`` plays uniformly at random. ``cmd:COMMAND LINE`` is an external program speaking
 the crystalpick engine protocol (docs/protocol.md), e.g. ``cmd:crystalpick engine mattock``.
 """
@@ -29,9 +30,24 @@ SCHEMAS = {**{name: engine.schema for name, engine in ENGINES.items()},
 @dataclass(frozen=True)
 class EngineSpec:
     text: str
-    name: str
+    name: str          # the engine that searches (greedy: alphabeta), or random, or cmd
     limits: dict       # Limits fields (``sims`` is stored as ``simulations``)
     options: dict      # option name -> value, checked against the engine's schema
+    kind: str          # what the text names: an engine, greedy, random or cmd
+
+    @property
+    def schema(self) -> EngineSchema | None:
+        """The option schema of what the text names (None for an external command)."""
+        return SCHEMAS.get(self.kind)
+
+    def seeded(self, seed: int) -> dict:
+        """The options, with ``seed`` as the ``seed`` option if the schema has one and the
+        spec sets none: whatever draws random numbers gets the caller's seed, by schema."""
+        options = dict(self.options)
+        if self.schema is not None and any(option.name == "seed"
+                                           for option in self.schema.options):
+            options.setdefault("seed", seed)
+        return options
 
 
 def parse_spec(text: str) -> EngineSpec:
@@ -45,7 +61,7 @@ def parse_spec(text: str) -> EngineSpec:
             raise OptionError(f"engine command {rest!r}: {err}") from None
         if not command:
             raise OptionError("cmd: needs a command line, e.g. cmd:crystalpick engine mattock")
-        return EngineSpec(text, EXTERNAL, {}, {"command": command})
+        return EngineSpec(text, EXTERNAL, {}, {"command": command}, EXTERNAL)
     if name not in SCHEMAS:
         raise OptionError(f"unknown engine {name!r} in {text!r}; expected one of "
                           f"{', '.join(SCHEMAS)} or cmd:COMMAND (with options, e.g. "
@@ -62,5 +78,5 @@ def parse_spec(text: str) -> EngineSpec:
             raise OptionError(f"engine option {key.strip()!r} given twice in {text!r}")
         (limits if is_limit else options)[field] = parsed
     if name == GREEDY.name:
-        name, limits = "alphabeta", {"depth": 1}
-    return EngineSpec(text, name, limits, options)
+        return EngineSpec(text, "alphabeta", {"depth": 1}, options, GREEDY.name)
+    return EngineSpec(text, name, limits, options, name)

@@ -12,7 +12,7 @@ from crystalpick.engine.cardbattle.moves import kind_of, M_PLAY
 from crystalpick.engine.cardbattle.position import CHOOSE
 from crystalpick.engine.kernel import PUBLIC_VIEW
 from crystalpick.search import Limits, analyse, make_engine
-from crystalpick.search.match.players import Player
+from crystalpick.search.match.players import make_player
 from crystalpick.search.match.runner import MatchSettings, play_game
 from crystalpick.search.match.termination import EngineStartError
 from crystalpick.search.specs import parse_spec
@@ -128,7 +128,7 @@ def test_games_without_hidden_information_refuse_to_sample():
     with pytest.raises(GameError, match="ismcts cannot play mattock: .* use mcts or alphabeta"):
         analyse(state, "ismcts", Limits(simulations=10))
     with pytest.raises(EngineStartError, match="hides nothing"):
-        Player(parse_spec("ismcts"), 1, get_game("mattock"))
+        make_player(parse_spec("ismcts"), 1, get_game("mattock"))
 
 
 @pytest.mark.parametrize("engine", ["alphabeta", "mcts"])

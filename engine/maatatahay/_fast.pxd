@@ -1,4 +1,5 @@
-# C-level Maatatahay kernel, cimported by the searchers so no Python call happens per node.
+# C-level Maatatahay kernel: the searchers reach it as a GameKernel (engine/kernel.pxd), and
+# the game's evaluation cimports it to read its state without a Python call.
 from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
 
 cdef enum:

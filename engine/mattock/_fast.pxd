@@ -1,4 +1,5 @@
-# C-level Mattock kernel, cimported by the searchers so no Python call happens per node.
+# C-level Mattock kernel: the searchers reach it as a GameKernel (engine/kernel.pxd), and the
+# game's evaluation and playout policy cimport it to read its state without a Python call.
 from crystalpick.engine.bits cimport bit_count, lowest_bit
 from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
 

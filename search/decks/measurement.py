@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from crystalpick.engine import GAMES, DeckBuilding, get_game, require
 
-from ..match.players import Player
+from ..match.players import Player, make_player
 from ..match.records import new_record
 from ..match.runner import MatchSettings, derive_seed, play_out
 from ..match.stats import Interval, Results, sample_interval
@@ -99,8 +99,8 @@ def play_deck_game(settings: PlaySettings, task: DeckTask) -> DeckGame:
     record = new_record(game, state, settings.engine, settings.engine, task.seed)
     with ExitStack() as players_open:
         players = [players_open.enter_context(
-                       Player(parse_spec(settings.engine),
-                              derive_seed(*coordinates, task.seat, side, "engine"), game))
+                       make_player(parse_spec(settings.engine),
+                                   derive_seed(*coordinates, task.seat, side, "engine"), game))
                    for side in range(len(decks))]
         watched = players[task.seat] = PlayedCards(players[task.seat])
         end = play_out(match, state, players, record,

@@ -15,7 +15,7 @@ import numpy as np
 
 from crystalpick.engine import GreedyPolicy as OwnGreedy, require
 
-from ..engines import ENGINES, make_engine
+from ..engines import make_engine
 from ..limits import Limits
 from ..specs import parse_spec
 from .response import Strategy
@@ -53,9 +53,7 @@ class EnginePolicy(Policy):
     def __init__(self, text: str, seed: int):
         self.spec = parse_spec(text)
         self.name = text
-        self.options = dict(self.spec.options)
-        if any(option.name == "seed" for option in ENGINES[self.spec.name].schema.options):
-            self.options.setdefault("seed", seed)
+        self.options = self.spec.seeded(seed)
         self.limits = Limits(**self.spec.limits) if self.spec.limits else Limits(time=1.0)
 
     def probabilities(self, state):

@@ -1,69 +1,41 @@
-"""Match players built from engine specs (see :mod:`search.specs`).
+"""Match players built from engine specs (see :mod:`search.specs`) by one factory,
+:func:`make_player`: a built-in engine (greedy is alpha-beta at depth 1), the game's own
+greedy where alpha-beta cannot play, ``random``, or an external ``cmd:`` program.
 
-A player is created in the process that plays the game, so specs, not objects, travel.
-``random`` draws from its own seeded generator.
+A player is created in the process that plays the game, so specs, not objects, travel. The
+seed goes to whatever has a ``seed`` option in its schema (``EngineSpec.seeded``).
 """
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 
 from crystalpick.engine import GameError, GreedyPolicy, require
 
-from ..engines import make_engine, refuse_for
-from ..specs import GREEDY
+from ..analysis import analyse
+from ..engines import ENGINES, make_engine
 from ..limits import Limits
-from ..specs import EngineSpec
+from ..specs import EXTERNAL, GREEDY, RANDOM, EngineSpec
+from .external import ExternalEngine
 from .records import GameRecord
 from .termination import EngineCrashed, EngineStartError, IllegalMove
 
 
-class Player:
+class Player(ABC):
     """Chooses moves for one side of one game; keeps its search state between moves. A player
     that cannot start raises :class:`EngineStartError`; one that fails while choosing raises
     the :class:`EngineFailure` that says how."""
 
-    def __init__(self, spec: EngineSpec, seed: int, game):
+    def __init__(self, spec: EngineSpec):
         self.spec = spec
-        self.rng = random.Random(spec.options.get("seed", seed))   # random:seed=N
-        self.engine = self.external = None
-        # greedy on a game the searchers refuse is the game's own observation-based greedy
-        self.own_greedy = (spec.text.partition(":")[0].strip() == GREEDY.name
-                           and not game.capabilities.perfect_information)
-        if spec.name == "cmd":
-            from .external import ExternalEngine
-            self.external = ExternalEngine(spec.options["command"], game)
-        elif spec.name != "random" and not self.own_greedy:
-            try:
-                refuse_for(spec.name, game)
-            except GameError as err:
-                raise EngineStartError(f"{spec.text!r} did not start: {err}") from None
-            options = dict(spec.options)
-            if spec.name in ("mcts", "ismcts"):
-                options.setdefault("seed", seed)
-            try:
-                self.engine = make_engine(spec.name, **options)
-            except (TypeError, ValueError) as err:
-                raise EngineStartError(f"{spec.text!r} did not start: {err}") from None
+
+    @abstractmethod
+    def choose(self, state, limits: Limits, record: GameRecord) -> tuple[int, dict]:
+        """The move to play in ``state`` (reached by the plies of ``record``) and what to say
+        about it in the record's comment."""
 
     def warm_up(self, state) -> None:
-        """A one-node search, so a built-in engine allocates its table or tree before the
-        first game: options that do not fit in memory stop the match instead of forfeiting
-        every game."""
-        if self.engine is None or state.is_terminal() or state.is_chance_node():
-            return
-        from ..analysis import analyse
-        try:
-            analyse(state, self.engine, Limits(nodes=1))
-        except (GameError, ValueError) as err:
-            raise EngineStartError(f"{self.spec.text!r} did not start: {err}") from None
-
-    def __enter__(self) -> "Player":
-        return self
-
-    def __exit__(self, kind, error, trace) -> None:
-        # a game left by an exception (Ctrl-C, a worker told to leave) does not wait for
-        # an external engine to quit
-        self.close(at_once=kind is not None)
+        """Make, before the first game, what the games need (nothing here)."""
 
     def limits(self, clock: float | None, increment: float, move_time: float | None) -> Limits:
         fields = dict(self.spec.limits)
@@ -75,16 +47,44 @@ class Player:
             fields["time"] = 1.0
         return Limits(**fields)
 
-    def choose(self, state, limits: Limits, record: GameRecord) -> tuple[int, dict]:
-        """The move to play in ``state`` (reached by the plies of ``record``) and what to say
-        about it in the record's comment."""
-        if self.external is not None:
-            return self.choose_external(state, limits, record)
-        if self.own_greedy:
-            return require(state.game, GreedyPolicy, "greedy").greedy_move(state), {}
-        if self.engine is None:
-            return self.rng.choice(state.legal_moves()), {}
-        from ..analysis import analyse
+    def close(self, at_once: bool = False) -> None:
+        """Release what the player holds (an external engine's process)."""
+
+    def __enter__(self) -> "Player":
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        # a game left by an exception (Ctrl-C, a worker told to leave) does not wait for
+        # an external engine to quit
+        self.close(at_once=kind is not None)
+
+    def did_not_start(self, err: Exception) -> EngineStartError:
+        return EngineStartError(f"{self.spec.text!r} did not start: {err}")
+
+
+class SearchPlayer(Player):
+    """A built-in engine searching each move within the player's limits."""
+
+    def __init__(self, spec: EngineSpec, options: dict, game):
+        super().__init__(spec)
+        try:
+            ENGINES[spec.name].refuse(game)
+            self.engine = make_engine(spec.name, **options)
+        except (GameError, TypeError, ValueError) as err:
+            raise self.did_not_start(err) from None
+
+    def warm_up(self, state) -> None:
+        """A one-node search, so the engine allocates its table or tree before the first
+        game: options that do not fit in memory stop the match instead of forfeiting every
+        game."""
+        if state.is_terminal() or state.is_chance_node():
+            return
+        try:
+            analyse(state, self.engine, Limits(nodes=1))
+        except (GameError, ValueError) as err:
+            raise self.did_not_start(err) from None
+
+    def choose(self, state, limits, record):
         try:
             result = analyse(state, self.engine, limits)
         except Exception as err:      # a built-in engine that raises has crashed
@@ -99,8 +99,35 @@ class Player:
             comment["mixed"] = f"{result.lines[0].probability:.2f} {result.best_move_str}"
         return result.move_to_play, comment
 
-    def choose_external(self, state, limits: Limits, record: GameRecord) -> tuple[int, dict]:
-        """The engine manages its own time: it may use its whole clock (or the move time)."""
+
+class OwnGreedyPlayer(Player):
+    """``greedy`` on a game alpha-beta cannot play: the game's own observation-based greedy
+    (its ``GreedyPolicy`` feature, engine/features.py)."""
+
+    def choose(self, state, limits, record):
+        return require(state.game, GreedyPolicy, "greedy").greedy_move(state), {}
+
+
+class RandomPlayer(Player):
+    """A uniformly random legal move from its own seeded generator."""
+
+    def __init__(self, spec: EngineSpec, seed: int):
+        super().__init__(spec)
+        self.rng = random.Random(seed)
+
+    def choose(self, state, limits, record):
+        return self.rng.choice(state.legal_moves()), {}
+
+
+class ExternalPlayer(Player):
+    """A program speaking the engine protocol; it manages its own time: it may use its whole
+    clock (or the move time)."""
+
+    def __init__(self, spec: EngineSpec, game):
+        super().__init__(spec)
+        self.external = ExternalEngine(spec.options["command"], game)
+
+    def choose(self, state, limits, record):
         if limits.clock is not None:
             go = f"clock {int(limits.clock * 1000)} inc {int(limits.increment * 1000)}"
             allowed = limits.clock
@@ -114,5 +141,17 @@ class Player:
             raise IllegalMove(str(err)) from None
 
     def close(self, at_once: bool = False) -> None:
-        if self.external is not None:
-            self.external.close(at_once)
+        self.external.close(at_once)
+
+
+def make_player(spec: EngineSpec, seed: int, game) -> Player:
+    """The player ``spec`` names for one side of a game of ``game``, seeded from ``seed``
+    unless the spec sets its own."""
+    options = spec.seeded(seed)
+    if spec.kind == EXTERNAL:
+        return ExternalPlayer(spec, game)
+    if spec.kind == RANDOM.name:
+        return RandomPlayer(spec, options["seed"])
+    if spec.kind == GREEDY.name and not ENGINES[spec.name].accepts(game):
+        return OwnGreedyPlayer(spec)
+    return SearchPlayer(spec, options, game)

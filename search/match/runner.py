@@ -21,7 +21,7 @@ from crystalpick.engine import GameError, get_game, sample_chance
 
 from ..specs import parse_spec
 from .adjudication import MaxPlies, adjudicate
-from .players import Player
+from .players import Player, make_player
 from .records import GameRecord, Ply, finish_record, format_record, new_record, parse_records
 from .stats import SPRT, Results
 from .termination import EngineFailure, GameEnd, Termination
@@ -208,8 +208,8 @@ def play_game(settings: MatchSettings, pair: int, swapped: bool) -> GameOutcome:
                         Swapped=str(int(swapped)), **time_control_tag(settings))
     with ExitStack() as players_open:
         players = [players_open.enter_context(
-                       Player(parse_spec(spec), derive_seed(settings.seed, pair, swapped, side),
-                              game))
+                       make_player(parse_spec(spec),
+                                   derive_seed(settings.seed, pair, swapped, side), game))
                    for side, spec in enumerate(engines)]
         end = play_out(settings, state, players, record,
                        random.Random(derive_seed(settings.seed, "chance", pair)))
@@ -428,7 +428,7 @@ def check_engines(settings: MatchSettings) -> None:
     :class:`EngineStartError` instead of forfeiting every game of the match."""
     game = get_game(settings.game, settings.rules, tileset=settings.tileset)
     for spec in settings.engines:
-        with Player(parse_spec(spec), settings.seed, game) as player:
+        with make_player(parse_spec(spec), settings.seed, game) as player:
             player.warm_up(opening_state(game, opening_for(settings, 0)))
 
 

@@ -1,0 +1,46 @@
+"""The engines behind :func:`search.analyse`, one module per family (alpha-beta, MCTS,
+ISMCTS, df-pn): each drives its Cython searcher within the limits, turns the raw root
+statistics into an :class:`Analysis`, and declares what it requires of a game (``requires``,
+read against the game's ``capabilities``), so a refusal comes from that declaration.
+
+An engine object may be kept across the moves of a game: alpha-beta then keeps its
+transposition table and history, MCTS its tree (re-rooted at the new position when that
+position is in the tree). A :class:`StopFlag` given to ``analyse`` reaches the searchers'
+C loops (and the worker processes of root-parallel MCTS and ISMCTS); when it is set they
+return their best result so far.
+"""
+from __future__ import annotations
+
+from .alphabeta import AlphaBetaEngine
+from .base import DEPTH, NODES, SIMS, TIME, Engine, not_enough_memory
+from .dfpn import DfpnEngine
+from .ismcts import ISMCTSEngine
+from .mcts import MCTSEngine
+
+ENGINES = {engine.name: engine for engine in (AlphaBetaEngine, MCTSEngine, ISMCTSEngine,
+                                              DfpnEngine)}
+# The engine a command uses when none is named: the first that accepts the game (alpha-beta,
+# or ISMCTS for a game with hidden information, the only searcher that plays it).
+DEFAULTS = (AlphaBetaEngine, ISMCTSEngine)
+
+
+def make_engine(name: str, **options) -> Engine:
+    """An engine by name (one of ``ENGINES``) with its options (see its ``schema``)."""
+    if name not in ENGINES:
+        raise ValueError(f"unknown engine {name!r}; expected one of {', '.join(ENGINES)}")
+    return ENGINES[name](**options)
+
+
+def refuse_for(engine: str, game) -> None:
+    """The engine named ``engine`` refuses ``game`` if the game lacks what it requires."""
+    ENGINES[engine].refuse(game)
+
+
+def default_engine(game) -> str:
+    """The name of the engine a command uses for ``game`` when none is named."""
+    return next((engine for engine in DEFAULTS if engine.accepts(game)), DEFAULTS[0]).name
+
+
+__all__ = ["ENGINES", "DEPTH", "NODES", "SIMS", "TIME", "Engine", "AlphaBetaEngine",
+           "MCTSEngine", "ISMCTSEngine", "DfpnEngine", "make_engine", "refuse_for",
+           "default_engine", "not_enough_memory"]

@@ -1,0 +1,179 @@
+"""ISMCTS as an engine: the information-set searcher (search/ismcts.pyx) from one player's
+view, within the limits; each search draws from its own seed, and ``workers=N`` sums the
+root arms of N trees searched in worker processes (search/parallel.py, engines/roots.py)."""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..ismcts import AVERAGES, ISMCTS, OPPONENTS, PLAYOUTS, PLAYS, SELECTIONS
+from ..options import EngineSchema, Option
+from ..parallel import run_in_workers
+from ..requirements import HIDDEN_INFORMATION
+from ..result import Analysis, Line
+from ..score import Mean, PovScore
+from .base import NODES, SIMS, TIME, Engine, run_in_chunks
+from .roots import ismcts_statistics, merge_ismcts
+
+
+def secure_move(lines) -> int:
+    """The option to play pure: the largest lower bound ``win rate - 1/sqrt(visits)`` (about
+    two standard errors of a result in [0, 1]). Not the largest share of the average
+    strategy: regret matching's average lags, and after a few hundred simulations it can
+    still rank a losing pass above the boost that wins (tests/test_ismcts.py)."""
+    visited = [line for line in lines if line.visits] or lines
+    return max(visited, key=lambda line: line.win_probability
+               - 1 / math.sqrt(max(line.visits, 1))).move
+
+
+class ISMCTSEngine(Engine):
+    """Information Set MCTS (search/ismcts.pyx) from one player's view: the observer is the
+    point of view (by default the player to move), and nothing they cannot see is read."""
+    name = "ismcts"
+    schema = EngineSchema(
+        "ismcts", "Information Set MCTS for hidden-information games: a mixed strategy from "
+                  "the player's own view.",
+        limits=(SIMS, NODES, TIME),
+        options=(
+            Option("selection", "choice", "rm", "Selection rule: regret matching, EXP3 or "
+                   "plain UCT (exploitable at simultaneous choices).", choices=SELECTIONS),
+            Option("gamma", "float", 0.1, "Exploration share of rm and exp3.",
+                   minimum=0, maximum=1, above_minimum=True),
+            Option("c", "float", 0.7, "Exploration constant of uct (rewards in [0, 1]).",
+                   minimum=0),
+            Option("playout", "choice", "random", "Playouts uniformly random or by the "
+                   "game's own policy (heuristic).", choices=PLAYOUTS),
+            Option("warmup", "int", 0, "Visits an information set plays the playout policy "
+                   "before its selection rule (heuristic playouts only).", minimum=0,
+                   maximum=10**6),
+            Option("epsilon", "float", 0.0, "Share of uniformly random moves in heuristic "
+                   "playouts.", minimum=0, maximum=1),
+            Option("model", "float", 0.0, "Share of the other players' choices in the tree "
+                   "made by the game's playout policy from their sampled hand (an opponent "
+                   "model) instead of the selection rule.", minimum=0, maximum=1),
+            Option("infer", "bool", False, "Draw the other player's hand consistent with "
+                   "their past choices as the game's playout policy would have made them "
+                   "(the opponent model of model=1; needs the game's history)."),
+            Option("play", "choice", "auto", "The move played: drawn from the mixed strategy "
+                   "(sample), the option with the best win rate less 1/sqrt(visits) (best), "
+                   "or best except at a secret simultaneous choice (auto).", choices=PLAYS),
+            Option("opponent", "choice", "public", "The other player's information sets: "
+                   "keyed by the public observation or by their own (their sampled hand).",
+                   choices=OPPONENTS),
+            Option("redraw", "float", 0.0, "Share of simulations that redraw the player's own "
+                   "hand too, as the others see it, so their information sets answer every "
+                   "hand the player might hold rather than the real one (for small games: "
+                   "the real hand gets the rest).", minimum=0, maximum=1),
+            Option("average", "choice", "linear", "The recommended strategy of rm and exp3: "
+                   "the average of the strategies played, each weighted by its visit's number "
+                   "(linear) or all alike (plain).", choices=AVERAGES),
+            Option("max_nodes", "int", 1_000_000, "Information sets kept, at most.",
+                   minimum=1024, maximum=2**30),
+            Option("workers", "int", 1, "Root-parallel worker processes: independent trees "
+                   "with seeds drawn from the search's, their root arms summed.",
+                   minimum=1, maximum=256),
+            Option("seed", "int", None, "Seed of the determinizations, the search and the "
+                   "move drawn from the mixed strategy.", minimum=0, maximum=2**63 - 1,
+                   unset="random"),
+        ))
+
+    stopped_by = ("simulations", "nodes", "time", "clock")
+    requires = (HIDDEN_INFORMATION,)
+
+    def __init__(self, **options):
+        self.options = self.schema.settings(options)
+        self.seed = self.options.pop("seed")
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(2**63)
+        self.searches = 0
+
+    def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
+        self.check_limits(limits)
+        self.refuse(state.game)
+        start = time.monotonic()
+        # each search of this engine draws from its own seed: the n-th move of a game alike
+        rng = random.Random(f"{self.seed}:{self.searches}")
+        self.searches += 1
+        seeds = [rng.getrandbits(63) for _ in range(self.options["workers"])]
+        policy = state.game.playout_policy()
+        if self.options["infer"]:
+            policy.infer(state.search_kernel(), point_of_view)
+        if len(seeds) == 1:
+            stats = self.search(state, policy, limits, progress, point_of_view, seeds[0],
+                                start, stop)
+        else:
+            stats = merge_ismcts(run_in_workers([lambda seed=seed: self.search(
+                state, policy, limits, None, point_of_view, seed, start, stop)
+                for seed in seeds]))
+        return self.result(state, stats, point_of_view, start, rng)
+
+    def search(self, state, policy, limits, progress, observer, seed, start, stop) -> dict:
+        """One tree's search within the limits (or until ``stop`` is set): its raw root
+        statistics, as ``merge_ismcts`` sums them."""
+        selection = self.options["selection"]
+        exploration = self.options["c"] if selection == "uct" else self.options["gamma"]
+        # a fresh kernel: no history of the real game below the search
+        kernel = state.game.parse_position(state.position()).search_kernel()
+        tree = ISMCTS(kernel, policy, observer, selection,
+                      exploration, seed, self.options["max_nodes"],
+                      self.options["playout"], self.options["warmup"],
+                      self.options["opponent"], self.options["epsilon"],
+                      self.options["model"], self.options["redraw"], self.options["average"])
+        tree.set_stop(stop)
+        tree.reset_counters()
+        for past_soft_limit in run_in_chunks(tree, limits, start):
+            if progress:
+                progress(self.result(state, ismcts_statistics(tree), observer, start, None))
+            if past_soft_limit:
+                break
+        return ismcts_statistics(tree)
+
+    def result(self, state, stats, observer, start, rng) -> Analysis:
+        """Every option of the observer's decision with its share of the average strategy
+        (uct: of the visits), its win rate and visits; the overall win probability is the
+        strategy's expected win rate (the simulations' mean when the observer is not to
+        move). ``rng`` draws the move to play from the strategy (None: a progress report)."""
+        arms = stats["arms"]
+        selection = self.options["selection"]
+        weights = [(visits if selection == "uct" else strategy) for _, visits, _, strategy, _
+                   in arms]
+        total = sum(weights)
+        shares = [w / total if total > 0 else 1.0 / len(arms) for w in weights]
+        lines = []
+        for (move, visits, value, _, _), share in zip(arms, shares):
+            rate = value / visits if visits else 0.5
+            lines.append(Line(move=move, move_str=state.move_to_str(move), pv=[move],
+                              pv_str=[state.move_to_str(move)], visits=visits,
+                              probability=share,
+                              score=PovScore(Mean(2 * rate - 1), observer)))
+        lines.sort(key=lambda line: (-line.probability, -line.visits))
+        simulations = stats["simulations"]
+        if lines and any(line.visits for line in lines):
+            expected = sum(line.probability * line.win_probability for line in lines)
+        else:
+            real = stats["real_simulations"]
+            expected = stats["result_sum"] / real if real else 0.5
+        play, how = None, None
+        if rng is not None and lines:
+            # drawn even when not used, so each search takes the same share of the seed
+            drawn = rng.choices([line.move for line in lines],
+                                [line.probability for line in lines])[0]
+            mode = self.options["play"]
+            pure = mode == "best" or (mode == "auto" and not stats["secret"])
+            play = secure_move(lines) if pure else drawn
+            how = "pure" if pure else "drawn"
+        elapsed = time.monotonic() - start
+        return Analysis(
+            engine=self.name, point_of_view=observer,
+            point_of_view_name=state.game.player_names[observer], lines=lines,
+            score=PovScore(Mean(2 * expected - 1), observer), nodes=stats["nodes"],
+            elapsed=elapsed, nps=stats["nodes"] / elapsed if elapsed > 0 else 0.0,
+            seldepth=stats["depth"], simulations=simulations, seed=self.seed,
+            workers=self.options["workers"], tree_nodes=stats["tree_nodes"],
+            bytes_per_node=ISMCTS.bytes_per_node(), play_move=play,
+            info={"simulations_per_second": simulations / elapsed if elapsed > 0 else 0.0,
+                  "selection": selection, "observer": state.game.player_names[observer],
+                  **({"real_simulations": stats["real_simulations"]}
+                     if self.options["redraw"] else {}),
+                  **({"play": how} if how else {})})
