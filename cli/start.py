@@ -14,8 +14,8 @@ from . import interrupts
 
 
 def main() -> None:
-    interrupts.install()
     try:
+        interrupts.install()        # a signal may land while it starts the watcher thread
         from .main import run
         run()
     except KeyboardInterrupt:       # before the commands were ready to report anything
