@@ -667,6 +667,7 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human, save_p
 
     from .play import TerminalGame
 
+    check_folder("--save", save_path, "the record")    # before the game, not after it
     seed = seed if seed is not None else _random.SystemRandom().randrange(2**31)
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     engine_spec = f"{default_engine(game_obj)}:time=1" if engine_spec is None else engine_spec
