@@ -1,7 +1,7 @@
-"""Engine-vs-engine commands: ``match`` (two engines), ``tournament`` (a round-robin or a
-gauntlet of several) and ``ratings`` (a rating list from the results database). Each parses,
-drives a :class:`~crystalpick.search.match.session.MatchSession` (or reads the database) and
-prints; the commands register themselves on the group of :mod:`.main`."""
+"""``crystalpick match`` (two engines) and what it shares with ``tournament``
+(cli/tournaments.py): the options of where and how games are played, and driving a
+:class:`~crystalpick.search.match.session.MatchSession` to the end (or to Ctrl-C) with its
+report printed."""
 from __future__ import annotations
 
 import random
@@ -11,9 +11,9 @@ import click
 
 from crystalpick.engine import GAMES
 
-from .main import (DECK_OPTION, RULE_OPTION, TILESET_OPTION, InputError, Interrupted,
-                   check_folder, cli, deck_rules, emit_json, json_option, parse_rules,
-                   user_errors)
+from .common import (DECK_OPTION, RULE_OPTION, TILESET_OPTION, InputError, Interrupted,
+                     check_folder, command, deck_rules, emit_json, json_option, parse_rules,
+                     user_errors)
 from .params import (CONCURRENCY, GAME_COUNT, MATCH_ID, MAX_PLIES, MOVE_TIME, SEED,
                      TOLERANCE, checked)
 
@@ -24,8 +24,6 @@ ENGINE_HELP = ("Engine spec ENGINE[:KEY=VALUE,...]: alphabeta[:depth=4,...], "
                "option. Keys depth/nodes/sims/time set the per-move budget.")
 PAIRS_PER_PAIRING = checked("games-per-pair", "int", 2, 100_000)
 ROUNDS = checked("rounds", "int", 1, 100_000)
-BOOTSTRAP = checked("bootstrap", "int", 0, 100_000)
-VIRTUAL_DRAWS = checked("prior", "float", 0, 1000)
 
 
 def play_options(command):
@@ -202,7 +200,7 @@ def play(session, options, resume: bool, announce, report, text, progress) -> No
         raise stopped
 
 
-@cli.command()
+@command()
 @play_options
 @click.option("--engine", "engines", multiple=True, metavar="SPEC",
               help="Given twice. " + ENGINE_HELP)
@@ -255,4 +253,3 @@ def match(game, engines, game_count, sprt, resume, match_id, **options):
              text, lambda state: progress_text(state.unpaired(), state.sprt))
 
 
-from . import tournaments  # noqa: E402,F401  (tournament, ratings: built on the above)
