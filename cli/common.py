@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import random
 import sys
 
 import click
@@ -129,6 +130,11 @@ def load_state(game, position, moves, rules, seed, tileset, impl="fast"):
     game_obj = get_game(game, parse_rules(rules), impl=impl, seed=seed, tileset=tileset)
     state = game_obj.state(" ".join(position) if position else None, moves)
     return game_obj, state
+
+
+def chosen_seed(seed: int | None) -> int:
+    """The seed given, or a fresh one short enough to type (every command prints it)."""
+    return seed if seed is not None else random.SystemRandom().randrange(2**31)
 
 
 def use_colour() -> bool:

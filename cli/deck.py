@@ -8,8 +8,8 @@ import click
 
 from crystalpick.engine import GAMES
 
-from .common import (InputError, Interrupted, check_plot, command, draw, emit_json,
-                     json_option, parse_rules, plot_option, user_errors)
+from .common import (InputError, Interrupted, check_plot, chosen_seed, command, draw,
+                     emit_json, json_option, parse_rules, plot_option, user_errors)
 from .params import CONCURRENCY, GAME_COUNT, IMPROVE_STEPS, SEED, SWAP_OUTS
 
 
@@ -54,46 +54,37 @@ def deck(game, deck, opponents, engine_spec, game_count, improve, outs, concurre
     both games of a pair on the same shuffles; decks measured on one seed meet the same
     shuffles, so their differences are paired. Ctrl-C stops and reports what was measured.
     """
-    import random as _random
-
     from tqdm import tqdm
 
-    from crystalpick.search.decks.advisor import Advisor, AdvisorSettings, format_report
+    from crystalpick.search.decks.advisor import AdvisorSettings, advisor_session, format_report
     from crystalpick.search.decks.measurement import PlaySettings
-    from crystalpick.search.match.executors import LocalPool
     from crystalpick.search.match.termination import EngineStartError
     from crystalpick.search.plots import deck_graph
 
     if deck is None:
         raise InputError("give the deck to advise with --deck DECK")
     check_plot(plot_path)
-    seed = seed if seed is not None else _random.SystemRandom().randrange(2**31)
+    seed = chosen_seed(seed)
     settings = AdvisorSettings(PlaySettings(game.lower(), engine_spec, parse_rules(rules),
                                             tileset),
                                deck, list(opponents), game_count, seed, improve, outs)
-    settings.check()
 
     def bar(description, total):
         return tqdm(total=total, desc=description, unit="game", file=sys.stderr, disable=None,
                     leave=False)
 
     interrupted = False
-    with LocalPool(concurrency) as executor:
-        advisor = Advisor(settings, executor, bar)
+    with advisor_session(settings, concurrency, bar) as advisor:
         try:
-            advisor.check_engines()
-            click.echo(f"deck advisor: {deck} against {', '.join(opponents)}, {engine_spec}, "
-                       f"seed {seed}", err=True)
-            advisor.run()
+            advisor.advise(lambda: click.echo(f"deck advisor: {deck} against "
+                                              f"{', '.join(opponents)}, {engine_spec}, seed "
+                                              f"{seed}", err=True))
         except EngineStartError as err:
             raise InputError(f"engine {err}") from None
         except KeyboardInterrupt:
             interrupted = True
     document = advisor.document(interrupted)
-    if as_json:
-        emit_json(document)
-    else:
-        click.echo(format_report(document))
+    emit_json(document) if as_json else click.echo(format_report(document))
     draw(deck_graph, document, plot_path)
     if interrupted:
         raise Interrupted(f"interrupted after {document['games_played']} games: the report "

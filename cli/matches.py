@@ -4,18 +4,17 @@
 report printed."""
 from __future__ import annotations
 
-import random
 import sys
 
 import click
 
 from crystalpick.engine import GAMES
 
-from .common import (DECK_OPTION, RULE_OPTION, TILESET_OPTION, InputError, Interrupted,
-                     check_folder, command, deck_rules, emit_json, json_option, parse_rules,
-                     user_errors)
-from .params import (CONCURRENCY, GAME_COUNT, MATCH_ID, MAX_PLIES, MOVE_TIME, SEED,
-                     TOLERANCE, checked)
+from .common import (DECK_OPTION, InputError, Interrupted, RULE_OPTION, TILESET_OPTION,
+                     check_folder, chosen_seed, command, deck_rules, emit_json, json_option,
+                     parse_rules, user_errors)
+from .params import (CONCURRENCY, GAME_COUNT, MATCH_ID, MAX_PLIES, MOVE_TIME, SEED, TOLERANCE,
+                     checked)
 
 ENGINE_HELP = ("Engine spec ENGINE[:KEY=VALUE,...]: alphabeta[:depth=4,...], "
                "mcts[:time=0.5,c=1.4,...], ismcts[:sims=20000,...] (hidden information), "
@@ -104,7 +103,7 @@ def new_settings(game, engines, games, options, sprt=None):
         game=game, engines=list(engines), games=games,
         rules=parse_rules(tuple(options["rules"]) + deck_rules(game, options["decks"])),
         tileset=options["tileset"], openings_order=options["openings_order"],
-        seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+        seed=chosen_seed(seed),
         tc=parse_tc(options["tc"]), move_time=options["move_time"],
         tolerance=options["tolerance"], max_plies=options["max_plies"], sprt=sprt,
         concurrency=options["concurrency"])

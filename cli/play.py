@@ -19,8 +19,8 @@ from crystalpick.search.match.records import Ply, finish_record, format_record, 
 from crystalpick.search.match.termination import GameEnd
 from crystalpick.search.specs import parse_spec
 
-from .common import (InputError, Interrupted, command, game_arguments, load_state, use_colour,
-                     user_errors)
+from .common import (InputError, Interrupted, chosen_seed, command, game_arguments, load_state,
+                     use_colour, user_errors)
 from .output import moves_text
 
 
@@ -235,7 +235,6 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human, save_p
     At your turn type a move, or: moves, show, hint, undo, save FILE, help, quit. The game is
     kept when it ends: saved (--save FILE), or printed as a record.
     """
-    import random as _random
 
     from crystalpick.search.engines import default_engine
     from crystalpick.search.match.termination import EngineFailure, EngineStartError
@@ -243,7 +242,7 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human, save_p
 
     from .play import TerminalGame
 
-    seed = seed if seed is not None else _random.SystemRandom().randrange(2**31)
+    seed = chosen_seed(seed)
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     engine_spec = f"{default_engine(game_obj)}:time=1" if engine_spec is None else engine_spec
     try:

@@ -10,9 +10,9 @@ import click
 
 from crystalpick.engine import GAMES, GameError
 
-from .common import (InputError, Interrupted, check_folder, check_plot, command, draw,
-                     emit_json, json_option, plot_option, position_document, read_records,
-                     use_colour, user_errors, write_atomically)
+from .common import (InputError, Interrupted, check_folder, check_plot, chosen_seed, command,
+                     draw, emit_json, json_option, plot_option, position_document,
+                     read_records, use_colour, user_errors, write_atomically)
 from .params import CONCURRENCY, DEPTH, NODES, RECORD_NUMBER, REPLAY_PLY, SEED, SIMS, TIME
 
 
@@ -130,7 +130,6 @@ def annotate(words, engine_spec, time_limit, depth, nodes, sims, concurrency,
     (with the better move and its line); -o writes the records with a comment per move.
     Ctrl-C stops and reports (and writes) what is finished.
     """
-    import random as _random
 
     from tqdm import tqdm
 
@@ -159,7 +158,7 @@ def annotate(words, engine_spec, time_limit, depth, nodes, sims, concurrency,
     spec = annotating_spec(engine_spec)
     limits = spec_limits(spec, {"depth": depth, "nodes": nodes, "sims": sims,
                                 "time": time_limit}, Limits(time=0.2))
-    seed = seed if seed is not None else _random.SystemRandom().randrange(2**31)
+    seed = chosen_seed(seed)
     annotation = Annotation(records, AnnotateSettings(engine_spec, limits, seed))
     stopped = None
     started = time.monotonic()

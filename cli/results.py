@@ -2,12 +2,11 @@
 ``ratings`` (the rating list of a tournament, or of every game in it)."""
 from __future__ import annotations
 
-import random
 import time
 
 import click
 
-from .common import InputError, command, emit_json, json_option, user_errors
+from .common import InputError, chosen_seed, command, emit_json, json_option, user_errors
 from .params import MATCH_ID, SEED, checked
 
 BOOTSTRAP = checked("bootstrap", "int", 0, 100_000)
@@ -87,7 +86,7 @@ def ratings(db_path, tournament_id, everything, anchor, bootstrap, virtual_draws
 
     if everything and tournament_id is not None:
         raise InputError("give --tournament ID or --all, not both")
-    seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    seed = chosen_seed(seed)
     db = ResultsDB(db_path or default_path(), create=False)
     try:
         pools = rating_pools(db, tournament_id, everything)
