@@ -35,10 +35,8 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, plot_path, as_json
     Prints nodes, time and nodes/second per position and in total, then 'signature: N', the
     total node count, which changes only when move generation or search behaviour changes.
     """
-    import dataclasses
-
-    from crystalpick.search.bench import (bench_game, benched_games, rates_by_game,
-                                          signature, totals)
+    from crystalpick.search.bench import (bench_document, bench_games, benched_games, id_width,
+                                          rates_by_game, row_text, totals_text, workload_text)
     from crystalpick.search.plots import rates_chart
 
     check_folder("--profile", profile_path, "the profile")
@@ -47,60 +45,34 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, plot_path, as_json
     if game and GAMES[names[0]].bench_settings is None:
         raise click.UsageError(f"{game} has no bench workload; games with one: "
                                f"{', '.join(benched_games())}")
-
-    rows = []
-
-    def run_all(stop):
-        for name in names:
-            settings = dataclasses.replace(
-                GAMES[name].bench_settings, **{k: v for k, v in (("perft_depth", perft_depth),
-                                                    ("alphabeta_depth", depth),
-                                                    ("mcts_simulations", sims)) if v})
-            if not as_json:
-                searches = ", ".join(
-                    f"{searcher} " + ", ".join(f"{limit} {value}" for limit, value in
-                                               settings.budget(searcher).items())
-                    for searcher in settings.searchers)
-                click.echo(f"{name}: perft depth {settings.perft_depth} ({impl}), {searches}")
-            rows.extend(bench_game(name, settings, impl, None if as_json else print_row, stop))
-            if stop.is_set():
-                break
-
-    # rows print as they finish, so the id column is as wide as the longest id of them all
-    id_width = max(len(case.id) for name in names for case in GAMES[name]().bench_suite())
-
-    def print_row(row):
-        parts = "  ".join(f"{part} {m.nodes:>10,} {m.seconds:6.2f}s {m.nps:>12,.0f}/s"
-                          for part, m in row.parts.items())
-        click.echo(f"  {row.position_id:<{id_width}} {parts}")
-
-    if profile_path:
-        import cProfile
-        import pstats
-        profiler = cProfile.Profile()
-        _, interrupted = stoppable(lambda stop: profiler.runcall(run_all, stop))
-        profiler.dump_stats(profile_path)
-        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(15)
-    else:
-        _, interrupted = stoppable(run_all)
-    total = totals(rows)
-    if as_json:             # when interrupted: the positions finished, and no signature
-        emit_json({"games": names, "impl": impl,
-                   **({"interrupted": True} if interrupted else {"signature": signature(rows)}),
-                   "positions": [{"game": r.game, "id": r.position_id,
-                                  **{p: {"nodes": m.nodes, "seconds": round(m.seconds, 4),
-                                         "nps": round(m.nps)} for p, m in r.parts.items()}}
-                                 for r in rows],
-                   "total": {p: {"nodes": m.nodes, "seconds": round(m.seconds, 4),
-                                 "nps": round(m.nps)} for p, m in total.items()}})
+    width = id_width(names)
+    overrides = {"perft_depth": perft_depth, "alphabeta_depth": depth, "mcts_simulations": sims}
+    rows, interrupted = profiled(lambda stop: bench_games(
+        names, impl, overrides, stop,
+        None if as_json else lambda name, settings: click.echo(
+            f"{name}: {workload_text(settings, impl)}"),
+        None if as_json else lambda row: click.echo(row_text(row, width))), profile_path)
+    if as_json:
+        emit_json(bench_document(names, impl, rows, interrupted))
     elif not interrupted:
         click.echo("")
-        for part, m in total.items():
-            click.echo(f"total {part:<9} {m.nodes:>12,} nodes {m.seconds:7.2f} s "
-                       f"{m.nps:>12,.0f} nodes/s")
-        click.echo(f"signature: {signature(rows)}")
+        click.echo(totals_text(rows))
     draw(rates_chart, rates_by_game(rows), plot_path,
          f"crystalpick bench ({impl} perft): nodes/s per game over its bench positions")
     if interrupted:
         raise Interrupted(f"interrupted: the positions finished are "
                           f"{'in the document' if as_json else 'listed'} above ({len(rows)})")
+
+
+def profiled(call, profile_path: str | None):
+    """``stoppable(call)``, under cProfile when --profile is given: the profile saved there
+    and its top functions printed on stderr."""
+    if not profile_path:
+        return stoppable(call)
+    import cProfile
+    import pstats
+    profiler = cProfile.Profile()
+    found = stoppable(lambda stop: profiler.runcall(call, stop))
+    profiler.dump_stats(profile_path)
+    pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(15)
+    return found
