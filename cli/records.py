@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 
 import click
 
-from crystalpick.engine import GAMES, GameError
+from crystalpick.engine import GameError
 
 from .common import (InputError, Interrupted, check_folder, check_plot, chosen_seed, command,
                      draw, emit_json, json_option, plot_option, position_document,
@@ -81,19 +80,6 @@ def replay(record_file, ply, index, list_annotations, as_json):
             click.echo(line)
 
 
-def annotated_game(words: tuple, records) -> str:
-    """``annotate [GAME] RECORDS``: the game named, which every record must be, or the game
-    the records are of (the first record's ``Game`` tag)."""
-    game = words[0] if len(words) == 2 else records[0].tags["Game"]
-    if game.lower() not in GAMES:
-        raise InputError(f"unknown game {game!r}; expected one of {', '.join(sorted(GAMES))}")
-    for number, record in enumerate(records, 1):
-        if record.tags["Game"].lower() != game.lower():
-            raise InputError(f"record {number} of {words[-1]} is a {record.tags['Game']} "
-                             f"game, not {game}")
-    return game.lower()
-
-
 @command()
 @click.argument("words", metavar="[GAME] RECORDS", nargs=-1, required=True)
 @click.option("--engine", "engine_spec", default=None, metavar="SPEC",
@@ -130,16 +116,11 @@ def annotate(words, engine_spec, time_limit, depth, nodes, sims, concurrency,
     (with the better move and its line); -o writes the records with a comment per move.
     Ctrl-C stops and reports (and writes) what is finished.
     """
-
     from tqdm import tqdm
 
-    from crystalpick.search import Limits
-    from crystalpick.search.analysis import spec_limits
-    from crystalpick.search.annotate import (AnnotateSettings, Annotation, annotating_spec,
-                                             format_report)
+    from crystalpick.search.annotate import format_report, new_annotation, records_game
+    from crystalpick.search.match.executors import ExecutorError
     from crystalpick.search.plots import evaluation_graph
-    from crystalpick.search.match.executors import ExecutorError, open_executor
-    from crystalpick.search.match.records import format_record
 
     if len(words) > 2:
         raise InputError(f"annotate takes [GAME] RECORDS, got {len(words)} arguments: "
@@ -152,50 +133,37 @@ def annotate(words, engine_spec, time_limit, depth, nodes, sims, concurrency,
     records = read_records(records_file)
     if not records:
         raise InputError(f"{records_file} holds no game records")
-    game = annotated_game(words, records)
-    from crystalpick.search.engines import default_engine
-    engine_spec = default_engine(GAMES[game.lower()]) if engine_spec is None else engine_spec
-    spec = annotating_spec(engine_spec)
-    limits = spec_limits(spec, {"depth": depth, "nodes": nodes, "sims": sims,
-                                "time": time_limit}, Limits(time=0.2))
-    seed = chosen_seed(seed)
-    annotation = Annotation(records, AnnotateSettings(engine_spec, limits, seed))
+    game = records_game(records, words[0] if len(words) == 2 else None, records_file)
+    annotation = new_annotation(records, game, engine_spec, {
+        "depth": depth, "nodes": nodes, "sims": sims, "time": time_limit}, chosen_seed(seed))
     stopped = None
-    started = time.monotonic()
-    with open_executor(concurrency, cluster) as executor:
-        if executor.describe():
-            click.echo(executor.describe(), err=True)
-        bar = tqdm(total=len(annotation.tasks()), desc="positions", unit="pos",
-                   file=sys.stderr, disable=None)
+    with tqdm(total=len(annotation.tasks()), desc="positions", unit="pos", file=sys.stderr,
+              disable=None) as bar:
         try:
-            annotation.run(executor, lambda evaluation: bar.update(1))
+            annotation.run_in(concurrency, cluster,
+                              lambda executor: executor.describe() and click.echo(
+                                  executor.describe(), err=True),
+                              lambda evaluation: bar.update(1))
         except KeyboardInterrupt:
             stopped = Interrupted("interrupted")
         except ExecutorError as err:
             if not annotation.evaluations:
                 raise InputError(f"{err}; nothing was written") from None
             stopped = InputError(str(err))
-        finally:
-            bar.close()
-    seconds = time.monotonic() - started
     written = output_path if output_path and (stopped is None or annotation.evaluations) \
         else None
     if written:
-        write_atomically(output_path, "\n".join(format_record(record)
-                                                for record in annotation.annotated_records()))
-    done, total = len(annotation.evaluations), len(annotation.tasks())
-    speed = f"{done} positions in {seconds:.1f} s ({done / seconds:.1f} positions/s)"
+        write_atomically(output_path, annotation.records_text())
     if as_json:
-        emit_json({**annotation.report(), "seconds": round(seconds, 3),
-                   "positions_per_second": round(done / seconds, 2)})
+        emit_json({**annotation.report(), **annotation.speed()})
     else:
         click.echo(format_report(annotation))
-        click.echo(f"\n{speed}; annotator {annotation.annotator_text()}")
+        click.echo(f"\n{annotation.speed_text()}")
     if written:
         click.echo(f"annotated records written to {written}", err=True)
     draw(evaluation_graph, annotation.report(), plot_path)
     if stopped is not None:
-        stopped.message = f"{stopped.message}: {done} of {total} positions evaluated" + \
-            (f", kept in {written}" if written else "") + \
-            " and reported above"
+        stopped.message = (f"{stopped.message}: {len(annotation.evaluations)} of "
+                           f"{len(annotation.tasks())} positions evaluated"
+                           + (f", kept in {written}" if written else "") + " and reported above")
         raise stopped
