@@ -115,8 +115,6 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
     Progress goes to stderr; Ctrl-C prints what is proven so far (e.g. which first moves
     lose) and exits with status 130.
     """
-    from tqdm import tqdm
-
     if not GAMES[game.lower()].capabilities.perfect_information:
         from .exact_solving import solve_hidden
         if time_limit is not None or resume_path:
@@ -127,11 +125,19 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
     if config:
         raise InputError(f"--config: {game} is solved by proof-number search; named small "
                          f"configurations are for games with hidden information")
+    check_folder("--resume", resume_path, "the table")
+    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    prove(game_obj, state, moves, hash_mb, time_limit, nodes, resume_path, as_json)
+
+
+def prove(game_obj, state, moves, hash_mb, time_limit, nodes, resume_path, as_json) -> None:
+    """``solve`` by proof-number search (search/solve.py): a table resumed from
+    ``resume_path`` (a damaged one is ignored, said on stderr), progress on stderr, the
+    proof printed, also what is proven when stopped."""
+    from tqdm import tqdm
 
     from crystalpick.search.solve import DamagedTable, Solver
 
-    check_folder("--resume", resume_path, "the table")
-    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     solver = Solver(game_obj, hash_mb)
     if resume_path:
         try:
@@ -140,17 +146,10 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
             click.echo(f"warning: {err}; ignored, solving afresh", err=True)
     if state.is_terminal():
         raise InputError("the game is over in this position: nothing to solve")
-    bar = tqdm(desc="solve", file=sys.stderr, disable=None, bar_format="{desc} {postfix}")
-
-    def progress(report):
-        bar.set_postfix_str(progress_text(report), refresh=True)
-
-    try:
-        solution, interrupted = stoppable(
-            lambda stop: solver.solve(state, seconds=time_limit, nodes=nodes, stop=stop,
-                                      progress=progress, save_path=resume_path))
-    finally:
-        bar.close()
+    with tqdm(desc="solve", file=sys.stderr, disable=None, bar_format="{desc} {postfix}") as bar:
+        solution, interrupted = stoppable(lambda stop: solver.solve(
+            state, seconds=time_limit, nodes=nodes, stop=stop, save_path=resume_path,
+            progress=lambda report: bar.set_postfix_str(progress_text(report), refresh=True)))
     inputs = {"game": game_obj.name, "position": state.position(), "moves": moves.split(),
               "rules": game_obj.rules, "hash_mb": hash_mb, "time": time_limit,
               "nodes": nodes, "resume": resume_path}
