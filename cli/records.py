@@ -80,6 +80,22 @@ def replay(record_file, ply, index, list_annotations, as_json):
             click.echo(line)
 
 
+def annotated_records(words: tuple):
+    """``annotate [GAME] RECORDS``: the records of the file and the game they are of."""
+    from crystalpick.search.annotate import records_game
+
+    if len(words) > 2:
+        raise InputError(f"annotate takes [GAME] RECORDS, got {len(words)} arguments: "
+                         f"{' '.join(words)}")
+    records_file = words[-1]
+    if not os.path.isfile(records_file):
+        raise InputError(f"records file {records_file!r} does not exist")
+    records = read_records(records_file)
+    if not records:
+        raise InputError(f"{records_file} holds no game records")
+    return records, records_game(records, words[0] if len(words) == 2 else None, records_file)
+
+
 @command()
 @click.argument("words", metavar="[GAME] RECORDS", nargs=-1, required=True)
 @click.option("--engine", "engine_spec", default=None, metavar="SPEC",
@@ -118,22 +134,13 @@ def annotate(words, engine_spec, time_limit, depth, nodes, sims, concurrency,
     """
     from tqdm import tqdm
 
-    from crystalpick.search.annotate import format_report, new_annotation, records_game
+    from crystalpick.search.annotate import format_report, new_annotation
     from crystalpick.search.match.executors import ExecutorError
     from crystalpick.search.plots import evaluation_graph
 
-    if len(words) > 2:
-        raise InputError(f"annotate takes [GAME] RECORDS, got {len(words)} arguments: "
-                         f"{' '.join(words)}")
-    records_file = words[-1]
-    if not os.path.isfile(records_file):
-        raise InputError(f"records file {records_file!r} does not exist")
     check_folder("-o", output_path, "the records")
     check_plot(plot_path)
-    records = read_records(records_file)
-    if not records:
-        raise InputError(f"{records_file} holds no game records")
-    game = records_game(records, words[0] if len(words) == 2 else None, records_file)
+    records, game = annotated_records(words)
     annotation = new_annotation(records, game, engine_spec, {
         "depth": depth, "nodes": nodes, "sims": sims, "time": time_limit}, chosen_seed(seed))
     stopped = None
@@ -163,7 +170,5 @@ def annotate(words, engine_spec, time_limit, depth, nodes, sims, concurrency,
         click.echo(f"annotated records written to {written}", err=True)
     draw(evaluation_graph, annotation.report(), plot_path)
     if stopped is not None:
-        stopped.message = (f"{stopped.message}: {len(annotation.evaluations)} of "
-                           f"{len(annotation.tasks())} positions evaluated"
-                           + (f", kept in {written}" if written else "") + " and reported above")
+        stopped.message = f"{stopped.message}: {annotation.kept_text(written)}"
         raise stopped

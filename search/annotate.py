@@ -369,6 +369,11 @@ class Annotation:
         return (f"{done} positions in {self.seconds:.1f} s ({done / self.seconds:.1f} "
                 f"positions/s); annotator {self.annotator_text()}")
 
+    def kept_text(self, written: str | None) -> str:
+        """What a stopped run kept: the positions evaluated, and where they were written."""
+        return (f"{len(self.evaluations)} of {len(self.tasks())} positions evaluated"
+                + (f", kept in {written}" if written else "") + " and reported above")
+
     def records_text(self) -> str:
         """The records with a comment on every move evaluated (``annotate -o``)."""
         return "\n".join(format_record(record) for record in self.annotated_records())
