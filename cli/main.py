@@ -16,7 +16,6 @@ import click
 from . import (analyse, bench, cards, deck, engine_protocol, interrupts, matches, perft, play,
                positions, records, results, solving, tournaments)
 from .common import CONTEXT, OneLineErrors
-from .start import leave, main as start_main
 
 
 @click.group(cls=OneLineErrors, context_settings=CONTEXT)
@@ -48,12 +47,13 @@ def run():
     except SystemExit as end:
         if not isinstance(end.code, int) or end.code - 128 not in interrupts.STOPPING:
             raise
-        leave(end.code)       # what was found is printed and every worker is stopped
+        interrupts.leave(end.code)   # what was found is printed, every worker is stopped
 
 
 def main():
-    """The entry point under its older name (``crystalpick.cli.start.main``)."""
-    start_main()
+    """The entry point under its older name (``crystalpick.cli.start.main`` is the one that
+    installs the interrupt runner before these imports)."""
+    interrupts.run(lambda: run)
 
 
 if __name__ == "__main__":
