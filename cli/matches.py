@@ -10,9 +10,9 @@ import click
 
 from crystalpick.engine import GAMES
 
-from .common import (DECK_OPTION, InputError, Interrupted, RULE_OPTION, TILESET_OPTION,
-                     check_folder, chosen_seed, command, deck_rules, emit_json, json_option,
-                     parse_rules, user_errors)
+from .common import (DECK_OPTION, RULE_OPTION, TILESET_OPTION, InputError, Interrupted,
+                     check_folder, check_plot, chosen_seed, command, deck_rules, draw,
+                     emit_json, json_option, parse_rules, user_errors)
 from .params import (CONCURRENCY, GAME_COUNT, MATCH_ID, MAX_PLIES, MOVE_TIME, SEED, TOLERANCE,
                      checked)
 
@@ -119,10 +119,7 @@ def open_session(options):
     from crystalpick.search.match.session import MatchSession
 
     check_folder("--records", options["records_path"], "the records")
-    if options["plot_path"]:
-        from crystalpick.search.plots import check_target
-        check_folder("--plot", options["plot_path"], "the picture")
-        check_target("--plot", options["plot_path"])
+    check_plot(options["plot_path"])
     check_folder("--db", options["db_path"], "the results database")  # the default's is made
     return MatchSession(options["db_path"] or default_path())
 
@@ -193,8 +190,7 @@ def play(session, options, resume: bool, announce, report, text, progress) -> No
     if options["plot_path"]:               # what was finished, also when stopped
         from crystalpick.search.match.session import running_series
         from crystalpick.search.plots import match_graph
-        match_graph(running_series(session), options["plot_path"])
-        click.echo(f"plot written to {options['plot_path']}", err=True)
+        draw(match_graph, running_series(session), options["plot_path"])
     if stopped is not None:
         raise stopped
 
