@@ -1,6 +1,5 @@
 """``crystalpick cards``: a card set listed and filtered (engine/cardbattle/catalogue.py), so
-a player can build a deck without reading the card set's file. Registers on the group of
-:mod:`.main`."""
+a player can build a deck without reading the card set's file."""
 from __future__ import annotations
 
 import click
@@ -8,10 +7,10 @@ import click
 from crystalpick.engine.cardbattle.cards import load_cardset
 from crystalpick.engine.cardbattle.catalogue import listing_document, listing_text, select_cards
 
-from .main import cli, emit_json, json_option, user_errors
+from .common import command, emit_json, json_option, user_errors
 
 
-@cli.command()
+@command()
 @click.option("--cardset", "tileset", type=click.Path(dir_okay=False), default=None,
               help="The card set file (default: the invented set that ships with crystalpick).")
 @click.option("--family", default=None, help="Only cards of this family (and neutral boosts).")

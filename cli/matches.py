@@ -1,21 +1,20 @@
-"""Engine-vs-engine commands: ``match`` (two engines), ``tournament`` (a round-robin or a
-gauntlet of several) and ``ratings`` (a rating list from the results database). Each parses,
-drives a :class:`~crystalpick.search.match.session.MatchSession` (or reads the database) and
-prints; the commands register themselves on the group of :mod:`.main`."""
+"""``crystalpick match`` (two engines) and what it shares with ``tournament``
+(cli/tournaments.py): the options of where and how games are played, and driving a
+:class:`~crystalpick.search.match.session.MatchSession` to the end (or to Ctrl-C) with its
+report printed."""
 from __future__ import annotations
 
-import random
 import sys
 
 import click
 
 from crystalpick.engine import GAMES
 
-from .main import (DECK_OPTION, RULE_OPTION, TILESET_OPTION, InputError, Interrupted,
-                   check_folder, cli, deck_rules, emit_json, json_option, parse_rules,
-                   user_errors)
-from .params import (CONCURRENCY, GAME_COUNT, MATCH_ID, MAX_PLIES, MOVE_TIME, SEED,
-                     TOLERANCE, checked)
+from .common import (DECK_OPTION, RULE_OPTION, TILESET_OPTION, InputError, Interrupted,
+                     check_folder, check_plot, chosen_seed, command, deck_rules, draw,
+                     emit_json, json_option, parse_rules, user_errors)
+from .params import (CONCURRENCY, GAME_COUNT, MATCH_ID, MAX_PLIES, MOVE_TIME, SEED, TOLERANCE,
+                     checked)
 
 ENGINE_HELP = ("Engine spec ENGINE[:KEY=VALUE,...]: alphabeta[:depth=4,...], "
                "mcts[:time=0.5,c=1.4,...], ismcts[:sims=20000,...] (hidden information), "
@@ -24,8 +23,6 @@ ENGINE_HELP = ("Engine spec ENGINE[:KEY=VALUE,...]: alphabeta[:depth=4,...], "
                "option. Keys depth/nodes/sims/time set the per-move budget.")
 PAIRS_PER_PAIRING = checked("games-per-pair", "int", 2, 100_000)
 ROUNDS = checked("rounds", "int", 1, 100_000)
-BOOTSTRAP = checked("bootstrap", "int", 0, 100_000)
-VIRTUAL_DRAWS = checked("prior", "float", 0, 1000)
 
 
 def play_options(command):
@@ -106,7 +103,7 @@ def new_settings(game, engines, games, options, sprt=None):
         game=game, engines=list(engines), games=games,
         rules=parse_rules(tuple(options["rules"]) + deck_rules(game, options["decks"])),
         tileset=options["tileset"], openings_order=options["openings_order"],
-        seed=seed if seed is not None else random.SystemRandom().randrange(2**31),
+        seed=chosen_seed(seed),
         tc=parse_tc(options["tc"]), move_time=options["move_time"],
         tolerance=options["tolerance"], max_plies=options["max_plies"], sprt=sprt,
         concurrency=options["concurrency"])
@@ -122,10 +119,7 @@ def open_session(options):
     from crystalpick.search.match.session import MatchSession
 
     check_folder("--records", options["records_path"], "the records")
-    if options["plot_path"]:
-        from crystalpick.search.plots import check_target
-        check_folder("--plot", options["plot_path"], "the picture")
-        check_target("--plot", options["plot_path"])
+    check_plot(options["plot_path"])
     check_folder("--db", options["db_path"], "the results database")  # the default's is made
     return MatchSession(options["db_path"] or default_path())
 
@@ -196,13 +190,12 @@ def play(session, options, resume: bool, announce, report, text, progress) -> No
     if options["plot_path"]:               # what was finished, also when stopped
         from crystalpick.search.match.session import running_series
         from crystalpick.search.plots import match_graph
-        match_graph(running_series(session), options["plot_path"])
-        click.echo(f"plot written to {options['plot_path']}", err=True)
+        draw(match_graph, running_series(session), options["plot_path"])
     if stopped is not None:
         raise stopped
 
 
-@cli.command()
+@command()
 @play_options
 @click.option("--engine", "engines", multiple=True, metavar="SPEC",
               help="Given twice. " + ENGINE_HELP)
@@ -255,4 +248,3 @@ def match(game, engines, game_count, sprt, resume, match_id, **options):
              text, lambda state: progress_text(state.unpaired(), state.sprt))
 
 
-from . import tournaments  # noqa: E402,F401  (tournament, ratings: built on the above)

@@ -9,6 +9,7 @@ game can be replayed exactly.
 from __future__ import annotations
 
 import random
+import sys
 
 import click
 
@@ -18,6 +19,8 @@ from crystalpick.search.match.records import Ply, finish_record, format_record, 
 from crystalpick.search.match.termination import GameEnd
 from crystalpick.search.specs import parse_spec
 
+from .common import (InputError, Interrupted, check_folder, chosen_seed, command, game_arguments, load_state,
+                     use_colour, user_errors)
 from .output import moves_text
 
 
@@ -212,3 +215,59 @@ class TerminalGame:
             return False
         self.say(f"saved {len(self.record.plies)} plies to {path}")
         return True
+
+
+@command()
+@game_arguments
+@click.option("--engine", "engine_spec", default=None, metavar="SPEC",
+              help="The engine, as for 'match' (e.g. mcts:time=2,c=1.2). Default: "
+                   "alphabeta:time=1, or ismcts:time=1 for a game with hidden information.")
+@click.option("--human", type=click.Choice(["first", "second", "both", "none"]),
+              default="first", show_default=True, help="Which side(s) you play.")
+@click.option("--save", "save_path", default=None, metavar="FILE",
+              help="Save the game's record to FILE when it ends (also when you quit or press "
+                   "Ctrl-C). Without it the record is printed at the end, or, when you play "
+                   "at a terminal, you are asked for a file name first.")
+@user_errors
+def play(game, position, moves, rules, seed, tileset, engine_spec, human, save_path):
+    """Play a game in the terminal against an engine (or watch engines play with --human none).
+
+    At your turn type a move, or: moves, show, hint, undo, save FILE, help, quit. The game is
+    kept when it ends: saved (--save FILE), or printed as a record.
+    """
+
+    from crystalpick.search.engines import default_engine
+    from crystalpick.search.match.termination import EngineFailure, EngineStartError
+    from crystalpick.search.specs import parse_spec
+
+    check_folder("--save", save_path, "the record")    # before the game, not after it
+    seed = chosen_seed(seed)
+    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    engine_spec = f"{default_engine(game_obj)}:time=1" if engine_spec is None else engine_spec
+    try:
+        parse_spec(engine_spec)
+    except ValueError as err:
+        raise InputError(str(err)) from None
+    humans = {"first": {0}, "second": {1}, "both": {0, 1}, "none": set()}[human]
+    try:
+        terminal = TerminalGame(game_obj, state, engine_spec, humans, seed, use_colour(),
+                                save_path, offer_save=bool(humans) and sys.stdin.isatty())
+    except EngineStartError as err:
+        raise InputError(f"engine {err}") from None
+    interrupted = False
+    try:
+        terminal.run()
+    except (KeyboardInterrupt, click.Abort) as err:
+        if isinstance(err, click.Abort) and not isinstance(err.__context__, KeyboardInterrupt):
+            raise
+        interrupted = True
+        if save_path and terminal.record.plies:
+            terminal.save(save_path)
+        raise Interrupted(f"interrupted after {len(terminal.record.plies)} plies (seed "
+                          f"{seed}); --save FILE or 'save FILE' at the prompt keeps a game"
+                          ) from None
+    except EngineFailure as err:
+        raise InputError(f"engine {engine_spec!r} failed ({err.termination.label}): "
+                         f"{err}") from None
+    finally:
+        terminal.close(at_once=interrupted)

@@ -1,6 +1,19 @@
-"""How ``crystalpick solve`` prints a solution: text for people, one JSON document for programs
-(schema ``docs/solve.schema.json``), and the progress line on stderr."""
+"""``crystalpick solve``: proof-number search (search/solve.py) for a game of perfect
+information, the exact solver (cli/exact_solving.py) otherwise; how a proof is printed: text
+for people, one JSON document for programs (schema ``docs/solve.schema.json``), and the
+progress line on stderr."""
 from __future__ import annotations
+
+import sys
+
+import click
+
+from crystalpick.engine import GAMES
+
+from .common import (InputError, Interrupted, check_folder, command, emit_json, game_arguments,
+                     json_option, load_state, parse_rules, user_errors)
+from .interrupts import stoppable
+from .params import NODES, SOLVE_HASH, TIME
 
 SCHEMA = "crystalpick.solve/1"
 VERDICTS = ("win", "loss", "no win", "unknown")
@@ -71,3 +84,82 @@ def progress_text(report) -> str:
     return (f"{report.phase}: pn {report.proof_number:,} dn {report.disproof_number:,} "
             f"nodes {report.nodes:,} "
             f"({report.nodes / report.elapsed if report.elapsed else 0:,.0f}/s)")
+
+
+@command()
+@game_arguments
+@click.option("--hash", "hash_mb", type=SOLVE_HASH, default=64,
+              show_default=True, help="Transposition table size in MB.")
+@click.option("--time", "time_limit", type=TIME, default=None,
+              help="Seconds to search (default: until solved or Ctrl-C).")
+@click.option("--nodes", type=NODES, default=None, help="Node budget.")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
+              help="Keep the table in this file: read if it exists, written every minute "
+                   "and at the end, so a long solve continues where it stopped.")
+@click.option("--config", default=None, metavar="NAME",
+              help="Hidden information: a named small configuration (e.g. boost-3).")
+@click.option("--method", type=click.Choice(["lp", "cfr"]), default="lp", show_default=True,
+              help="Hidden information: the sequence-form LP (exact) or CFR+ to --target.")
+@click.option("--target", type=click.FloatRange(1e-9, 0.5), default=1e-6, show_default=True,
+              help="Hidden information, --method cfr: the exploitability to reach.")
+@json_option
+@user_errors
+def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, nodes,
+          resume_path, config, method, target, as_json):
+    """Prove the result of a position: win or loss for the side to move, in how many
+    plies, and the main line (depth-first proof-number search, docs/search.md).
+
+    A game with hidden information or simultaneous choices is solved exactly instead
+    (docs/cardbattle.md): from POSITION or the setup, the value, the method, the
+    exploitability and the first decision's equilibrium strategy; --nodes bounds the tree.
+    Progress goes to stderr; Ctrl-C prints what is proven so far (e.g. which first moves
+    lose) and exits with status 130.
+    """
+    if not GAMES[game.lower()].capabilities.perfect_information:
+        from .exact_solving import solve_hidden
+        if time_limit is not None or resume_path:
+            raise InputError("--time and --resume are for proof-number search; the exact "
+                             "solver runs to the end (--nodes bounds its tree)")
+        return solve_hidden(game, position, moves, parse_rules(rules), seed, tileset, config,
+                            method, target, nodes, as_json)
+    if config:
+        raise InputError(f"--config: {game} is solved by proof-number search; named small "
+                         f"configurations are for games with hidden information")
+    check_folder("--resume", resume_path, "the table")
+    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    prove(game_obj, state, moves, hash_mb, time_limit, nodes, resume_path, as_json)
+
+
+def prove(game_obj, state, moves, hash_mb, time_limit, nodes, resume_path, as_json) -> None:
+    """``solve`` by proof-number search (search/solve.py): a table resumed from
+    ``resume_path`` (a damaged one is ignored, said on stderr), progress on stderr, the
+    proof printed, also what is proven when stopped."""
+    from tqdm import tqdm
+
+    from crystalpick.search.solve import DamagedTable, Solver
+
+    solver = Solver(game_obj, hash_mb)
+    if resume_path:
+        try:
+            solver.load(resume_path)
+        except DamagedTable as err:     # never trusted: solved afresh, the file rewritten
+            click.echo(f"warning: {err}; ignored, solving afresh", err=True)
+    if state.is_terminal():
+        raise InputError("the game is over in this position: nothing to solve")
+    with tqdm(desc="solve", file=sys.stderr, disable=None, bar_format="{desc} {postfix}") as bar:
+        solution, interrupted = stoppable(lambda stop: solver.solve(
+            state, seconds=time_limit, nodes=nodes, stop=stop, save_path=resume_path,
+            progress=lambda report: bar.set_postfix_str(progress_text(report), refresh=True)))
+    inputs = {"game": game_obj.name, "position": state.position(), "moves": moves.split(),
+              "rules": game_obj.rules, "hash_mb": hash_mb, "time": time_limit,
+              "nodes": nodes, "resume": resume_path}
+    if as_json:
+        emit_json(solution_document(solution, inputs, game_obj.player_names))
+    else:
+        click.echo(f"position: {state.position()}")
+        click.echo(solution_text(solution, game_obj.player_names))
+    if resume_path:
+        click.echo(f"table written to {resume_path}", err=True)
+    if interrupted:
+        raise Interrupted("interrupted" + ("" if solution.score is not None
+                                           else ": the position is not proven yet"))

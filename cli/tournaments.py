@@ -1,18 +1,16 @@
 """``tournament`` (several engines: a round-robin or a gauntlet, each pairing a match) and
-``ratings`` (the rating list of a tournament, or of every game in the results database)."""
+its lines printed as it plays (the rating list is ``ratings``, cli/results.py)."""
 from __future__ import annotations
-
-import random
 
 import click
 
-from .main import InputError, cli, emit_json, json_option, user_errors
-from .matches import (BOOTSTRAP, ENGINE_HELP, PAIRS_PER_PAIRING, ROUNDS, VIRTUAL_DRAWS,
-                      new_settings, open_session, play, play_options)
-from .params import MATCH_ID, SEED
+from .common import command
+from .matches import (ENGINE_HELP, PAIRS_PER_PAIRING, ROUNDS, new_settings, open_session, play,
+                      play_options)
+from .params import MATCH_ID
 
 
-@cli.command()
+@command()
 @play_options
 @click.option("--engine", "engines", multiple=True, metavar="SPEC",
               help="A participant (at least two; in a gauntlet the first plays all the "
@@ -70,52 +68,3 @@ def describe(session) -> str:
     plan, settings = session.tournament, session.settings[0]
     return (f"{settings.game} {plan.format}, {len(plan.engines)} engines, "
             f"{len(session.states)} pairings x {plan.games} games")
-
-
-@cli.command()
-@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
-              help="Results database (default as for 'match').")
-@click.option("--tournament", "tournament_id", type=MATCH_ID, default=None,
-              help="Rate this tournament's games (default: the newest tournament).")
-@click.option("--all", "everything", is_flag=True,
-              help="Rate every game of the database, matches and tournaments together (one "
-                   "list per game and playing conditions).")
-@click.option("--anchor", default=None, metavar="SPEC",
-              help="The engine rated 0 (default: the mean is 0).")
-@click.option("--bootstrap", type=BOOTSTRAP, default=1000, show_default=True,
-              help="Resamples of game pairs for the intervals and the LOS.")
-@click.option("--prior", "virtual_draws", type=VIRTUAL_DRAWS, default=1.0, show_default=True,
-              help="Virtual drawn games added to every pairing played (0: the plain "
-                   "maximum-likelihood ratings, unbounded for a perfect score).")
-@click.option("--seed", type=SEED, default=None,
-              help="Seed of the bootstrap (printed; default: random).")
-@json_option
-@user_errors
-def ratings(db_path, tournament_id, everything, anchor, bootstrap, virtual_draws, seed,
-            as_json):
-    """Print the rating list of a tournament, or of every game in the results database.
-
-    Maximum-likelihood ratings in the logistic Elo model (draws as half points), the mean at
-    0 or --anchor at 0, 95% intervals and the likelihood of superiority from a bootstrap
-    over colour-swapped game pairs resampled within each pairing.
-    """
-    from crystalpick.search.match.db import ResultsDB, default_path
-    from crystalpick.search.match.ratings import format_document, players, rate
-    from crystalpick.search.match.session import rating_pools
-
-    if everything and tournament_id is not None:
-        raise InputError("give --tournament ID or --all, not both")
-    seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
-    db = ResultsDB(db_path or default_path(), create=False)
-    try:
-        pools = rating_pools(db, tournament_id, everything)
-    finally:
-        db.close()
-    lists = [{"title": title, **rate(units, anchor, virtual_draws, bootstrap, seed).document()}
-             for title, units in pools if anchor is None or anchor in players(units)]
-    if not lists:
-        raise InputError(f"--anchor {anchor}: no such engine in these games")
-    if as_json:
-        emit_json({"lists": lists})
-        return
-    click.echo("\n\n".join(f"{rated['title']}\n{format_document(rated)}" for rated in lists))

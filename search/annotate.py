@@ -32,15 +32,17 @@ from __future__ import annotations
 
 import functools
 import math
+import time
 from dataclasses import dataclass, field
 
-from crystalpick.engine import GameError
+from crystalpick.engine import GAMES, GameError
 from crystalpick.engine.game import TERMINAL
 
-from .analysis import analyse
-from .engines import make_engine, refuse_for
+from .analysis import analyse, spec_limits
+from .engines import default_engine, make_engine, refuse_for
 from .limits import Limits
-from .match.records import GameRecord
+from .match.executors import open_executor
+from .match.records import GameRecord, format_record
 from .match.runner import derive_seed
 from .score import DRAW, LOSS, WIN, PovScore, Proven
 from .sparkline import marker_line, sparkline
@@ -281,6 +283,29 @@ def judge(decision: Decision, before: Evaluation, after: Evaluation | Verdict
                           best.line if worse else [])
 
 
+def records_game(records: list[GameRecord], named: str | None, source: str) -> str:
+    """The game ``records`` (read from ``source``) are of: ``named``, which every record must
+    be, or else the first record's ``Game`` tag."""
+    game = named if named is not None else records[0].tags["Game"]
+    if game.lower() not in GAMES:
+        raise GameError(f"unknown game {game!r}; expected one of {', '.join(sorted(GAMES))}")
+    for number, record in enumerate(records, 1):
+        if record.tags["Game"].lower() != game.lower():
+            raise GameError(f"record {number} of {source} is a {record.tags['Game']} game, "
+                            f"not {game}")
+    return game.lower()
+
+
+def new_annotation(records: list[GameRecord], game: str, engine_spec: str | None,
+                   flags: dict, seed: int) -> "Annotation":
+    """An annotation of ``records`` by ``engine_spec`` (default: the game's default engine)
+    with its limits overridden by a command's --time/--depth/--nodes/--sims ``flags`` (0.2 s
+    a position when none is given)."""
+    engine_spec = default_engine(GAMES[game]) if engine_spec is None else engine_spec
+    limits = spec_limits(annotating_spec(engine_spec), flags, Limits(time=0.2))
+    return Annotation(records, AnnotateSettings(engine_spec, limits, seed))
+
+
 class Annotation:
     """One annotate run over a file's records: the tasks, the evaluations as they arrive,
     and the annotated records from whatever is finished (all of it, or what an interrupted
@@ -292,6 +317,7 @@ class Annotation:
         for record in records:
             settings.check(_game(game_header(record)))
         self.evaluations: dict[tuple[int, int], Evaluation] = {}
+        self.seconds = 0.0                     # run_in's time
         # names this run's tasks on a cluster: the same settings and records, the same tasks
         self.token = f"{derive_seed(settings, [(r.tags, r.plies) for r in records]):x}"
 
@@ -318,6 +344,39 @@ class Annotation:
                     on_result(evaluation)
         finally:
             executor.cancel()
+
+    def run_in(self, concurrency: int, cluster: str | None = None, on_open=None,
+               on_result=None) -> None:
+        """Evaluate every position on ``concurrency`` local processes or a Dask ``cluster``,
+        opened here and closed on leaving, also when stopped (``on_open(executor)`` once it
+        is up); ``seconds`` is the time it took, also when stopped."""
+        started = time.monotonic()
+        try:
+            with open_executor(concurrency, cluster) as executor:
+                if on_open:
+                    on_open(executor)
+                self.run(executor, on_result)
+        finally:
+            self.seconds = time.monotonic() - started
+
+    def speed(self) -> dict:
+        done = len(self.evaluations)
+        return {"seconds": round(self.seconds, 3),
+                "positions_per_second": round(done / self.seconds, 2)}
+
+    def speed_text(self) -> str:
+        done = len(self.evaluations)
+        return (f"{done} positions in {self.seconds:.1f} s ({done / self.seconds:.1f} "
+                f"positions/s); annotator {self.annotator_text()}")
+
+    def kept_text(self, written: str | None) -> str:
+        """What a stopped run kept: the positions evaluated, and where they were written."""
+        return (f"{len(self.evaluations)} of {len(self.tasks())} positions evaluated"
+                + (f", kept in {written}" if written else "") + " and reported above")
+
+    def records_text(self) -> str:
+        """The records with a comment on every move evaluated (``annotate -o``)."""
+        return "\n".join(format_record(record) for record in self.annotated_records())
 
     def moves(self, number: int) -> list[MoveAnnotation]:
         """Record ``number``'s judged decisions (those whose two evaluations are in)."""

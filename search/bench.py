@@ -10,6 +10,7 @@ profiling part.
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -102,3 +103,67 @@ def rates_by_game(rows: list[BenchRow]) -> dict[str, dict[str, float]]:
     games = dict.fromkeys(row.game for row in rows)
     return {game: {part: m.nps for part, m in totals([r for r in rows if r.game == game])
                    .items()} for game in games}
+
+
+def bench_settings(game_name: str, perft_depth: int | None = None,
+                   alphabeta_depth: int | None = None,
+                   mcts_simulations: int | None = None) -> BenchSettings:
+    """The game's bench workload with the overrides given (None: the suite's own)."""
+    overrides = {"perft_depth": perft_depth, "alphabeta_depth": alphabeta_depth,
+                 "mcts_simulations": mcts_simulations}
+    return dataclasses.replace(GAMES[game_name].bench_settings,
+                               **{key: value for key, value in overrides.items() if value})
+
+
+def bench_games(names: list[str], impl: str, overrides: dict, stop=None, on_game=None,
+                on_row=None) -> list[BenchRow]:
+    """Every game's bench rows in turn (``on_game(name, settings)`` before each game,
+    ``on_row(row)`` as each row finishes); once ``stop`` is set, the rows finished."""
+    rows: list[BenchRow] = []
+    for name in names:
+        settings = bench_settings(name, **overrides)
+        if on_game:
+            on_game(name, settings)
+        rows.extend(bench_game(name, settings, impl, on_row, stop))
+        if stopped(stop):
+            break
+    return rows
+
+
+def workload_text(settings: BenchSettings, impl: str) -> str:
+    """What a game's bench runs: its perft depth and each searcher's budget."""
+    searches = ", ".join(f"{searcher} " + ", ".join(f"{limit} {value}" for limit, value in
+                                                    settings.budget(searcher).items())
+                         for searcher in settings.searchers)
+    return f"perft depth {settings.perft_depth} ({impl}), {searches}"
+
+
+def id_width(names: list[str]) -> int:
+    """The widest position id of the games' suites: rows print as they finish, aligned."""
+    return max(len(case.id) for name in names for case in GAMES[name]().bench_suite())
+
+
+def row_text(row: BenchRow, width: int) -> str:
+    parts = "  ".join(f"{part} {m.nodes:>10,} {m.seconds:6.2f}s {m.nps:>12,.0f}/s"
+                      for part, m in row.parts.items())
+    return f"  {row.position_id:<{width}} {parts}"
+
+
+def totals_text(rows: list[BenchRow]) -> str:
+    """The total of every part, then the signature."""
+    lines = [f"total {part:<9} {m.nodes:>12,} nodes {m.seconds:7.2f} s {m.nps:>12,.0f} nodes/s"
+             for part, m in totals(rows).items()]
+    return "\n".join(lines + [f"signature: {signature(rows)}"])
+
+
+def measured(m: Measurement) -> dict:
+    return {"nodes": m.nodes, "seconds": round(m.seconds, 4), "nps": round(m.nps)}
+
+
+def bench_document(names: list[str], impl: str, rows: list[BenchRow], interrupted) -> dict:
+    """``bench --json``; when interrupted: the positions finished, and no signature."""
+    return {"games": names, "impl": impl,
+            **({"interrupted": True} if interrupted else {"signature": signature(rows)}),
+            "positions": [{"game": r.game, "id": r.position_id,
+                           **{part: measured(m) for part, m in r.parts.items()}} for r in rows],
+            "total": {part: measured(m) for part, m in totals(rows).items()}}

@@ -31,10 +31,12 @@ from __future__ import annotations
 
 import random
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from crystalpick.engine import GAMES, DeckBuilding, GameError, get_game, require
 
+from ..match.executors import LocalPool
 from ..match.runner import MatchSettings, check_engines, derive_seed
 from ..match.stats import Interval, Results
 from ..specs import parse_spec
@@ -205,6 +207,12 @@ class Advisor:
             play.game, [play.engine] * 2, rules=play.rules_for((self.opponents[0],) * 2),
             tileset=play.tileset, seed=self.settings.seed))
 
+    def advise(self, announce=lambda: None) -> None:
+        """Check the engine where the games run, ``announce()`` the run, then measure."""
+        self.check_engines()
+        announce()
+        self.run()
+
     def run(self) -> None:
         settings = self.settings
         self.baseline = self.fixed("baseline", settings.seed, self.original)
@@ -344,6 +352,16 @@ class Advisor:
                 "change": change(paired_difference(step.before, step.after),
                                  paired_count(step.before, step.after))}
         return document
+
+
+@contextmanager
+def advisor_session(settings: AdvisorSettings, concurrency: int, progress=None):
+    """An :class:`Advisor` with its own pool of ``concurrency`` game processes, stopped when
+    the block is left, also by Ctrl-C or an error: as :class:`..match.session.MatchSession`
+    owns a match's executor, so a command only reports (``advisor.document``) afterwards."""
+    settings.check()
+    with LocalPool(concurrency) as executor:
+        yield Advisor(settings, executor, progress)
 
 
 def rate(results: Results, per_pair: bool = True) -> dict | None:

@@ -1,0 +1,104 @@
+"""``crystalpick analyse``: one search of a position (search.analysis.request_analysis),
+its lines printed as a table or JSON."""
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+
+import click
+
+
+from .common import (SEATS, Interrupted, check_folder, command, game_arguments, json_option,
+                     load_state, seed_note, svg_option, use_colour, user_errors, write_svg)
+from .interrupts import stoppable
+from .output import analysis_document, analysis_text
+from .params import DEPTH, MULTIPV, NODES, SIMS, TIME
+
+
+@command()
+@game_arguments
+@click.option("--engine", "engine_spec", default=None, metavar="ENGINE[:KEY=VALUE,...]",
+              help="The engine and its options, e.g. mcts:c=1.2,workers=2 or "
+                   "alphabeta:tt_megabytes=256 (see 'crystalpick engines'). Default: "
+                   "alphabeta, or ismcts for a game with hidden information.")
+@click.option("--seat", type=click.Choice(SEATS), default=None,
+              help="Whose view to analyse from (default: the player to move; a VIEW "
+                   "position is its viewer's). ismcts reads only that player's observation.")
+@click.option("--time", "time_limit", type=TIME, default=None,
+              help="Seconds to search.")
+@click.option("--depth", type=DEPTH, default=None, help="Alpha-beta depth.")
+@click.option("--nodes", type=NODES, default=None, help="Node budget.")
+@click.option("--sims", type=SIMS, default=None, help="MCTS simulations.")
+@click.option("--multipv", type=MULTIPV, default=1, show_default=True,
+              help="Number of best lines to report.")
+@click.option("--stream", is_flag=True, help="With --json: one JSON line per search report.")
+@svg_option
+@json_option
+@user_errors
+def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time_limit, depth,
+            nodes, sims, multipv, stream, svg_path, as_json):
+    """Search a position: best move, principal variation and evaluation.
+
+    Limits may be given in the engine spec (mcts:sims=500) or as --time/--depth/--nodes/
+    --sims; a flag overrides the same limit in the spec. Without any limit the search runs
+    for 1 second. MCTS and ISMCTS take --seed as their seed unless the spec sets one. Scores
+    and win rates are from the point of view printed above the table (the side to move, or
+    --seat). For a game with hidden information POSITION may be a player's view as 'show'
+    prints it (cardbattle view=P2 ...), and ismcts recommends a mixed strategy: a
+    probability per option. Ctrl-C stops the search and prints the best result found so far.
+    """
+    from crystalpick.search.analysis import request_analysis
+
+    check_folder("--svg", svg_path, "the diagram")
+    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    request = request_analysis(state, engine_spec, {"depth": depth, "nodes": nodes,
+                                                    "sims": sims, "time": time_limit},
+                               seat=None if seat is None else SEATS.index(seat), seed=seed,
+                               multipv=multipv)
+    inputs = request.inputs(moves.split())
+    if not as_json:
+        seen = state
+        if game_obj.capabilities.hidden_information:   # the viewer's screen: what they know
+            seen = state.clone()
+            seen.observer = request.viewer
+        click.echo(seen.render(color=use_colour()))
+        click.echo("")
+    with search_progress(request.limits, inputs, as_json and stream) as progress:
+        result, interrupted = stoppable(lambda stop: request.run(progress, stop))
+    write_svg(state, svg_path, result.best_move)
+    if as_json:
+        document = analysis_document(result, inputs, final=True, describe=state.describe_move)
+        document.update({"interrupted": True} if interrupted else {})
+        click.echo(json.dumps(document) if stream else json.dumps(document, indent=2))
+    else:
+        click.echo(analysis_text(result, state.to_move_name(), interrupted,
+                                 state.describe_move))
+        if game_obj.seed is not None and game_obj.seed != result.seed:
+            click.echo(f"setup {seed_note(game_obj)}")
+    if interrupted:
+        raise Interrupted("interrupted: the best result so far is above")
+
+
+@contextlib.contextmanager
+def search_progress(limits, inputs: dict, stream: bool):
+    """A progress callback for a search: a bar on stderr (a time bar under a time limit),
+    and with ``stream`` each report as a JSON line on stdout."""
+    from tqdm import tqdm
+
+    # leave=False: a search that ends before its time (a proof, the next iteration not worth
+    # starting) would otherwise leave the bar frozen part-way; the summary says the time.
+    bar = tqdm(total=limits.time, desc="search", file=sys.stderr, disable=None, leave=False,
+               bar_format="{l_bar}{bar}| {elapsed}/{total}s {postfix}" if limits.time else None)
+
+    def progress(report):
+        if limits.time:
+            bar.n = min(report.elapsed, limits.time)
+        bar.set_postfix_str(f"nodes {report.nodes:,} nps {report.nps:,.0f} best "
+                            f"{report.best_move_str}", refresh=True)
+        if stream:
+            click.echo(json.dumps(analysis_document(report, inputs, final=False)))
+    try:
+        yield progress
+    finally:
+        bar.close()
