@@ -19,8 +19,8 @@ from crystalpick.search.match.records import Ply, finish_record, format_record, 
 from crystalpick.search.match.termination import GameEnd
 from crystalpick.search.specs import parse_spec
 
-from .common import (InputError, Interrupted, check_folder, chosen_seed, command, game_arguments, load_state,
-                     use_colour, user_errors)
+from .common import (InputError, Interrupted, check_folder, chosen_seed, command, game_arguments,
+                     load_state, use_colour, user_errors)
 from .output import moves_text
 
 
