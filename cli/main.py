@@ -22,7 +22,7 @@ from crystalpick.engine.perft import perft_by_move
 from . import interrupts
 from .interrupts import stoppable
 from .start import leave, main as start_main
-from .output import analysis_document, analysis_text, moves_text, shortened
+from .output import analysis_document, analysis_text, diagram_marks, moves_text, shortened
 from .params import (BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS, CONCURRENCY, DEPTH,
                      GAME_COUNT, IMPROVE_STEPS, MULTIPV, NODES, PERFT_DEPTH,
                      RECORD_NUMBER, REPLAY_PLY, SEED, SIMS, SOLVE_HASH, SWAP_OUTS, TIME)
@@ -275,10 +275,11 @@ def svg_option(command):
                         help="Also write an SVG diagram of the position to this file.")(command)
 
 
-def write_svg(state, path: str | None, mark: int | None = None) -> None:
+def write_svg(state, path: str | None, marks=()) -> None:
+    """The diagram of ``state`` with ``marks`` (State.svg) to ``path``, if given."""
     if path:
         with open(path, "w", encoding="utf-8") as handle:
-            handle.write(state.svg(mark))
+            handle.write(state.svg(marks))
         click.echo(f"diagram written to {path}", err=True)
 
 
@@ -521,7 +522,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
         click.echo("")
     with search_progress(request.limits, inputs, as_json and stream) as progress:
         result, interrupted = stoppable(lambda stop: request.run(progress, stop))
-    write_svg(state, svg_path, result.best_move)
+    write_svg(state, svg_path, diagram_marks(result))
     if as_json:
         document = analysis_document(result, inputs, final=True, describe=state.describe_move)
         document.update({"interrupted": True} if interrupted else {})
