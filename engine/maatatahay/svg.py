@@ -186,7 +186,7 @@ def _marks(pos: Position, marks: list[MoveMark]) -> list[str]:
         on_cell[cell] += 1
         body = [f'<rect class="mark" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
                 f'height="{CELL - 4}" fill="none" stroke="{MARK}" stroke-width="{style.width}"/>',
-                _arrow(x + CELL - 16, row, 2 * rotation, 7, MARK, "mark")]
+                _arrow(x + CELL - 16, row, 2 * rotation, 7, MARK, "line-facing")]
         drawn.append(group(style, format_move(pos.tileset, move), label, body,
                            x + CELL / 2 - 8, row, size=11))
     return on_top(drawn)
