@@ -82,6 +82,10 @@ def test_maatatahay_placements_are_marked_cells_and_other_kinds_draw_nothing(tmp
     assert marks_of(root) == []
     panel = " ".join(t.text or "" for t in root.iter(f"{NS}text") if t.get("class") == "panel")
     assert f"line 1: {state.move_to_str(moves[0])} +0.5" in panel
+    placing = get_game("maatatahay").parse_position(case.position)
+    many = ET.fromstring(placing.svg([MoveMark(m, "+1.0") for m in placing.legal_moves()[:20]]))
+    assert len(marks_of(many)) == 20       # every line listed and its key still in the picture
+    assert max(float(t.get("y")) for t in many.iter(f"{NS}text")) < float(many.get("height"))
 
 
 def percent(text: str) -> float:

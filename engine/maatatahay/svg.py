@@ -138,8 +138,9 @@ def _panel(pos: Position, marks: list[MoveMark]) -> list[str]:
 KEY_ROW = 19
 
 
-def _key(x: float, y: float) -> list[str]:
-    """What the colours and markers mean, a row each, starting at ``y``."""
+def _key(x: float, y: float, marked: bool) -> list[str]:
+    """What the colours and markers mean, a row each, starting at ``y`` (with marked lines,
+    a row for them)."""
     swatch = 'x="{x}" y="{y}" width="16" height="14" rx="3"'
     shapes = [
         (f'<rect {swatch} fill="{TRIBE_FILLS[0]}" stroke="{TRIBE_STROKES[0]}"/>',
@@ -155,7 +156,8 @@ def _key(x: float, y: float) -> list[str]:
          '7</text>', "strength: printed + Energy + bonus; under it"),
         ("", "  the tile, those three parts, E elder / C convert, and"),
         ("", "  its gems (1g: points for its owner if it survives)"),
-    ]
+    ] + ([(f'<circle cx="{{cx}}" cy="{{cy}}" r="7" fill="{MARK}"/>',
+           "a line placing there: its rank, score and facing")] if marked else [])
     out = ['<g class="key">', f'<text x="{x}" y="{y}" font-size="12" '
                               f'font-weight="bold">key</text>']
     for row, (shape, label) in enumerate(shapes, 1):
@@ -168,7 +170,7 @@ def _key(x: float, y: float) -> list[str]:
                     _arrow(cx + 4, cy, 2, 6, "#ffeb3b", "key-arrow"),
                     _arrow(cx + 13, cy, 2, 6, "#5d4037", "key-arrow")]
         elif shape:
-            out.append(shape.format(x=x, y=top, cx=cx, text_y=top + 12))
+            out.append(shape.format(x=x, y=top, cx=cx, cy=cy, text_y=top + 12))
         out.append(f'<text x="{x + 32}" y="{top + 11}" font-size="11">{escape(label)}</text>')
     return out + ["</g>"]
 
@@ -196,7 +198,8 @@ def svg(pos: Position, marks=()) -> str:
     """``marks``: MoveMark-like (move, label, weight) triples, rank 1 first."""
     marks = [MoveMark(*m) for m in marks]
     width = MARGIN * 3 + SIDE * CELL + PANEL
-    height = MARGIN * 2 + SIDE * CELL + 30
+    panel = _panel(pos, marks)          # many lines listed: the picture grows to hold the key
+    height = max(MARGIN * 2 + SIDE * CELL + 30, MARGIN + 50 + 17 * len(panel) + KEY_ROW * 11)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
            f'<title>Maatatahay {escape(format_position(pos))}</title>',
@@ -230,7 +233,6 @@ def svg(pos: Position, marks=()) -> str:
         out.append(f'<text x="{MARGIN - 44}" y="{MARGIN + (SIDE - 1 - k) * CELL + CELL / 2 + 5}" '
                    f'font-size="13" text-anchor="middle" font-weight="bold">{k + 1}</text>')
     out += _marks(pos, marks)
-    panel = _panel(pos, marks)
-    out += panel + _key(MARGIN * 2 + SIDE * CELL, MARGIN + 30 + 17 * len(panel))
+    out += panel + _key(MARGIN * 2 + SIDE * CELL, MARGIN + 30 + 17 * len(panel), bool(marks))
     out.append("</svg>")
     return "\n".join(out) + "\n"

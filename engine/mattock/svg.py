@@ -84,7 +84,7 @@ def _marks(pos: Position, marks: list[MoveMark]) -> list[str]:
                         f'stroke-width="{style.width}" stroke-linecap="round" '
                         f'marker-end="url(#line-arrow)"/>')
         drawn.append(group(style, format_move(pos.board, move), label, body, x,
-                           y + HEX * 0.15 + 14 * stacked, size=11))
+                           y + HEX * 0.15 + 12 * stacked, size=9))
     return ([arrow_head()] if marks else []) + on_top(drawn)
 
 
