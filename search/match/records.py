@@ -107,7 +107,9 @@ def format_comment(comment: dict) -> str:
 
 
 def comment_value(value) -> str:
-    return " ".join(str(value).replace(";", ",").split())
+    """``value`` as one comment item: its line breaks (whatever the reader splits lines at)
+    as spaces, its ';' as ','."""
+    return " ".join(str(value).replace(";", ",").splitlines())
 
 
 def format_record(record: GameRecord) -> str:
