@@ -37,8 +37,7 @@ def styles(marks) -> list[Style]:
     for rank, mark in enumerate(marks, 1):
         strength = min(strength, max(0.0, min(1.0, float(mark.weight))))
         if rank > 1:                # a later rank is drawn a little fainter even at a tie
-            strength = min(strength, 1.0 - 0.2 * (rank - 1))
-        strength = max(strength, 0.0)
+            strength = max(0.0, min(strength, 1.0 - 0.2 * (rank - 1)))
         out.append(Style(rank, round(NARROWEST + (WIDEST - NARROWEST) * strength, 2),
                          round(0.35 + 0.65 * strength, 2)))
     return out

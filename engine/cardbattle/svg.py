@@ -23,7 +23,6 @@ LINE_CHARS = 16                 # characters of 11 px text that fit inside a car
 def card_svg(cards: CardSet, number: int, x: float, y: float, cls: str) -> str:
     card = cards.card(number)
     fill = CREATURE_FILL if card.is_creature else BOOST_FILL
-    stroke = ' stroke="#424242"'
     lines = [*heading(number, card.name),
              ("neutral" if card.neutral else "/".join(card.families))
              + (" ★" if card.mythic else "")]
@@ -34,7 +33,7 @@ def card_svg(cards: CardSet, number: int, x: float, y: float, cls: str) -> str:
                    for i, t in enumerate(lines))
     return (f'<g class="{cls}" data-card="{number}"><title>#{number} {escape(card.name)}'
             f'</title><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="8" '
-            f'fill="{fill}"{stroke}/>{text}</g>')
+            f'fill="{fill}" stroke="#424242"/>{text}</g>')
 
 
 def heading(number: int, name: str) -> list[str]:
@@ -95,42 +94,45 @@ def svg(observation: dict, cards: CardSet, title: str, marks=()) -> str:
             parts.append(f'<circle class="crystal" cx="{width - MARGIN - 14 - 20 * i}" '
                          f'cy="{y + 9}" r="8" fill="{CRYSTAL_FILL}"/>')
         x, top = MARGIN, y + 24
-        shown = list(seat["table"])
-        if seat["chosen"] == "hidden":
-            shown.append(None)
-        shown.append("gap")
-        if own:
-            shown += seat["hand"]
-        elif seat["hand_count"]:
-            shown.append(f"{seat['hand_count']} in hand")
-        for item in shown:
-            if item == "gap":
-                x += GAP * 3
-                continue
-            if isinstance(item, int):
-                parts.append(card_svg(cards, item, x, top,
-                                      "table" if item in seat["table"] else "hand"))
-                if item in on_card:
-                    drawn.append(card_mark(*on_card.pop(item), x, top))
-            else:
-                parts.append(back_svg(x, top, item or "chosen"))
+        for number in seat["table"]:
+            parts.append(card_svg(cards, number, x, top, "table"))
+            drawn += card_mark(on_card.pop(number, None), x, top)
             x += CARD_W + GAP
+        if seat["chosen"] == "hidden":
+            parts.append(back_svg(x, top, "chosen"))
+            x += CARD_W + GAP
+        x += GAP * 3
+        if own:
+            for number in seat["hand"]:
+                parts.append(card_svg(cards, number, x, top, "hand"))
+                drawn += card_mark(on_card.pop(number, None), x, top)
+                x += CARD_W + GAP
+        elif seat["hand_count"]:
+            parts.append(back_svg(x, top, f"{seat['hand_count']} in hand"))
         y += ROW_H + 40
     parts += on_top(drawn)
     parts.append("</svg>")
     return "".join(parts)
 
 
-def card_mark(style: Style, mark: MoveMark, text: str, x: float, y: float) -> list[str]:
-    """A card's mark: the card outlined, a bar as long as the mark's weight along its foot,
-    its rank and label under it."""
+def card_mark(marked: tuple | None, x: float, y: float) -> list[list[str]]:
+    """A card's mark, if ``marked`` (style, mark, move text): the card outlined, a bar as
+    long as the mark's weight along its foot, its rank and label under it."""
+    if marked is None:
+        return []
+    style, mark, text = marked
     body = [f'<rect class="mark" x="{x - 3}" y="{y - 3}" width="{CARD_W + 6}" '
             f'height="{CARD_H + 6}" rx="10" fill="none" stroke="{MARK}" '
             f'stroke-width="{style.width}"/>',
-            f'<rect class="line-bar" x="{x + 6}" y="{y + CARD_H - 12}" '
-            f'width="{(CARD_W - 12) * max(0.0, min(1.0, mark.weight)):.1f}" height="7" '
-            f'fill="{MARK}"/>']
-    return group(style, text, mark.label, body, x + CARD_W / 2, y + CARD_H + 20, size=13)
+            weight_bar(x + 6, y + CARD_H - 12, CARD_W - 12, 7, mark.weight)]
+    return [group(style, text, mark.label, body, x + CARD_W / 2, y + CARD_H + 20, size=13)]
+
+
+def weight_bar(x: float, y: float, length: float, height: float, weight: float) -> str:
+    """A bar ``weight`` (0..1) of ``length`` long."""
+    return (f'<rect class="line-bar" x="{x}" y="{y}" '
+            f'width="{length * max(0.0, min(1.0, weight)):.1f}" height="{height}" '
+            f'fill="{MARK}"/>')
 
 
 def call_marks(calls: list, cards: CardSet, x: float, y: float) -> list[str]:
@@ -142,9 +144,7 @@ def call_marks(calls: list, cards: CardSet, x: float, y: float) -> list[str]:
         body = [f'<rect class="mark" x="{x}" y="{y}" width="{CALL_W}" height="{CALL_H}" rx="6" '
                 f'fill="white" stroke="{MARK}" stroke-width="{style.width * 0.6:.1f}"/>',
                 f'<text x="{x + 8}" y="{y + 17}" font-size="12">call {escape(name)}</text>',
-                f'<rect class="line-bar" x="{x + 4}" y="{y + CALL_H - 5}" '
-                f'width="{(CALL_W - 8) * max(0.0, min(1.0, mark.weight)):.1f}" height="3" '
-                f'fill="{MARK}"/>']
+                weight_bar(x + 4, y + CALL_H - 5, CALL_W - 8, 3, mark.weight)]
         drawn.append(group(style, text, mark.label, body, x + CALL_W - 26, y + CALL_H + 8,
                            size=11))
         x += CALL_W + GAP
