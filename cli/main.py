@@ -502,7 +502,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
     and win rates are from the point of view printed above the table (the side to move, or
     --seat). For a game with hidden information POSITION may be a player's view as 'show'
     prints it (cardbattle view=P2 ...), and ismcts recommends a mixed strategy: a
-    probability per option. Ctrl-C stops the search and prints the best result found so far.
+    probability per option. --svg draws the position with every line found, its score or
+    probability beside it. Ctrl-C stops the search and prints the best result found so far.
     """
     from crystalpick.search.analysis import request_analysis
 
