@@ -12,7 +12,7 @@ import click
 from .common import (SEATS, Interrupted, check_folder, command, game_arguments, json_option,
                      load_state, seed_note, svg_option, use_colour, user_errors, write_svg)
 from .interrupts import stoppable
-from .output import analysis_document, analysis_text
+from .output import analysis_document, analysis_text, diagram_marks
 from .params import DEPTH, MULTIPV, NODES, SIMS, TIME
 
 
@@ -46,7 +46,8 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
     and win rates are from the point of view printed above the table (the side to move, or
     --seat). For a game with hidden information POSITION may be a player's view as 'show'
     prints it (cardbattle view=P2 ...), and ismcts recommends a mixed strategy: a
-    probability per option. Ctrl-C stops the search and prints the best result found so far.
+    probability per option. --svg draws the position with every line found, its score or
+    probability beside it. Ctrl-C stops the search and prints the best result found so far.
     """
     from crystalpick.search.analysis import request_analysis
 
@@ -66,7 +67,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
         click.echo("")
     with search_progress(request.limits, inputs, as_json and stream) as progress:
         result, interrupted = stoppable(lambda stop: request.run(progress, stop))
-    write_svg(state, svg_path, result.best_move)
+    write_svg(state, svg_path, diagram_marks(result))
     if as_json:
         document = analysis_document(result, inputs, final=True, describe=state.describe_move)
         document.update({"interrupted": True} if interrupted else {})

@@ -214,10 +214,11 @@ def svg_option(command):
                         help="Also write an SVG diagram of the position to this file.")(command)
 
 
-def write_svg(state, path: str | None, mark: int | None = None) -> None:
+def write_svg(state, path: str | None, marks=()) -> None:
+    """The diagram of ``state`` with ``marks`` (State.svg) to ``path``, if given."""
     if path:
         with open(path, "w", encoding="utf-8") as handle:
-            handle.write(state.svg(mark))
+            handle.write(state.svg(marks))
         click.echo(f"diagram written to {path}", err=True)
 
 

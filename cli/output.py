@@ -127,6 +127,24 @@ def lines_table(analysis, to_move: str, describe=None) -> str:
     return "\n".join(out)
 
 
+def diagram_marks(analysis) -> list:
+    """The analysis's lines as marks for the board diagram (State.svg), rank 1 first: each
+    labelled with its score, weighted by how little win probability it gives up against
+    the best line; a mixed strategy's options labelled with their probabilities, weighted
+    against the likeliest."""
+    from crystalpick.engine.marks import MoveMark
+
+    if not analysis.lines:
+        return []
+    if analysis.mixed:
+        likeliest = max(line.probability for line in analysis.lines) or 1.0
+        return [MoveMark(line.move, f"{100 * line.probability:.1f}%",
+                         line.probability / likeliest) for line in analysis.lines]
+    best = analysis.lines[0].win_probability
+    return [MoveMark(line.move, line.score.text(), 1.0 - max(0.0, best - line.win_probability))
+            for line in analysis.lines]
+
+
 def moves_text(state, moves) -> str:
     """Moves for people: on one line in notation, or one a line where the game describes
     them further (a card's name, State.describe_move)."""

@@ -350,8 +350,10 @@ class State(ABC):
         raise GameError(f"{self.game.name} has no hidden information: every player sees the "
                         f"whole state, so there is nothing to sample")
 
-    def svg(self, mark: int | None = None) -> str:
-        """An SVG diagram of the position, with move ``mark`` highlighted if given."""
+    def svg(self, marks=()) -> str:
+        """An SVG diagram of the position with ``marks`` drawn: (move, label, weight) triples
+        (engine/marks.py MoveMark), rank 1 first, e.g. an analysis's lines with their scores;
+        a move the diagram cannot show is left out."""
         raise GameError(f"{self.game.name} has no SVG diagrams yet")
 
     def perft(self, depth: int, stop=None) -> int | None:

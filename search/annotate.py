@@ -259,13 +259,17 @@ class MoveAnnotation:
                 "after": score(self.after), "wp_loss": round(self.loss, 4), "mark": self.mark,
                 "best": self.best, "best_line": self.line}
 
-    def comment(self, player_names) -> dict:
+    def comment(self, player_names, describe=None) -> dict:
+        """The record's comment: the better move for people (``describe``, a
+        :func:`move_describer`: ``best=play:25 Guerreiro de Bronze``, its notation first) and
+        its line in notation, as analyse prints a PV."""
         comment = {"eval_before": self.before.text(), "eval_after": self.after.text(),
                    "eval_pov": player_names[self.mover], "wp_loss": f"{self.loss:.3f}"}
         if self.mark:
             comment["mark"] = self.mark
         if self.best:
-            comment.update(best=self.best, best_line=" ".join(self.line))
+            comment.update(best=describe(self.ply, self.best) if describe else self.best,
+                           best_line=" ".join(self.line))
         return comment
 
 
@@ -414,10 +418,11 @@ class Annotation:
         for number, plan in enumerate(self.plans):
             record = GameRecord(dict(plan.record.tags), [])
             judged = {move.ply: move for move in self.moves(number)}
+            describe = move_describer(plan.record) if judged else None
             for ply_number, ply in enumerate(plan.record.plies, 1):
                 comment = {k: v for k, v in ply.comment.items() if k not in KEYS}
                 if ply_number in judged:
-                    comment.update(judged[ply_number].comment(plan.names))
+                    comment.update(judged[ply_number].comment(plan.names, describe))
                 record.plies.append(type(ply)(ply.move, ply.chance, comment))
             record.tags[ANNOTATOR_TAG] = self.annotator_text() + \
                 ("" if self.complete() else " (interrupted: partly annotated)")
@@ -480,10 +485,11 @@ def figures(moves: list[MoveAnnotation]) -> dict:
 
 
 def move_describer(record: GameRecord):
-    """``describe(ply, text)``: move ``text`` (notation) in the position before ply ``ply``
-    (1-based) of ``record``, for people (State.describe_move: e.g. with a card's name); text
-    that does not read there stays as it is (a damaged record is reported where it is
-    replayed)."""
+    """``describe(ply, text)``: move ``text`` in the position before ply ``ply`` (1-based)
+    of ``record``, for people (State.describe_move: e.g. with a card's name). ``text`` is the
+    notation or already described (a comment written since annotate names cards: the
+    notation is its first word); text that does not read there stays as it is (a damaged
+    record is reported where it is replayed)."""
     states = []
     try:
         state = record.replay(0)
@@ -497,8 +503,9 @@ def move_describer(record: GameRecord):
         if not 1 <= ply <= len(states):
             return text
         try:
-            return states[ply - 1].describe_move(states[ply - 1].parse_move(text))
-        except GameError:
+            notation = text.split(maxsplit=1)[0]
+            return states[ply - 1].describe_move(states[ply - 1].parse_move(notation))
+        except (GameError, IndexError):
             return text
     return describe
 

@@ -5,6 +5,7 @@ names that fit their cards (the whole name in the card's title)."""
 import xml.etree.ElementTree as ET
 
 from crystalpick.engine import get_game
+from crystalpick.engine.marks import MoveMark
 from crystalpick.positions import perft_suite
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -31,9 +32,9 @@ def test_mattock_key_names_every_fill_the_board_uses():
 
 def test_mattock_key_explains_a_marked_move_in_the_marks_colour():
     state = get_game("mattock").state(None, "h5/h4-h5 g3")
-    root = ET.fromstring(state.svg(state.legal_moves()[0]))
+    root = ET.fromstring(state.svg([MoveMark(state.legal_moves()[0], "+1.0")]))
     key = key_of(root)
-    assert texts(key)[-2:] == ["the move's mined cell", "its miner's step"]
+    assert texts(key)[-2:] == ["a line's mined cell: its rank, its score", "its miner's step"]
     mark = next(p for p in root.iter(f"{NS}polygon") if p.get("class") == "mark")
     assert any(s.get("stroke") == mark.get("stroke") for s in key)
     height = float(root.get("height"))

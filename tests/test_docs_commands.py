@@ -51,8 +51,8 @@ RUN = (
     "crystalpick results",
 )
 MINUTES = "a match or a search of minutes to hours (the page quotes its result)"
-PICTURE = ("draws the page's own picture in docs/img: tests/test_plots.py and test_svg.py "
-           "draw each kind")
+PICTURE = ("draws the page's own picture in docs/img: tests/test_plots.py, test_svg.py and "
+           "test_svg_lines.py draw each kind")
 NOT_RUN = {
     "crystalpick bench": "tests/test_bench_command.py runs it and pins its signature",
     "crystalpick engine mattock": "reads the protocol on stdin: tests/test_protocol.py",
@@ -85,8 +85,12 @@ NOT_RUN = {
     "crystalpick play cardbattle --engine greedy --human first": "a game played at the "
                                                                  "keyboard: tests/test_cli_play.py",
     **{command: PICTURE for command in (
-        'crystalpick analyse mattock --moves "h5/h4-h5 g3" --depth 3 --svg '
+        'crystalpick analyse mattock --moves "h5/h4-h5 g3" --depth 3 --multipv 3 --svg '
         'docs/img/mattock-board.svg',
+        'crystalpick analyse cardbattle --seed 3 --moves "keep keep toss:P1 call:forca" '
+        '--sims 300 --svg docs/img/cardbattle-lines.svg',
+        'crystalpick analyse cardbattle --seed 3 --moves "keep keep toss:P1" --sims 300 '
+        '--svg docs/img/cardbattle-call.svg',
         "crystalpick annotate mattock greedy-random.rec --engine alphabeta --nodes 20000 "
         "--seed 1 --plot docs/img/annotate.svg",
         "crystalpick bench --plot docs/img/bench.svg",

@@ -5,6 +5,7 @@ from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
 from crystalpick.engine import get_game
+from crystalpick.engine.marks import MoveMark
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -28,9 +29,10 @@ def test_mattock_diagram_has_every_cell_and_miner():
 def test_marked_move_draws_the_cell_and_the_step():
     state = get_game("mattock", {"size": "7"}).new_initial_state()
     move = state.legal_moves()[1]
-    root = parse(state.svg(move))
-    assert len(root.findall(f"{NS}polygon")) == 127 + 1
-    assert root.find(f"{NS}line").get("class") == "mark"
+    root = parse(state.svg([MoveMark(move)]))
+    assert len(root.findall(f"{NS}polygon")) == 127
+    assert [p.get("class") for p in root.iter(f"{NS}polygon")].count("mark") == 1
+    assert [e.get("class") for e in root.iter(f"{NS}line")].count("mark") == 1
 
 
 def test_show_and_analyse_write_svg_files(tmp_path):
@@ -64,5 +66,5 @@ def test_maatatahay_placement_mark():
     case = next(c for c in perft_suite("maatatahay") if c.id == "elder-and-convert")
     state = get_game("maatatahay").parse_position(case.position)
     move = state.legal_moves()[0]
-    root = parse(state.svg(move))
+    root = parse(state.svg([MoveMark(move)]))
     assert any(r.get("class") == "mark" for r in root.iter(f"{NS}rect"))

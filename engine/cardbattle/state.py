@@ -4,8 +4,8 @@ Subclasses supply the rules (``legal_moves``, ``play``, ``undo``, ...) and
 from __future__ import annotations
 
 from ..game import IllegalMoveError, NotationError, State
-from .moves import (M_DRAW, M_PLAY, PASS, PUT_DOWN, format_move, kind_of,
-                    parse_move_syntax, payload_of)
+from .moves import (M_DRAW, M_PLAY, PASS, format_move, kind_of,
+                    parse_move_syntax)
 from .notation import PLAYERS, format_observation, format_position
 from .observation import observe
 from .people import PEOPLE_FORMS, describe_move, move_for_people
@@ -95,14 +95,13 @@ class CardBattleState(State):
             return self.move_to_str(move).partition(":")[0] + ":?"
         return self.move_to_str(move)
 
-    def svg(self, mark: int | None = None) -> str:
-        """The view of the player to move (P1 at a chance node or the end); a card move is
-        marked by outlining its card."""
+    def svg(self, marks=()) -> str:
+        """The view of the player to move (P1 at a chance node or the end), ``marks`` drawn
+        on their cards and calls."""
         from .svg import svg
         viewer = max(self.current_player(), 0)
-        card = payload_of(mark) if mark is not None and kind_of(mark) in PUT_DOWN else None
         return svg(self.observation(viewer), self.game.cardset,
-                   self.observation_string(viewer), card)
+                   self.observation_string(viewer), marks)
 
     def render(self, color: bool = False) -> str:
         """The screen (render.py) of the observer if the state has one, else the referee's

@@ -1,24 +1,28 @@
 """SVG diagram of one player's view (§5): their hand face up, the other hand as card backs with
 its count, each table (a secret choice as a back), crystals won, piles and the call. Drawn
-from the observation data, so it shows exactly what that player knows."""
+from the observation data, so it shows exactly what that player knows. Moves can be marked
+(engine/marks.py), e.g. a mixed strategy's options: a card to play or boost with is outlined,
+its label (a probability) under it and a bar as long as its weight; an attribute to call
+gets a box of its own above the seats; other moves draw nothing."""
 from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from ..marks import COLOUR as MARK, MoveMark, Style, group, on_top, styles
 from .cards import CardSet
+from .moves import M_CALL, PUT_DOWN, format_move, kind_of, payload_of
 
 CARD_W, CARD_H, GAP, MARGIN, ROW_H = 112, 150, 10, 20, 190
 FAMILY_FILL = "#fff8e1"
 CREATURE_FILL, BOOST_FILL, BACK_FILL = "#e3f2fd", "#f1f8e9", "#5d4037"
-CRYSTAL_FILL, MARK = "#7b1fa2", "#2e7d32"
+CRYSTAL_FILL = "#7b1fa2"
+CALL_W, CALL_H, CALLS_H = 190, 26, 50     # a marked call's box, the row of them
 LINE_CHARS = 16                 # characters of 11 px text that fit inside a card
 
 
-def card_svg(cards: CardSet, number: int, x: float, y: float, cls: str,
-             marked: bool = False) -> str:
+def card_svg(cards: CardSet, number: int, x: float, y: float, cls: str) -> str:
     card = cards.card(number)
     fill = CREATURE_FILL if card.is_creature else BOOST_FILL
-    stroke = f' stroke="{MARK}" stroke-width="4"' if marked else ' stroke="#424242"'
     lines = [*heading(number, card.name),
              ("neutral" if card.neutral else "/".join(card.families))
              + (" ★" if card.mythic else "")]
@@ -29,7 +33,7 @@ def card_svg(cards: CardSet, number: int, x: float, y: float, cls: str,
                    for i, t in enumerate(lines))
     return (f'<g class="{cls}" data-card="{number}"><title>#{number} {escape(card.name)}'
             f'</title><rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="8" '
-            f'fill="{fill}"{stroke}/>{text}</g>')
+            f'fill="{fill}" stroke="#424242"/>{text}</g>')
 
 
 def heading(number: int, name: str) -> list[str]:
@@ -56,18 +60,32 @@ def back_svg(x: float, y: float, label: str) -> str:
             f'{escape(label)}</text></g>')
 
 
-def svg(observation: dict, cards: CardSet, title: str, mark: int | None = None) -> str:
-    """``observation`` is State.observation(player); ``mark`` a card number to outline."""
+def svg(observation: dict, cards: CardSet, title: str, marks=()) -> str:
+    """``observation`` is State.observation(player); ``marks`` MoveMark-like (move, label,
+    weight) triples, rank 1 first."""
+    marks = [MoveMark(*m) for m in marks]
+    players = tuple(seat["player"] for seat in observation["seats"])
+    on_card, calls = {}, []
+    for style, mark in zip(styles(marks), marks):
+        text = format_move(mark.move, cards.attributes, players)
+        if kind_of(mark.move) in PUT_DOWN:
+            on_card.setdefault(payload_of(mark.move), (style, mark, text))
+        elif kind_of(mark.move) == M_CALL:
+            calls.append((style, mark, text))
     seats = observation["seats"]
     widest = max(len(s["table"]) + 1 + (s["hand_count"] or 0) for s in seats) + 1
-    width = 2 * MARGIN + max(widest * (CARD_W + GAP), 700)
-    height = 2 * MARGIN + 40 + len(seats) * (ROW_H + 40)
+    width = 2 * MARGIN + max(widest * (CARD_W + GAP), 700, len(calls) * (CALL_W + GAP))
+    height = 2 * MARGIN + 40 + len(seats) * (ROW_H + 40) + (CALLS_H if calls else 0)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'font-family="sans-serif"><title>{escape(title)}</title>',
              f'<rect width="{width}" height="{height}" fill="{FAMILY_FILL}"/>',
              f'<text x="{MARGIN}" y="{MARGIN + 16}" font-size="16">{escape(headline(observation))}'
              f'</text>']
     y = MARGIN + 40
+    if calls:
+        parts += call_marks(calls, cards, MARGIN, y)
+        y += CALLS_H
+    drawn = []
     for seat in seats:
         own = seat["hand"] is not None
         parts.append(f'<text x="{MARGIN}" y="{y + 14}" font-size="14">'
@@ -77,7 +95,8 @@ def svg(observation: dict, cards: CardSet, title: str, mark: int | None = None) 
                          f'cy="{y + 9}" r="8" fill="{CRYSTAL_FILL}"/>')
         x, top = MARGIN, y + 24
         for number in seat["table"]:
-            parts.append(card_svg(cards, number, x, top, "table", number == mark))
+            parts.append(card_svg(cards, number, x, top, "table"))
+            drawn += card_mark(on_card.pop(number, None), x, top)
             x += CARD_W + GAP
         if seat["chosen"] == "hidden":
             parts.append(back_svg(x, top, "chosen"))
@@ -85,13 +104,51 @@ def svg(observation: dict, cards: CardSet, title: str, mark: int | None = None) 
         x += GAP * 3
         if own:
             for number in seat["hand"]:
-                parts.append(card_svg(cards, number, x, top, "hand", number == mark))
+                parts.append(card_svg(cards, number, x, top, "hand"))
+                drawn += card_mark(on_card.pop(number, None), x, top)
                 x += CARD_W + GAP
         elif seat["hand_count"]:
             parts.append(back_svg(x, top, f"{seat['hand_count']} in hand"))
         y += ROW_H + 40
+    parts += on_top(drawn)
     parts.append("</svg>")
     return "".join(parts)
+
+
+def card_mark(marked: tuple | None, x: float, y: float) -> list[list[str]]:
+    """A card's mark, if ``marked`` (style, mark, move text): the card outlined, a bar as
+    long as the mark's weight along its foot, its rank and label under it."""
+    if marked is None:
+        return []
+    style, mark, text = marked
+    body = [f'<rect class="mark" x="{x - 3}" y="{y - 3}" width="{CARD_W + 6}" '
+            f'height="{CARD_H + 6}" rx="10" fill="none" stroke="{MARK}" '
+            f'stroke-width="{style.width}"/>',
+            weight_bar(x + 6, y + CARD_H - 12, CARD_W - 12, 7, mark.weight)]
+    return [group(style, text, mark.label, body, x + CARD_W / 2, y + CARD_H + 20, size=13)]
+
+
+def weight_bar(x: float, y: float, length: float, height: float, weight: float) -> str:
+    """A bar ``weight`` (0..1) of ``length`` long."""
+    return (f'<rect class="line-bar" x="{x}" y="{y}" '
+            f'width="{length * max(0.0, min(1.0, weight)):.1f}" height="{height}" '
+            f'fill="{MARK}"/>')
+
+
+def call_marks(calls: list, cards: CardSet, x: float, y: float) -> list[str]:
+    """The marked calls in a row of boxes, each naming the attribute (with its gloss), a
+    bar as long as its weight, its rank and label."""
+    drawn = []
+    for style, mark, text in calls:
+        name = cards.attribute_label(payload_of(mark.move))
+        body = [f'<rect class="mark" x="{x}" y="{y}" width="{CALL_W}" height="{CALL_H}" rx="6" '
+                f'fill="white" stroke="{MARK}" stroke-width="{style.width * 0.6:.1f}"/>',
+                f'<text x="{x + 8}" y="{y + 17}" font-size="12">call {escape(name)}</text>',
+                weight_bar(x + 4, y + CALL_H - 5, CALL_W - 8, 3, mark.weight)]
+        drawn.append(group(style, text, mark.label, body, x + CALL_W - 26, y + CALL_H + 8,
+                           size=11))
+        x += CALL_W + GAP
+    return on_top(drawn)
 
 
 def headline(observation: dict) -> str:

@@ -53,6 +53,6 @@ class MaatatahayState(State):
     def render(self, color: bool = False) -> str:
         return render(self.to_position(), color)
 
-    def svg(self, mark: int | None = None) -> str:
+    def svg(self, marks=()) -> str:
         from .svg import svg
-        return svg(self.to_position(), mark)
+        return svg(self.to_position(), marks)

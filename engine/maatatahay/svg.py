@@ -1,13 +1,15 @@
 """SVG diagram of a Maatatahay position: the 5x5 board with the frame's arrows, each warrior in
 its tribe's colour with facing, support arrows, strength (printed + Energy + bonus) and
 crystals, the temples, and beside the board the storages, scores, relics and what is pending,
-with a key to every colour and marker. A placement move can be marked (the cell outlined, the
-tile's facing shown)."""
+with a key to every colour and marker. Moves can be marked (engine/marks.py): a placement's
+cell outlined with its rank, the tile's facing and the line's label; every marked move is also
+listed beside the board, the kinds the board cannot show included."""
 from __future__ import annotations
 
 import math
 from xml.sax.saxutils import escape
 
+from ..marks import COLOUR as MARK, MoveMark, group, on_top, styles
 from .board import COLUMNS, DELTAS, NAMES, SIDE
 from .moves import M_PLACE, decode_place, format_move, move_kind, move_payload
 from .notation import format_position
@@ -19,7 +21,7 @@ from .tileset import TRIBES
 CELL, MARGIN, PANEL = 96, 60, 330
 TRIBE_FILLS = ("#e57373", "#64b5f6")              # Balan, Wazu
 TRIBE_STROKES = ("#b71c1c", "#0d47a1")
-DEAD_FILL, TEMPLE_STROKE, MARK = "#9e9e9e", "#c9a227", "#2e7d32"
+DEAD_FILL, TEMPLE_STROKE = "#9e9e9e", "#c9a227"
 SPIRIT_FILL, ENERGY_FILL = "#ffffff", "#7b1fa2"
 
 
@@ -101,7 +103,7 @@ def _frame(pos: Position) -> list[str]:
     return out
 
 
-def _panel(pos: Position, mark: int | None) -> list[str]:
+def _panel(pos: Position, marks: list[MoveMark]) -> list[str]:
     x = MARGIN * 2 + SIDE * CELL
     points = scores(pos)
     lines = [f"tileset: {pos.tileset.label()}"]
@@ -116,8 +118,8 @@ def _panel(pos: Position, mark: int | None) -> list[str]:
     lines.append("pairs: " + (", ".join(f"{pos.tileset.tiles[b].id}+{pos.tileset.tiles[w].id}"
                                         for b, w in pos.pairs) or "none"))
     lines.append(f"to act: {pending_text(pos)}")
-    if mark is not None:
-        lines.append(f"marked move: {format_move(pos.tileset, mark)}")
+    for rank, (move, label, _) in enumerate(marks, 1):
+        lines.append(f"line {rank}: {format_move(pos.tileset, move)} {label}")
     out = []
     for k, text in enumerate(lines):
         words, row, wrapped = text.split(), "", []
@@ -136,8 +138,9 @@ def _panel(pos: Position, mark: int | None) -> list[str]:
 KEY_ROW = 19
 
 
-def _key(x: float, y: float) -> list[str]:
-    """What the colours and markers mean, a row each, starting at ``y``."""
+def _key(x: float, y: float, marked: bool) -> list[str]:
+    """What the colours and markers mean, a row each, starting at ``y`` (with marked lines,
+    a row for them)."""
     swatch = 'x="{x}" y="{y}" width="16" height="14" rx="3"'
     shapes = [
         (f'<rect {swatch} fill="{TRIBE_FILLS[0]}" stroke="{TRIBE_STROKES[0]}"/>',
@@ -153,7 +156,8 @@ def _key(x: float, y: float) -> list[str]:
          '7</text>', "strength: printed + Energy + bonus; under it"),
         ("", "  the tile, those three parts, E elder / C convert, and"),
         ("", "  its gems (1g: points for its owner if it survives)"),
-    ]
+    ] + ([(f'<circle cx="{{cx}}" cy="{{cy}}" r="7" fill="{MARK}"/>',
+           "a line placing there: its rank, score and facing")] if marked else [])
     out = ['<g class="key">', f'<text x="{x}" y="{y}" font-size="12" '
                               f'font-weight="bold">key</text>']
     for row, (shape, label) in enumerate(shapes, 1):
@@ -166,14 +170,36 @@ def _key(x: float, y: float) -> list[str]:
                     _arrow(cx + 4, cy, 2, 6, "#ffeb3b", "key-arrow"),
                     _arrow(cx + 13, cy, 2, 6, "#5d4037", "key-arrow")]
         elif shape:
-            out.append(shape.format(x=x, y=top, cx=cx, text_y=top + 12))
+            out.append(shape.format(x=x, y=top, cx=cx, cy=cy, text_y=top + 12))
         out.append(f'<text x="{x + 32}" y="{top + 11}" font-size="11">{escape(label)}</text>')
     return out + ["</g>"]
 
 
-def svg(pos: Position, mark: int | None = None) -> str:
+def _marks(pos: Position, marks: list[MoveMark]) -> list[str]:
+    """Each placement's cell outlined and, a row per line placing there, its rank, label
+    and the facing it gives the tile; other kinds draw nothing."""
+    drawn, on_cell = [], {}
+    for style, (move, label, _) in zip(styles(marks), marks):
+        if move_kind(move) != M_PLACE:
+            continue
+        cell, rotation, _, _ = decode_place(move_payload(move))
+        x, y = _origin(cell)
+        row = y + 26 + 17 * on_cell.setdefault(cell, 0)
+        on_cell[cell] += 1
+        body = [f'<rect class="mark" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
+                f'height="{CELL - 4}" fill="none" stroke="{MARK}" stroke-width="{style.width}"/>',
+                _arrow(x + CELL - 16, row, 2 * rotation, 7, MARK, "line-facing")]
+        drawn.append(group(style, format_move(pos.tileset, move), label, body,
+                           x + CELL / 2 - 8, row, size=11))
+    return on_top(drawn)
+
+
+def svg(pos: Position, marks=()) -> str:
+    """``marks``: MoveMark-like (move, label, weight) triples, rank 1 first."""
+    marks = [MoveMark(*m) for m in marks]
     width = MARGIN * 3 + SIDE * CELL + PANEL
-    height = MARGIN * 2 + SIDE * CELL + 30
+    panel = _panel(pos, marks)          # many lines listed: the picture grows to hold the key
+    height = max(MARGIN * 2 + SIDE * CELL + 30, MARGIN + 50 + 17 * len(panel) + KEY_ROW * 11)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
            f'<title>Maatatahay {escape(format_position(pos))}</title>',
@@ -206,15 +232,7 @@ def svg(pos: Position, mark: int | None = None) -> str:
                    f'font-size="13" text-anchor="middle" font-weight="bold">{letter}</text>')
         out.append(f'<text x="{MARGIN - 44}" y="{MARGIN + (SIDE - 1 - k) * CELL + CELL / 2 + 5}" '
                    f'font-size="13" text-anchor="middle" font-weight="bold">{k + 1}</text>')
-    if mark is not None and move_kind(mark) == M_PLACE:
-        cell, rotation, _, _ = decode_place(move_payload(mark))
-        x, y = _origin(cell)
-        out.append(f'<rect class="mark" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" '
-                   f'height="{CELL - 4}" fill="none" stroke="{MARK}" stroke-width="5"/>')
-        fx, fy = _vector(2 * rotation)
-        out.append(_arrow(x + CELL / 2 + fx * 20, y + CELL / 2 + fy * 20, 2 * rotation, 12, MARK,
-                          "mark"))
-    panel = _panel(pos, mark)
-    out += panel + _key(MARGIN * 2 + SIDE * CELL, MARGIN + 30 + 17 * len(panel))
+    out += _marks(pos, marks)
+    out += panel + _key(MARGIN * 2 + SIDE * CELL, MARGIN + 30 + 17 * len(panel), bool(marks))
     out.append("</svg>")
     return "\n".join(out) + "\n"

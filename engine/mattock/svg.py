@@ -1,18 +1,18 @@
 """SVG diagram of a Mattock position: the hex board, rock and tiles, miners by colour, cell
-names, a colour key, and optionally one move marked (the mined cell outlined, the miner's step
-as an arrow).
+names, a colour key, and optionally moves marked (engine/marks.py: each line's mined cell
+outlined with its rank, the miner's step as an arrow, the line's label beside it).
 """
 from __future__ import annotations
 
 import math
 from xml.sax.saxutils import escape
 
-from .notation import EMPTY, TILE, Position, decode_move, format_position
+from ..marks import COLOUR as MARK, MoveMark, arrow_head, group, on_top, styles
+from .notation import EMPTY, TILE, Position, decode_move, format_move, format_position
 
 HEX = 28                                     # centre-to-corner distance in pixels
 ROCK_FILL, TILE_FILL = "#8d8478", "#f2e3c4"
 MINER_FILLS = ("#c62828", "#1565c0")          # first player red, second blue
-MARK = "#2e7d32"
 PLAYER_NAMES = ("first", "second")
 
 
@@ -36,7 +36,7 @@ def _key(x: float, y: float, marked: bool) -> list[str]:
              ("disc", MINER_FILLS[0], "black", "first's miner"),
              ("disc", MINER_FILLS[1], "black", "second's miner")]
     if marked:         # on a second row
-        items += [None, ("hex", "none", MARK, "the move's mined cell"),
+        items += [None, ("hex", "none", MARK, "a line's mined cell: its rank, its score"),
                   ("line", MARK, MARK, "its miner's step")]
     out, left = [], x
     for item in items:
@@ -63,10 +63,37 @@ def _key(x: float, y: float, marked: bool) -> list[str]:
     return ['<g class="key">', *out, '</g>']
 
 
-def svg(pos: Position, mark: int | None = None) -> str:
+def _marks(pos: Position, marks: list[MoveMark]) -> list[str]:
+    """Each line's mined cell outlined with its rank and label in it (lines mining one cell
+    stack them), its miner's step as an arrow between the cells' edges."""
+    drawn, on_cell = [], {}
+    for style, (move, label, _) in zip(styles(marks), marks):
+        mine, source, target = decode_move(move)
+        x, y = _centre(pos, mine)
+        stacked = on_cell.setdefault(mine, 0)
+        on_cell[mine] += 1
+        body = [f'<polygon class="mark" points="{_corners(x, y)}" fill="none" stroke="{MARK}" '
+                f'stroke-width="{style.width * 0.6:.1f}"/>']
+        if source >= 0:
+            (x1, y1), (x2, y2) = _centre(pos, source), _centre(pos, target)
+            length = math.hypot(x2 - x1, y2 - y1) or 1.0
+            ux, uy = (x2 - x1) / length, (y2 - y1) / length
+            body.append(f'<line class="mark" x1="{x1 + ux * HEX * 0.45:.1f}" '
+                        f'y1="{y1 + uy * HEX * 0.45:.1f}" x2="{x2 - ux * HEX * 0.55:.1f}" '
+                        f'y2="{y2 - uy * HEX * 0.55:.1f}" stroke="{MARK}" '
+                        f'stroke-width="{style.width}" stroke-linecap="round" '
+                        f'marker-end="url(#line-arrow)"/>')
+        drawn.append(group(style, format_move(pos.board, move), label, body, x,
+                           y + HEX * 0.15 + 12 * stacked, size=9))
+    return ([arrow_head()] if marks else []) + on_top(drawn)
+
+
+def svg(pos: Position, marks=()) -> str:
+    """``marks``: MoveMark-like (move, label, weight) triples, rank 1 first."""
+    marks = [MoveMark(*m) for m in marks]
     b = pos.board
     width = HEX * math.sqrt(3) * (2 * b.radius + 1) + 4.4 * HEX
-    height = HEX * 1.5 * 2 * b.radius + 3.2 * HEX + 98 + (22 if mark is not None else 0)
+    height = HEX * 1.5 * 2 * b.radius + 3.2 * HEX + 98 + (22 if marks else 0)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
            f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="sans-serif">',
            f'<title>Mattock {escape(format_position(pos))}</title>',
@@ -89,19 +116,8 @@ def svg(pos: Position, mark: int | None = None) -> str:
         x, y = _centre(pos, row[0])
         out.append(f'<text class="rim" x="{x - HEX * 1.3:.1f}" y="{y + 4:.1f}" font-size="13" '
                    f'text-anchor="middle" font-weight="bold">{letters[number]}</text>')
-    if mark is not None:
-        mine, source, target = decode_move(mark)
-        x, y = _centre(pos, mine)
-        out.append(f'<polygon class="mark" points="{_corners(x, y)}" fill="none" stroke="{MARK}" '
-                   f'stroke-width="4"/>')
-        if source >= 0:
-            (x1, y1), (x2, y2) = _centre(pos, source), _centre(pos, target)
-            out.append(f'<defs><marker id="arrow" markerWidth="8" markerHeight="8" refX="6" '
-                       f'refY="4" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="{MARK}"/>'
-                       f'</marker></defs>')
-            out.append(f'<line class="mark" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
-                       f'stroke="{MARK}" stroke-width="4" marker-end="url(#arrow)"/>')
-    out += _key(HEX, height - 80 - (22 if mark is not None else 0), mark is not None)
+    out += _marks(pos, marks)
+    out += _key(HEX, height - 80 - (22 if marks else 0), bool(marks))
     y = height - 45
     out.append(f'<text x="{HEX}" y="{y:.0f}" font-size="14">To move: '
                f'{PLAYER_NAMES[pos.to_move]}. Miners off the board: first {pos.off_board(0)}, '

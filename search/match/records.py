@@ -100,7 +100,16 @@ def finish_record(record: GameRecord, end: GameEnd | None) -> None:
 
 
 def format_comment(comment: dict) -> str:
-    return "{" + "; ".join(f"{k}={v}" for k, v in comment.items()) + "}"
+    """``{key=value; ...}`` on one line, whatever the values hold (a value naming a card of
+    a user's card set may hold a ';' or a line break, which would end the item or the
+    ply: they are written as ',' and a space)."""
+    return "{" + "; ".join(f"{k}={comment_value(v)}" for k, v in comment.items()) + "}"
+
+
+def comment_value(value) -> str:
+    """``value`` as one comment item: its line breaks (whatever the reader splits lines at)
+    as spaces, its ';' as ','."""
+    return " ".join(str(value).replace(";", ",").splitlines())
 
 
 def format_record(record: GameRecord) -> str:
