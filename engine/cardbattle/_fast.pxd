@@ -46,6 +46,7 @@ cdef struct Core:
     int tokens[SEATS]
     int left[SEATS]
     int phase, actor, caller, attribute, tiebreak, round, ply, result
+    u64 info[SEATS]                           # each player's information state so far
 
 # The history grows on the heap with the game (grow_history): a card game has no useful
 # length bound (void rounds, tie-break chains), so no fixed MAX_PLIES array could hold it.

@@ -427,7 +427,10 @@ cdef void push_history(KState* s) noexcept nogil:
 
 
 cdef void make_move(KState* s, int move) noexcept nogil:
+    cdef int p
     push_history(s)
+    for p in range(SEATS):
+        s.c.info[p] = remember(s, p, move)
     apply(s, move)
     s.c.ply += 1
     advance(s)
@@ -550,6 +553,55 @@ cdef u64 observed_key(KState* s, int player) noexcept nogil:
     key ^= mix(12, s.c.phase, s.c.actor) ^ mix(13, s.c.caller, s.c.attribute + 1)
     key ^= mix(14, s.c.round, 0) ^ mix(15, s.c.tiebreak, s.c.result + 2)
     return key ^ mix(18, player + 1, 0) ^ s.d.start_key
+
+
+# -- the information state (information.py) as a running hash --------------------------------
+
+cdef enum:
+    VIEW_EVENT = 1
+    MOVE_EVENT = 2
+
+
+cdef inline u64 chain(u64 key, u64 kind, u64 value) noexcept nogil:
+    """The key of a record after one more event: order matters, so the record is mixed in
+    before the event."""
+    return mix(kind, value & 0xFFFFF, value >> 20) ^ mix(19, key & 0xFFFFF, key >> 20) * 3
+
+
+cdef inline bint hidden_decision(KState* s, int player) noexcept nogil:
+    """information.hidden_decision: another player deciding on a boost."""
+    return s.c.phase == BOOST and s.c.actor != player
+
+
+cdef long long seen_move(KState* s, int player, int move) noexcept nogil:
+    """information.seen_move and its actor, as a number (-1: not seen): another player's
+    draw into hand and secret choice lose their card, their pass is not seen at all."""
+    cdef int kind = move >> SHIFT
+    cdef bint own = s.c.actor == player
+    if kind == M_PASS and not own:
+        return -1
+    if not own and (kind == M_PLAY or (kind == M_DRAW and s.c.phase != TIEBREAK)):
+        move = kind << SHIFT
+    return move | (0 if kind == M_TOSS else s.c.actor + 1) << 24
+
+
+cdef u64 remember(KState* s, int player, int move) noexcept nogil:
+    """``player``'s record after the ply that plays ``move`` here: their view now, then the
+    move as they see it (information.ply_record)."""
+    cdef u64 key = s.c.info[player]
+    cdef long long seen = seen_move(s, player, move)
+    if not hidden_decision(s, player):
+        key = chain(key, VIEW_EVENT, observed_key(s, player))
+    if seen >= 0:
+        key = chain(key, MOVE_EVENT, <u64>seen)
+    return key
+
+
+cdef u64 information_key(KState* s, int player) noexcept nogil:
+    """The record closed by the view of the current node (information.events)."""
+    if hidden_decision(s, player):
+        return s.c.info[player]
+    return chain(s.c.info[player], VIEW_EVENT, observed_key(s, player))
 
 
 # -- the position key (zobrist.py) -----------------------------------------------------------
@@ -733,6 +785,9 @@ cdef class Kernel(GameKernel):
 
     cdef u64 observation_key(self, int player) noexcept nogil:
         return observed_key(&self.s, player)
+
+    cdef u64 information_state_key(self, int player) noexcept nogil:
+        return information_key(&self.s, player)
 
     # -- Python side (the generic methods are GameKernel's) --
     def clone(self):

@@ -225,12 +225,8 @@ class ReferenceState(CopyMakeState, CardBattleState):
 
     def clone(self):
         twin = super().clone()
-        twin.origin, twin._played = self.origin, self._played
+        twin.origin = self.origin
         return twin
-
-    def undo(self) -> None:
-        super().undo()
-        self.forget_move()
 
     @property
     def cards(self) -> CardSet:
@@ -276,8 +272,7 @@ class ReferenceState(CopyMakeState, CardBattleState):
         return [(m, float(p)) for m, p in self.exact_chance_outcomes()]
 
     def play(self, move: int) -> None:
-        self.remember()
-        self.remember_move(move)
+        self.remember(move)
         apply(self.pos, self.cards, self.game.options, move)
         self.pos.ply += 1
         advance(self.pos, self.cards, self.game.options)
