@@ -529,7 +529,8 @@ cdef void determinize_state(KState* s, int player, u64* rng) noexcept nogil:
 cdef u64 observed_key(KState* s, int player) noexcept nogil:
     """What ``player`` (-1: every player) observes, as observe() shows it: the own hand and
     deck, of another seat the counts, and a secret choice as hidden; no ply count and no
-    other player's pass (§5: a pass looks the same as having no usable boost card)."""
+    other player's pass (§5: a pass looks the same as having no usable boost card), and no
+    actor once the game is over (notation.view_head)."""
     cdef u64 key = 0, table
     cdef int p, flags, chosen, passed
     cdef bint secret
@@ -550,7 +551,8 @@ cdef u64 observed_key(KState* s, int player) noexcept nogil:
         key ^= mix(6, p, card_number(s, p, s.c.tie[p]))
         key ^= mix(7, p, s.c.value[p]) ^ mix(8, p, flags) ^ mix(9, p, s.c.won[p])
         key ^= mix(10, p, s.c.tokens[p]) ^ mix(11, p, s.c.left[p])
-    key ^= mix(12, s.c.phase, s.c.actor) ^ mix(13, s.c.caller, s.c.attribute + 1)
+    key ^= mix(12, s.c.phase, 0 if s.c.phase == OVER else s.c.actor)   # notation.view_head
+    key ^= mix(13, s.c.caller, s.c.attribute + 1)
     key ^= mix(14, s.c.round, 0) ^ mix(15, s.c.tiebreak, s.c.result + 2)
     return key ^ mix(18, player + 1, 0) ^ s.d.start_key
 

@@ -20,8 +20,8 @@ from dataclasses import replace
 
 from ..game import NotationError
 from .cards import MAX_NUMBER, MAX_VALUE, CardSet
-from .position import (CHOOSE, DRAW_RESULT, KEPT, NO_CARD, PENDING, PHASE_NAMES, TAKEN,
-                       UNDECIDED, Position, Seat)
+from .position import (CHOOSE, DRAW_RESULT, KEPT, NO_CARD, OVER, PENDING, PHASE_NAMES,
+                       TAKEN, UNDECIDED, Position, Seat)
 
 GAME_WORD = "cardbattle"
 PLAYERS = ("P1", "P2")
@@ -110,8 +110,12 @@ def observed_seat(pos: Position, seat: Seat, own: bool) -> dict[str, str]:
 
 def view_head(pos: Position, attributes: tuple[str, ...]) -> dict[str, str]:
     """The head as every player sees it: no ply count (§5: another player's pass is hidden,
-    and a pass is a ply where having no usable boost card is none)."""
-    return {key: value for key, value in head(pos, attributes).items() if key in VIEW_HEAD_KEYS}
+    and a pass is a ply where having no usable boost card is none), and no actor once the
+    game is over (it would name whoever moved last: the passing player, or the drawer)."""
+    words = {key: value for key, value in head(pos, attributes).items() if key in VIEW_HEAD_KEYS}
+    if pos.phase == OVER:
+        words["actor"] = "-"
+    return words
 
 
 def format_observation(pos: Position, attributes: tuple[str, ...], player: int) -> str:
@@ -293,6 +297,8 @@ def parse_view(text: str, cards: CardSet) -> tuple[Position, int]:
              for i, part in enumerate(parts[1:])]
     words = fields(rest, VIEW_HEAD_KEYS, "view head")
     words = {key: words.get(key, "0") for key in HEAD_KEYS}    # the ply is unknown: 0
+    if words["actor"] == "-":                                   # a finished game's: P1
+        words["actor"] = PLAYERS[0]
     return parse_position(" | ".join([f"{word} {join(words)}"] + seats), cards), viewer
 
 
