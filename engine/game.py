@@ -391,6 +391,10 @@ class State(ABC):
             replay.play(move)
         return tuple(events)
 
+    def information_state_key(self, player: int) -> int:
+        """A 64-bit key of :meth:`information_state` (the kernel's where there is one)."""
+        return hash(self.information_state_string(player)) & (2**64 - 1)
+
     def information_state_string(self, player: int) -> str:
         """:meth:`information_state` as one line: its events' texts joined by ``; ``, each
         after its kind."""

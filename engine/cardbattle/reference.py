@@ -77,6 +77,20 @@ def draw(pos: Position, cards: CardSet, options: Options, number: int) -> None:
     seat.value = tie_value(card, pos.attribute)
 
 
+def step(pos: Position, cards: CardSet, options: Options, move: int) -> None:
+    """One ply: ``move`` played, then the automatic steps after it."""
+    apply(pos, cards, options, move)
+    pos.ply += 1
+    advance(pos, cards, options)
+
+
+def played_on(pos: Position, cards: CardSet, options: Options, move: int) -> Position:
+    """A copy of ``pos`` after the ply that plays ``move``."""
+    after = pos.copy()
+    step(after, cards, options, move)
+    return after
+
+
 # -- the automatic steps ---------------------------------------------------------------------
 
 def advance(pos: Position, cards: CardSet, options: Options) -> None:
@@ -273,9 +287,7 @@ class ReferenceState(CopyMakeState, CardBattleState):
 
     def play(self, move: int) -> None:
         self.remember(move)
-        apply(self.pos, self.cards, self.game.options, move)
-        self.pos.ply += 1
-        advance(self.pos, self.cards, self.game.options)
+        step(self.pos, self.cards, self.game.options, move)
 
     def returns(self):
         if self.pos.phase != OVER:

@@ -26,18 +26,31 @@ class CardBattleState(State):
         """The position this state was made from and the moves played since, in order."""
         return self.origin, self.played_moves()
 
-    def move_record(self, move: int) -> tuple:
-        """What each player sees of the ply that plays ``move`` here (information.py)."""
-        return ply_record(self.to_position(), self.game.cardset.attributes, move)
+    def move_record(self, move: int) -> list:
+        """A memo of the ply, filled when an information state is first asked for: what
+        each player sees of it (information.ply_record) and the position after it. Playing
+        costs nothing more; a searcher keys by the kernel's running hash instead."""
+        return []
 
     def information_state(self, player: int) -> tuple:
-        """§5: everything ``player`` has seen since this state was made (information.py)."""
+        """§5: everything ``player`` has seen since this state was made (information.py),
+        replayed by the reference rules from the last ply already recorded."""
+        from .reference import played_on      # reference.py builds on this module
+        pending, link = [], self._played
+        while link and not link[2]:
+            pending.append(link)
+            link = link[0]
+        pos = link[2][1] if link else self.origin
+        attributes = self.game.cardset.attributes
+        for link in reversed(pending):
+            record = ply_record(pos, attributes, link[1])
+            pos = played_on(pos, self.game.cardset, self.game.options, link[1])
+            link[2].extend((record, pos))
         records, link = [], self._played
         while link:
-            link, record = link[0], link[2]
-            records.append(record)
-        return events(records[::-1], self.to_position(), self.game.cardset.attributes,
-                      player)
+            records.append(link[2][0])
+            link = link[0]
+        return events(records[::-1], self.to_position(), attributes, player)
 
     def position(self) -> str:
         return format_position(self.to_position(), self.game.cardset.attributes)
