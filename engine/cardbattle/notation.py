@@ -12,7 +12,8 @@ In the observer's view (``view=P1`` after the game name) another player's hand a
 ``?N`` (N unknown cards) with ``unseen=`` the cards that are in one or the other or chosen
 in secret (open deck lists, §2), and a creature chosen but not yet revealed is ``?`` (§5).
 A view has no ``ply=`` and shows no other player's ``p`` flag: whether they passed or had no
-playable boost is hidden (§5), and a pass is a ply where having no boost card is none.
+playable boost is hidden (§5), and a pass is a ply where having no boost card is none; for the
+same reason a finished game's view has ``actor=-`` (the last actor: the passer, or the other).
 """
 from __future__ import annotations
 
