@@ -84,8 +84,8 @@ def random_states(count: int, seed: int = 0, rules=None):
 
 def test_another_players_secret_choice_and_draws_are_not_seen():
     """Different creatures chosen in secret (before the reveal), and different cards drawn
-    into a hand, leave the other player's information state, observation and key unchanged, and the chooser's
-    or drawer's own ones different."""
+    into a hand, leave the other player's information state, observation and key
+    unchanged, and the chooser's or drawer's own ones different."""
     choices = draws = 0
     for state in random_states(3000):
         mover = state.to_position().actor

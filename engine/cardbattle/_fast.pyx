@@ -526,10 +526,10 @@ cdef void determinize_state(KState* s, int player, u64* rng) noexcept nogil:
 
 
 cdef u64 observed_key(KState* s, Core* c, int player) noexcept nogil:
-    """What ``player`` (-1: every player) observes in ``c`` (a Core of ``s``), as observe() shows it: the own hand and
-    deck, of another seat the counts, and a secret choice as hidden; no ply count and no
-    other player's pass (§5: a pass looks the same as having no usable boost card), and no
-    actor once the game is over (notation.view_head)."""
+    """What ``player`` (-1: every player) observes in ``c`` (a Core of ``s``), as observe()
+    shows it: the own hand and deck, of another seat the counts, and a secret choice as
+    hidden; no ply count and no other player's pass (§5: a pass looks the same as having no
+    usable boost card), and no actor once the game is over (notation.view_head)."""
     cdef u64 key = 0, table
     cdef int p, flags, chosen, passed
     cdef bint secret
