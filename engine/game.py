@@ -339,6 +339,67 @@ class State(ABC):
         cannot even tell that the move was made."""
         return self.move_to_str(move)
 
+    # -- what one player remembers (the information state) -------------------------------------
+    # Everything ``player`` has observed since the state was made (for a new game: since the
+    # deal), in order: OpenSpiel's information_state_string beside observation_string. Two
+    # histories that differ only in what the player cannot see give equal information states,
+    # and a player's own moves are in it, so it has perfect recall by construction. With
+    # perfect information it is the history, which these defaults say from the move log; a
+    # game with hidden information overrides information_state.
+
+    # The moves since the state was made, a linked list (earlier, move, record) that clones
+    # share safely, and the position before the first of them.
+    _played: tuple | None = None
+    _start: str | None = None
+
+    def remember_move(self, move: int) -> None:
+        """Log ``move``, about to be played here (every implementation's ``play`` calls it
+        before changing the position; ``forget_move`` in ``undo``)."""
+        if self._played is None:
+            self._start = self.position()
+        self._played = (self._played, move, self.move_record(move))
+
+    def move_record(self, move: int):
+        """What a game with hidden information keeps of the ply that plays ``move`` here for
+        its information states (default: nothing; the move itself is logged)."""
+        return None
+
+    def forget_move(self) -> None:
+        self._played = self._played[0] if self._played else None
+
+    def played_moves(self) -> list[int]:
+        """The moves played since the state was made, in order."""
+        moves, link = [], self._played
+        while link:
+            link, move = link[0], link[1]
+            moves.append(move)
+        return moves[::-1]
+
+    def information_state(self, player: int) -> tuple:
+        """What ``player`` has observed since the state was made, as a tuple of events
+        ``(kind, text)`` (perfect information: the start position, then every move)."""
+        if not self.game.capabilities.perfect_information:
+            raise GameError(f"{self.game.name} has hidden information but defines no "
+                            f"information state")
+        moves = self.played_moves()
+        if not moves:
+            return (("start", self.position()),)
+        replay = self.game.parse_position(self._start)
+        events = [("start", self._start)]
+        for move in moves:
+            events.append(("move", replay.move_to_str(move)))
+            replay.play(move)
+        return tuple(events)
+
+    def information_state_key(self, player: int) -> int:
+        """A 64-bit key of :meth:`information_state` (the kernel's where there is one)."""
+        return hash(self.information_state_string(player)) & (2**64 - 1)
+
+    def information_state_string(self, player: int) -> str:
+        """:meth:`information_state` as one line: its events' texts joined by ``; ``, each
+        after its kind."""
+        return "; ".join(f"{kind} {text}" for kind, text in self.information_state(player))
+
     def determinization(self, player: int, seed: int) -> "State":
         """A full state drawn from ``seed`` among those consistent with ``player``'s
         observation: what that player cannot see (the others' hands, deck contents, a secret
@@ -383,23 +444,26 @@ class State(ABC):
 class CopyMakeState(State):
     """A reference State: the position is a plain object (``pos``, with ``copy()``) and undo
     restores the copy kept before each move, so no unmake logic can be wrong. Its ``play``
-    calls :meth:`remember` before changing ``pos``. List it before the game's shared State
-    class."""
+    calls :meth:`remember` with the move before changing ``pos``. List it before the game's
+    shared State class."""
 
     def __init__(self, game, position):
         self.game = game
         self.pos = position
         self._history: list = []
 
-    def remember(self) -> None:
+    def remember(self, move: int) -> None:
+        self.remember_move(move)
         self._history.append(self.pos.copy())
 
     def undo(self) -> None:
         self.pos = self._history.pop()
+        self.forget_move()
 
     def clone(self):
         twin = type(self)(self.game, self.pos.copy())
         twin._history = [p.copy() for p in self._history]
+        twin._played, twin._start = self._played, self._start
         return twin
 
 
@@ -424,10 +488,16 @@ class KernelState(State):
         return self.kernel.chance_outcomes()
 
     def play(self, move: int) -> None:
+        self.remember_move(move)
         self.kernel.play(move)
 
     def undo(self) -> None:
         self.kernel.undo()
+        self.forget_move()
+
+    def information_state_key(self, player: int) -> int:
+        """The kernel's 64-bit key of :meth:`information_state` (engine/kernel.pxd)."""
+        return self.kernel.information_state_key_of(player)
 
     def clone(self):
         twin = type(self).__new__(type(self))

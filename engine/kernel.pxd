@@ -71,3 +71,10 @@ cdef class GameKernel:
     # A 64-bit key of what ``player`` observes here (PUBLIC_VIEW: what every player sees);
     # equal observations give equal keys. Default: hash_key() (perfect information).
     cdef u64 observation_key(self, int player) noexcept nogil
+    # A 64-bit key of ``player``'s information state (engine/game.py information_state:
+    # everything that player has observed since the kernel was built, in order); equal
+    # information states give equal keys. A game with hidden information keeps it as a
+    # running hash that make updates and unmake restores. Default: hash_key(). With perfect
+    # information the information state is the history, and the position is all of it that
+    # matters to play, so searchers merge transpositions on purpose.
+    cdef u64 information_state_key(self, int player) noexcept nogil

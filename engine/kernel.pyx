@@ -88,6 +88,9 @@ cdef class GameKernel:
     cdef u64 observation_key(self, int player) noexcept nogil:
         return self.hash_key()
 
+    cdef u64 information_state_key(self, int player) noexcept nogil:
+        return self.hash_key()
+
     # -- Python boundary -----------------------------------------------------------------------
 
     def current_player(self):
@@ -174,6 +177,10 @@ cdef class GameKernel:
     def observation_key_of(self, int player):
         """observation_key(player) for Python (tests compare it with observations)."""
         return self.observation_key(player)
+
+    def information_state_key_of(self, int player):
+        """information_state_key(player) for Python (tests compare it with the strings)."""
+        return self.information_state_key(player)
 
     def clone(self):
         """An independent copy of the position and its history (the game's own)."""

@@ -83,6 +83,10 @@ class PenniesState(State):
             seen[0] = "?"
         return ":".join(["pennies"] + [str(m) for m in seen])
 
+    def information_state(self, player):
+        """The observation already lists every move the player saw, in order."""
+        return (("view", self.observation_string(player)),)
+
     def rules_end_reason(self):
         return "both pennies shown"
 

@@ -121,6 +121,37 @@ def check_mover_knows_its_moves(state, seen: dict) -> None:
     assert seen.setdefault((mover, state.observation_string(mover)), moves) == moves
 
 
+INFORMATION_EVERY = 7     # plies between information-state checks (a default replays the game)
+
+
+def check_information_states(state, recorded: dict, decisions: list) -> None:
+    """Each player's information state is a tuple of ``(kind, text)`` events, JSON data, and
+    its string joins them. It determines what the player observes now and, for the mover,
+    the legal moves; the mover's record at a decision is kept to check perfect recall
+    (:func:`check_recall`). Perfect information: the start position, then every move."""
+    for player in range(state.game.capabilities.players):
+        events = state.information_state(player)
+        assert isinstance(events, tuple) and events
+        assert all(isinstance(kind, str) and isinstance(text, str) for kind, text in events)
+        assert json.loads(json.dumps(events)) == [list(e) for e in events]
+        text = state.information_state_string(player)
+        assert text == "; ".join(f"{kind} {words}" for kind, words in events)
+        known = (state.observation_string(player),
+                 state.legal_moves() if state.current_player() == player else None)
+        assert recorded.setdefault((player, text), known) == known, text
+        if state.game.capabilities.perfect_information:
+            assert events[0][0] == "start" and len(events) == 1 + len(state.played_moves())
+        if state.current_player() == player:
+            decisions.append((player, events))
+
+
+def check_recall(state, decisions: list) -> None:
+    """Perfect recall: a player's record at each of their decisions starts their record at
+    the end of the game."""
+    for player, events in decisions:
+        assert state.information_state(player)[:len(events)] == events
+
+
 def check_play_undo_clone(state, move: int) -> None:
     before = snapshot(state)
     state.play(move)
@@ -133,6 +164,7 @@ def check_play_undo_clone(state, move: int) -> None:
     assert snapshot(state) == before, "playing in a clone changed the original"
     twin.undo()
     assert snapshot(twin) == before
+    assert twin.played_moves() == state.played_moves()
 
 
 # -- random games ----------------------------------------------------------------------------
@@ -146,7 +178,10 @@ def test_random_games_keep_the_contract(cls, impl):
         state = cls(impl=impl, seed=seed).new_initial_state()
         trail = []
         seen = {}
+        recorded, decisions = {}, []
         while True:
+            if len(trail) % INFORMATION_EVERY == 0 or state.is_terminal():
+                check_information_states(state, recorded, decisions)
             player = state.current_player()
             assert player in (0, 1, CHANCE, TERMINAL)
             moves = check_moves(state, rng)
@@ -157,6 +192,7 @@ def test_random_games_keep_the_contract(cls, impl):
             check_mover_knows_its_moves(state, seen)
             if player == TERMINAL:
                 assert moves == []
+                check_recall(state, decisions)
                 break
             assert moves, "a live position without moves"
             if player == CHANCE:

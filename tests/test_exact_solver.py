@@ -165,12 +165,25 @@ def test_induction_refuses_hidden_hands():
 
 
 def test_card_battle_observations_do_not_have_perfect_recall_alone():
-    """Why information sets are keyed by the own past too: some observation strings of
-    one player are met after different own move sequences (an earlier call is forgotten)."""
+    """Why information sets are keyed by the information state, not the observation: some
+    observation strings of one player are met after different own move sequences (an
+    earlier call is forgotten)."""
     report = build_tree(small_game("open-3").game().setup_state()).recall_report()
     assert not report["perfect_recall_from_observations"]
     assert build_tree(Pennies(hidden_coin=True).new_initial_state()).recall_report()[
         "perfect_recall_from_observations"]
+
+
+@pytest.mark.parametrize("config", small_games().values(), ids=lambda c: c.name)
+def test_information_states_alone_have_perfect_recall(config):
+    """§5 by construction: on every small configuration each information state is met
+    after one own move sequence only (the tree refuses one met after two), while the
+    observations alone are not enough there."""
+    tree = build_tree(config.game().setup_state())
+    report = tree.recall_report()
+    assert report["perfect_recall_from_information_states"]
+    assert report["information_state_groups"] == len(tree.infosets)
+    assert report["information_state_groups"] > report["observation_groups"]
 
 
 def test_the_projection_onto_observations():

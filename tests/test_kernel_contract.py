@@ -119,3 +119,35 @@ def test_sampled_outcomes_follow_the_chance_probabilities(game):
         for outcome, p in expected.items():
             spread = 5 * (p * (1 - p) / trials) ** 0.5 + 1e-9
             assert abs(seen.get(outcome, 0) / trials - p) <= spread, (kernel.key, outcome)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_information_state_keys_split_as_the_strings_do(name):
+    """information_state_key: equal information states give equal keys, and undo gives
+    back the keys of before; with hidden information the key is exact (different
+    information states, different keys), with perfect information it is the position's
+    (transpositions share it: kernel.pxd)."""
+    game = get_game(name, seed=3)
+    exact = not game.capabilities.perfect_information
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    key_of, string_of = {}, {}
+    for ply in range(60):
+        if state.is_terminal():
+            break
+        if exact or ply % 10 == 0:
+            for player in (0, 1):
+                text = state.information_state_string(player)
+                key = state.information_state_key(player)
+                assert key_of.setdefault((player, text), key) == key
+                if exact:
+                    assert string_of.setdefault((player, key), text) == text
+                else:
+                    assert key == state.hash_key()
+        move = sample_chance(state, rng.random()) if state.is_chance_node() else \
+            rng.choice(state.legal_moves())
+        before = [state.information_state_key(p) for p in (0, 1)]
+        state.play(move)
+        state.undo()
+        assert [state.information_state_key(p) for p in (0, 1)] == before
+        state.play(move)

@@ -46,6 +46,10 @@ cdef struct Core:
     int tokens[SEATS]
     int left[SEATS]
     int phase, actor, caller, attribute, tiebreak, round, ply, result
+    # Each player's information state up to this node (its view here not yet in it), valid
+    # when ``recorded``; the move that led here extends the previous Core's (_fast.pyx record).
+    u64 info[SEATS]
+    int recorded, last_move
 
 # The history grows on the heap with the game (grow_history): a card game has no useful
 # length bound (void rounds, tie-break chains), so no fixed MAX_PLIES array could hold it.

@@ -431,6 +431,8 @@ cdef void make_move(KState* s, int move) noexcept nogil:
     apply(s, move)
     s.c.ply += 1
     advance(s)
+    s.c.recorded = 0                          # the records follow when asked for (record)
+    s.c.last_move = move
 
 
 cdef void unmake_move(KState* s) noexcept nogil:
@@ -523,33 +525,105 @@ cdef void determinize_state(KState* s, int player, u64* rng) noexcept nogil:
             redraw_hand(s, p, rng)
 
 
-cdef u64 observed_key(KState* s, int player) noexcept nogil:
-    """What ``player`` (-1: every player) observes, as observe() shows it: the own hand and
-    deck, of another seat the counts, and a secret choice as hidden; no ply count and no
-    other player's pass (§5: a pass looks the same as having no usable boost card)."""
+cdef u64 observed_key(KState* s, Core* c, int player) noexcept nogil:
+    """What ``player`` (-1: every player) observes in ``c`` (a Core of ``s``), as observe()
+    shows it: the own hand and deck, of another seat the counts, and a secret choice as
+    hidden; no ply count and no other player's pass (§5: a pass looks the same as having no
+    usable boost card), and no actor once the game is over (notation.view_head)."""
     cdef u64 key = 0, table
     cdef int p, flags, chosen, passed
     cdef bint secret
     for p in range(SEATS):
-        passed = s.c.passed[p]
+        passed = c.passed[p]
         if p == player:
-            key ^= mix_pile(s, 1, p, s.c.hand[p]) ^ mix_pile(s, 2, p, s.c.deck[p])
+            key ^= mix_pile(s, 1, p, c.hand[p]) ^ mix_pile(s, 2, p, c.deck[p])
         else:
-            key ^= mix(16, p, popcount(s.c.hand[p])) ^ mix(17, p, popcount(s.c.deck[p]))
+            key ^= mix(16, p, popcount(c.hand[p])) ^ mix(17, p, popcount(c.deck[p]))
             passed = 0
-        secret = s.c.phase == CHOOSE and p != player and s.c.chosen[p] >= 0
-        table = s.c.table[p] & ~bit(s.c.chosen[p]) if secret else s.c.table[p]
-        chosen = -2 if secret else s.c.chosen[p]
-        key ^= mix_pile(s, 3, p, s.c.discard[p]) ^ mix_pile(s, 4, p, table)
-        flags = (s.c.contending[p] | s.c.boosted[p] << 1 | passed << 2
-                 | s.c.out[p] << 3 | s.c.mulligan[p] << 4)
+        secret = c.phase == CHOOSE and p != player and c.chosen[p] >= 0
+        table = c.table[p] & ~bit(c.chosen[p]) if secret else c.table[p]
+        chosen = -2 if secret else c.chosen[p]
+        key ^= mix_pile(s, 3, p, c.discard[p]) ^ mix_pile(s, 4, p, table)
+        flags = (c.contending[p] | c.boosted[p] << 1 | passed << 2
+                 | c.out[p] << 3 | c.mulligan[p] << 4)
         key ^= mix(5, p, 4095 if chosen == -2 else card_number(s, p, chosen))
-        key ^= mix(6, p, card_number(s, p, s.c.tie[p]))
-        key ^= mix(7, p, s.c.value[p]) ^ mix(8, p, flags) ^ mix(9, p, s.c.won[p])
-        key ^= mix(10, p, s.c.tokens[p]) ^ mix(11, p, s.c.left[p])
-    key ^= mix(12, s.c.phase, s.c.actor) ^ mix(13, s.c.caller, s.c.attribute + 1)
-    key ^= mix(14, s.c.round, 0) ^ mix(15, s.c.tiebreak, s.c.result + 2)
+        key ^= mix(6, p, card_number(s, p, c.tie[p]))
+        key ^= mix(7, p, c.value[p]) ^ mix(8, p, flags) ^ mix(9, p, c.won[p])
+        key ^= mix(10, p, c.tokens[p]) ^ mix(11, p, c.left[p])
+    key ^= mix(12, c.phase, 0 if c.phase == OVER else c.actor)   # notation.view_head
+    key ^= mix(13, c.caller, c.attribute + 1)
+    key ^= mix(14, c.round, 0) ^ mix(15, c.tiebreak, c.result + 2)
     return key ^ mix(18, player + 1, 0) ^ s.d.start_key
+
+
+# -- the information state (information.py) as a running hash --------------------------------
+
+cdef enum:
+    VIEW_EVENT = 1
+    MOVE_EVENT = 2
+
+
+cdef inline u64 chain(u64 key, u64 kind, u64 value) noexcept nogil:
+    """The key of a record after one more event: order matters, so the record is mixed in
+    before the event."""
+    return mix(kind, value & 0xFFFFF, value >> 20) ^ mix(19, key & 0xFFFFF, key >> 20) * 3
+
+
+cdef inline bint hidden_decision(Core* c, int player) noexcept nogil:
+    """information.hidden_decision: another player deciding on a boost."""
+    return c.phase == BOOST and c.actor != player
+
+
+cdef long long seen_move(Core* c, int player, int move) noexcept nogil:
+    """information.seen_move and its actor, as a number (-1: not seen): another player's
+    draw into hand and secret choice lose their card, their pass is not seen at all."""
+    cdef int kind = move >> SHIFT
+    cdef bint own = c.actor == player
+    if kind == M_PASS and not own:
+        return -1
+    if not own and (kind == M_PLAY or (kind == M_DRAW and c.phase != TIEBREAK)):
+        move = kind << SHIFT
+    return move | (0 if kind == M_TOSS else c.actor + 1) << 24
+
+
+cdef u64 remember(KState* s, Core* before, int player, int move) noexcept nogil:
+    """``player``'s record after the ply that plays ``move`` in ``before``: their view
+    there, then the move as they see it (information.ply_record)."""
+    cdef u64 key = before.info[player]
+    cdef long long seen = seen_move(before, player, move)
+    if not hidden_decision(before, player):
+        key = chain(key, VIEW_EVENT, observed_key(s, before, player))
+    if seen >= 0:
+        key = chain(key, MOVE_EVENT, <u64>seen)
+    return key
+
+
+cdef void record(KState* s) noexcept nogil:
+    """Bring the records up to the current Core. make only notes its move (a search that
+    never asks pays nothing); the first question extends the records from the last Core
+    that has them, through the history, whose Cores keep what they learn (unmake restores
+    a Core with its records, and the Core a kernel is built from has empty ones)."""
+    cdef int first = s.ply, k, p
+    cdef Core* before
+    cdef Core* now
+    if s.c.recorded:
+        return
+    while first > 0 and not s.history[first - 1].recorded:
+        first -= 1
+    for k in range(first, s.ply + 1):
+        before = &s.history[k - 1]
+        now = &s.history[k] if k < s.ply else &s.c
+        for p in range(SEATS):
+            now.info[p] = remember(s, before, p, now.last_move)
+        now.recorded = 1
+
+
+cdef u64 information_key(KState* s, int player) noexcept nogil:
+    """The record closed by the view of the current node (information.events)."""
+    record(s)
+    if hidden_decision(&s.c, player):
+        return s.c.info[player]
+    return chain(s.c.info[player], VIEW_EVENT, observed_key(s, &s.c, player))
 
 
 # -- the position key (zobrist.py) -----------------------------------------------------------
@@ -649,6 +723,7 @@ cdef void load(KState* s, object pos, object cardset, object options):
         c.won[p], c.tokens[p], c.left[p] = seat.won, seat.tokens, seat.refill_left
     c.phase, c.actor, c.caller, c.attribute = pos.phase, pos.actor, pos.caller, pos.attribute
     c.tiebreak, c.round, c.ply, c.result = pos.tiebreak, pos.round, pos.ply, pos.result
+    c.recorded = 1                            # nothing seen yet: empty records
 
 
 cdef class Kernel(GameKernel):
@@ -727,12 +802,16 @@ cdef class Kernel(GameKernel):
         return False                # push_history grows it
 
     cdef int determinize(self, int player, u64* rng) noexcept nogil:
+        record(&self.s)                       # the records of the real history, first
         push_history(&self.s)
         determinize_state(&self.s, player, rng)
         return 0
 
     cdef u64 observation_key(self, int player) noexcept nogil:
-        return observed_key(&self.s, player)
+        return observed_key(&self.s, &self.s.c, player)
+
+    cdef u64 information_state_key(self, int player) noexcept nogil:
+        return information_key(&self.s, player)
 
     # -- Python side (the generic methods are GameKernel's) --
     def clone(self):

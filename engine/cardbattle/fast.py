@@ -19,14 +19,6 @@ class FastState(KernelState, CardBattleState):
         self.kernel = Kernel(position, game.cardset, game.options)
         self.origin = position          # read, never changed (the kernel holds its own copy)
 
-    def play(self, move: int) -> None:
-        self.kernel.play(move)
-        self.remember_move(move)
-
-    def undo(self) -> None:
-        self.kernel.undo()
-        self.forget_move()
-
     def returns(self):
         if self.kernel.current_player() != -2:
             return (0.0, 0.0)

@@ -12,7 +12,8 @@ In the observer's view (``view=P1`` after the game name) another player's hand a
 ``?N`` (N unknown cards) with ``unseen=`` the cards that are in one or the other or chosen
 in secret (open deck lists, §2), and a creature chosen but not yet revealed is ``?`` (§5).
 A view has no ``ply=`` and shows no other player's ``p`` flag: whether they passed or had no
-playable boost is hidden (§5), and a pass is a ply where having no boost card is none.
+playable boost is hidden (§5), and a pass is a ply where having no boost card is none; for the
+same reason a finished game's view has ``actor=-`` (the last actor: the passer, or the other).
 """
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from dataclasses import replace
 
 from ..game import NotationError
 from .cards import MAX_NUMBER, MAX_VALUE, CardSet
-from .position import (CHOOSE, DRAW_RESULT, KEPT, NO_CARD, PENDING, PHASE_NAMES, TAKEN,
-                       UNDECIDED, Position, Seat)
+from .position import (CHOOSE, DRAW_RESULT, KEPT, NO_CARD, OVER, PENDING, PHASE_NAMES,
+                       TAKEN, UNDECIDED, Position, Seat)
 
 GAME_WORD = "cardbattle"
 PLAYERS = ("P1", "P2")
@@ -110,8 +111,12 @@ def observed_seat(pos: Position, seat: Seat, own: bool) -> dict[str, str]:
 
 def view_head(pos: Position, attributes: tuple[str, ...]) -> dict[str, str]:
     """The head as every player sees it: no ply count (§5: another player's pass is hidden,
-    and a pass is a ply where having no usable boost card is none)."""
-    return {key: value for key, value in head(pos, attributes).items() if key in VIEW_HEAD_KEYS}
+    and a pass is a ply where having no usable boost card is none), and no actor once the
+    game is over (it would name whoever moved last: the passing player, or the drawer)."""
+    words = {key: value for key, value in head(pos, attributes).items() if key in VIEW_HEAD_KEYS}
+    if pos.phase == OVER:
+        words["actor"] = "-"
+    return words
 
 
 def format_observation(pos: Position, attributes: tuple[str, ...], player: int) -> str:
@@ -293,6 +298,8 @@ def parse_view(text: str, cards: CardSet) -> tuple[Position, int]:
              for i, part in enumerate(parts[1:])]
     words = fields(rest, VIEW_HEAD_KEYS, "view head")
     words = {key: words.get(key, "0") for key in HEAD_KEYS}    # the ply is unknown: 0
+    if words["actor"] == "-":                                   # a finished game's: P1
+        words["actor"] = PLAYERS[0]
     return parse_position(" | ".join([f"{word} {join(words)}"] + seats), cards), viewer
 
 

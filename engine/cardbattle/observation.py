@@ -11,7 +11,8 @@ from __future__ import annotations
 from .cards import CardSet
 from .moves import KEEP, M_BOOST, M_CALL, M_PLAY, MULLIGAN, PASS, kind_of, payload_of
 from .notation import PLAYERS, hidden_choice
-from .position import DRAW_RESULT, KEPT, NO_CARD, PHASE_NAMES, TAKEN, UNDECIDED, Position
+from .position import (DRAW_RESULT, KEPT, NO_CARD, OVER, PHASE_NAMES, TAKEN, UNDECIDED,
+                       Position)
 
 MULLIGAN_WORDS = {0: "pending", KEPT: "kept", TAKEN: "taken"}
 
@@ -38,7 +39,7 @@ def observe(pos: Position, cards: CardSet, player: int) -> dict:
         })
     result = {UNDECIDED: None, DRAW_RESULT: "draw"}.get(pos.result, None)
     return {"player": PLAYERS[player], "phase": PHASE_NAMES[pos.phase],
-            "actor": PLAYERS[pos.actor], "caller": PLAYERS[pos.caller],
+            "actor": PLAYERS[pos.actor] if pos.phase != OVER else None, "caller": PLAYERS[pos.caller],
             "attribute": cards.attributes[pos.attribute] if pos.attribute >= 0 else None,
             "round": pos.round, "tiebreak": pos.tiebreak,
             "result": result if pos.result < 0 else PLAYERS[pos.result], "seats": seats}

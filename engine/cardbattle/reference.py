@@ -77,6 +77,20 @@ def draw(pos: Position, cards: CardSet, options: Options, number: int) -> None:
     seat.value = tie_value(card, pos.attribute)
 
 
+def step(pos: Position, cards: CardSet, options: Options, move: int) -> None:
+    """One ply: ``move`` played, then the automatic steps after it."""
+    apply(pos, cards, options, move)
+    pos.ply += 1
+    advance(pos, cards, options)
+
+
+def played_on(pos: Position, cards: CardSet, options: Options, move: int) -> Position:
+    """A copy of ``pos`` after the ply that plays ``move``."""
+    after = pos.copy()
+    step(after, cards, options, move)
+    return after
+
+
 # -- the automatic steps ---------------------------------------------------------------------
 
 def advance(pos: Position, cards: CardSet, options: Options) -> None:
@@ -225,12 +239,8 @@ class ReferenceState(CopyMakeState, CardBattleState):
 
     def clone(self):
         twin = super().clone()
-        twin.origin, twin._played = self.origin, self._played
+        twin.origin = self.origin
         return twin
-
-    def undo(self) -> None:
-        super().undo()
-        self.forget_move()
 
     @property
     def cards(self) -> CardSet:
@@ -276,11 +286,8 @@ class ReferenceState(CopyMakeState, CardBattleState):
         return [(m, float(p)) for m, p in self.exact_chance_outcomes()]
 
     def play(self, move: int) -> None:
-        self.remember()
-        self.remember_move(move)
-        apply(self.pos, self.cards, self.game.options, move)
-        self.pos.ply += 1
-        advance(self.pos, self.cards, self.game.options)
+        self.remember(move)
+        step(self.pos, self.cards, self.game.options, move)
 
     def returns(self):
         if self.pos.phase != OVER:

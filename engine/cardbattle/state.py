@@ -4,12 +4,12 @@ Subclasses supply the rules (``legal_moves``, ``play``, ``undo``, ...) and
 from __future__ import annotations
 
 from ..game import IllegalMoveError, NotationError, State
-from .moves import (M_DRAW, M_PLAY, PASS, format_move, kind_of,
-                    parse_move_syntax)
+from .information import events, ply_record, seen_move
+from .moves import format_move, parse_move_syntax
 from .notation import PLAYERS, format_observation, format_position
 from .observation import observe
 from .people import PEOPLE_FORMS, describe_move, move_for_people
-from .position import TIEBREAK, Position
+from .position import Position
 from .rules import end_reason
 from .sampling import determinize
 from .zobrist import position_key
@@ -18,25 +18,39 @@ SHOWN_ALTERNATIVES = 12
 
 
 class CardBattleState(State):
-    # What the round log (render.py) replays: the position the state was made from and the
-    # moves played since, as a linked list ``(earlier, move)`` that clones share safely.
-    # Both implementations keep it in ``play``/``undo`` (one tuple per ply).
+    # What the round log (render.py) replays: the position the state was made from; the
+    # moves since are the contract's move log (engine/game.py remember_move).
     origin: Position | None = None
-    _played: tuple | None = None
-
-    def remember_move(self, move: int) -> None:
-        self._played = (self._played, move)
-
-    def forget_move(self) -> None:
-        self._played = self._played[0] if self._played else None
 
     def played(self) -> tuple[Position, list[int]]:
         """The position this state was made from and the moves played since, in order."""
-        moves, link = [], self._played
+        return self.origin, self.played_moves()
+
+    def move_record(self, move: int) -> list:
+        """A memo of the ply, filled when an information state is first asked for: what
+        each player sees of it (information.ply_record) and the position after it. Playing
+        costs nothing more; a searcher keys by the kernel's running hash instead."""
+        return []
+
+    def information_state(self, player: int) -> tuple:
+        """§5: everything ``player`` has seen since this state was made (information.py),
+        replayed by the reference rules from the last ply already recorded."""
+        from .reference import played_on      # reference.py builds on this module
+        pending, link = [], self._played
+        while link and not link[2]:
+            pending.append(link)
+            link = link[0]
+        pos = link[2][1] if link else self.origin
+        attributes = self.game.cardset.attributes
+        for link in reversed(pending):
+            record = ply_record(pos, attributes, link[1])
+            pos = played_on(pos, self.game.cardset, self.game.options, link[1])
+            link[2].extend((record, pos))
+        records, link = [], self._played
         while link:
-            link, move = link
-            moves.append(move)
-        return self.origin, moves[::-1]
+            records.append(link[2][0])
+            link = link[0]
+        return events(records[::-1], self.to_position(), attributes, player)
 
     def position(self) -> str:
         return format_position(self.to_position(), self.game.cardset.attributes)
@@ -83,17 +97,11 @@ class CardBattleState(State):
                                             seed))
 
     def move_to_str_seen_by(self, move: int, player: int) -> str | None:
-        """§5: another player's draws into hand and secret choice show as ``?``, and their
-        pass not at all (it looks the same as having no usable boost card, where no move is
-        made); tie-break draws are revealed, the toss and every other move are public."""
-        pos = self.to_position()
-        if move == PASS and pos.actor != player:
-            return None
-        secret = (kind_of(move) == M_PLAY
-                  or (kind_of(move) == M_DRAW and pos.phase != TIEBREAK))
-        if secret and pos.actor != player:
-            return self.move_to_str(move).partition(":")[0] + ":?"
-        return self.move_to_str(move)
+        """§5 (information.seen_move): another player's draws into hand and secret choice
+        show as ``?``, and their pass not at all (it looks the same as having no usable
+        boost card, where no move is made); tie-break draws are revealed, the toss and every
+        other move are public."""
+        return seen_move(self.to_position(), self.game.cardset.attributes, move, player)
 
     def svg(self, marks=()) -> str:
         """The view of the player to move (P1 at a chance node or the end), ``marks`` drawn

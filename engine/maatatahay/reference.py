@@ -78,7 +78,7 @@ class ReferenceState(CopyMakeState, MaatatahayState):
         return []
 
     def play(self, move: int) -> None:
-        self.remember()
+        self.remember(move)
         self._apply(move)
         self._settle()
 

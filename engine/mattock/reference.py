@@ -113,7 +113,7 @@ class ReferenceState(CopyMakeState, MattockState):
         return removed
 
     def play(self, move: int) -> None:
-        self.remember()
+        self.remember(move)
         player = self.pos.to_move
         mine, source, target = decode_move(move)
         self._mine(mine)

@@ -1,16 +1,16 @@
 """A game enumerated through the contract into an explicit graph with information sets.
 
 Nodes are merged when they are the same position (the same ``hash_key``, a 64-bit key of
-everything in the position: two of a million positions collide with a chance near 3e-8) *and* every player's information-set key
-is the same, so different orders of the same draws become one node (their chance
-probabilities add) while no two histories a player can tell apart are ever merged. A node's
-information set (at a decision) is keyed by the mover, its observation string and its own
-past: the sequence of (information set, move) of its earlier decisions. Keying by the
-observation alone is not enough in general: perfect recall needs a player to remember what it
-did and what it knew when it did it, and a game's observation string need not say (the card
-battle's does not keep an earlier call, for instance). The key above is the coarsest one that
-refines the observation and has perfect recall by construction; ``recall_report`` says how
-often the observation alone would have merged different own pasts.
+everything in the position: two of a million positions collide with a chance near 3e-8) *and*
+every player's own past is the same, so different orders of the same draws become one node
+(their chance probabilities add) while no two histories a player can tell apart are ever
+merged. A node's information set (at a decision) is keyed by the mover and its information
+state (``information_state_key``: everything it has observed since the root, its own moves
+included), which has perfect recall by construction. The own past (the sequence of (information
+set, move) of its earlier decisions) is kept only as a check: an information state met after
+two different own move sequences is an error, and ``recall_report`` also says how often the
+observation alone (a snapshot, which forgets an earlier call, for instance) would have merged
+different own pasts.
 
 With ``recall=False`` the own pasts are dropped: nodes are positions and information sets are
 (mover, observation) groups, what backward induction over states needs.
@@ -63,6 +63,7 @@ class GameTree:
     recall: bool
     seconds: float = 0.0
     observation_pasts: dict = field(default_factory=dict)
+    information_pasts: dict = field(default_factory=dict)
 
     @property
     def nodes(self) -> int:
@@ -76,12 +77,16 @@ class GameTree:
         return range(self.edge_start[node], self.edge_start[node + 1])
 
     def recall_report(self) -> dict:
-        """Whether the observation strings alone distinguish each player's own move
-        sequences: observation groups that hold more than one own past."""
+        """Whether the observation strings alone, and the information states alone,
+        distinguish each player's own move sequences: groups that hold more than one own
+        past."""
         mixed = [key for key, pasts in self.observation_pasts.items() if len(pasts) > 1]
+        merged = [key for key, pasts in self.information_pasts.items() if len(pasts) > 1]
         return {"observation_groups": len(self.observation_pasts),
                 "groups_with_several_own_move_sequences": len(mixed),
-                "perfect_recall_from_observations": not mixed}
+                "perfect_recall_from_observations": not mixed,
+                "information_state_groups": len(self.information_pasts),
+                "perfect_recall_from_information_states": not merged}
 
 
 def win_probability(returns) -> float:
@@ -122,6 +127,7 @@ class _Builder:
         self.node_infoset: list[int] = []
         self.edges: list[list[tuple[int, int, float]]] = []
         self.observation_pasts: dict = {}
+        self.information_pasts: dict = {}
 
     @staticmethod
     def intern(table: dict, key) -> int:
@@ -133,7 +139,16 @@ class _Builder:
     def infoset_for(self, state, player: int, past: int, actions: int) -> int:
         observation = state.observation_string(player)
         self.observation_pasts.setdefault((player, observation), set()).add(actions)
-        key = (player, observation, past if self.recall else 0)
+        if self.recall:
+            key = (player, state.information_state_key(player))
+            pasts = self.information_pasts.setdefault(key, set())
+            pasts.add(actions)
+            if len(pasts) > 1:
+                raise GameError(f"player {player + 1}'s information state is met after two "
+                                f"different own move sequences: it lacks perfect recall "
+                                f"({state.information_state_string(player)})")
+        else:
+            key = (player, observation)
         found = self.infoset_ids.get(key)
         moves = state.legal_moves()
         if found is None:
@@ -212,4 +227,4 @@ class _Builder:
             infosets=self.infosets,
             slot_infoset=np.array(self.slots, dtype=np.int64),
             root=root, recall=self.recall,
-            observation_pasts=self.observation_pasts)
+            observation_pasts=self.observation_pasts, information_pasts=self.information_pasts)
