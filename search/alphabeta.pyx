@@ -243,12 +243,12 @@ cdef class AlphaBeta:
             if not self.grow_scratch(n):
                 return 0
             self.kernel.moves(self.move_scratch, self.move_scratch_size)
-        if n + SELECT_FIRST > self.capacity[ply]:
-            out = <OrderedMove*>realloc(self.buffers[ply], (n + SELECT_FIRST) * sizeof(OrderedMove))
+        if n > self.capacity[ply]:
+            out = <OrderedMove*>realloc(self.buffers[ply], n * sizeof(OrderedMove))
             if out == NULL:
                 return 0
             self.buffers[ply] = out
-            self.capacity[ply] = n + SELECT_FIRST
+            self.capacity[ply] = n
         out = self.buffers[ply]
         scratch = self.move_scratch
         for i in range(n):
@@ -257,7 +257,7 @@ cdef class AlphaBeta:
                 continue
             item.move = move
             item.key = (history[history_slot(move)] << 20) + (0xFFFFF - i)
-            if kept == SELECT_FIRST:
+            if kept == SELECT_FIRST:           # SELECT_FIRST + rest <= i: within n
                 if item.key < top[SELECT_FIRST - 1].key:
                     out[SELECT_FIRST + rest] = item
                     rest += 1
