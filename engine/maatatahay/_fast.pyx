@@ -10,6 +10,7 @@ the two agree exactly.
 Everything here is nogil C; the :class:`Kernel` class only converts to and from Python.
 """
 from libc.string cimport memcpy, memset
+from crystalpick.engine.bits cimport bit_count, lowest_bit
 from crystalpick.engine.kernel cimport PERFT_OUT_OF_MEMORY, PERFT_STOPPED, ply_overflow
 
 from . import constants as K
@@ -40,21 +41,6 @@ DIAGONAL[:] = B.DIAGONAL
 
 
 # -- small helpers ---------------------------------------------------------------------------
-
-cdef inline int popcount(unsigned int x) noexcept nogil:
-    cdef int n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-cdef inline int lowest_bit(unsigned int x) noexcept nogil:
-    cdef int i = 0
-    while not (x >> i) & 1:
-        i += 1
-    return i
-
 
 cdef inline bint is_warrior(KState* s, int cell, int player) noexcept nogil:
     """A living warrior of ``player`` (any player if -1) on ``cell`` (off board if < 0)."""
@@ -241,14 +227,18 @@ cdef int generate_draws(KState* s, int* out) noexcept nogil:
 
 cdef int generate_deals(KState* s, int* out) noexcept nogil:
     cdef unsigned int balan = s.c.deck & s.d.tribe_tiles[0], wazu = s.c.deck & s.d.tribe_tiles[1]
+    cdef unsigned int left
     cdef int b, w, n = 0
     if out == NULL:
-        return popcount(balan) * popcount(wazu)
-    for b in range(NTILES):
-        if (balan >> b) & 1:
-            for w in range(NTILES):
-                if (wazu >> w) & 1:
-                    n = emit(out, n, M_DEAL << KIND_SHIFT | w << 6 | b)
+        return bit_count(balan) * bit_count(wazu)
+    while balan:                      # both sets ascending, as the deal's notation lists them
+        b = lowest_bit(balan)
+        balan &= balan - 1
+        left = wazu
+        while left:
+            w = lowest_bit(left)
+            left &= left - 1
+            n = emit(out, n, M_DEAL << KIND_SHIFT | w << 6 | b)
     return n
 
 
@@ -283,6 +273,7 @@ cdef int generate_setup(KState* s, int* out) noexcept nogil:
 cdef int generate(KState* s, int* out) noexcept nogil:
     """The legal moves or chance outcomes, in the reference implementation's order."""
     cdef int phase = s.c.phase, i, n = 0
+    cdef unsigned int fighters
     if phase == PLACE:
         return generate_placements(s, out)
     if phase == LOAD:
@@ -303,9 +294,10 @@ cdef int generate(KState* s, int* out) noexcept nogil:
         n = emit(out, n, M_ORDER << KIND_SHIFT)
         return emit(out, n, M_ORDER << KIND_SHIFT | 1)
     if phase == FIGHT:
-        for i in range(NCELLS):
-            if (s.c.fighters >> i) & 1:
-                n = emit(out, n, M_FIGHT << KIND_SHIFT | i)
+        fighters = s.c.fighters
+        while fighters:
+            n = emit(out, n, M_FIGHT << KIND_SHIFT | lowest_bit(fighters))
+            fighters &= fighters - 1
     return n
 
 
@@ -578,7 +570,7 @@ cdef void settle(KState* s) noexcept nogil:
             apply(s, out[0])
         elif phase == FIGHT and s.c.fighters == 0:
             end_placement(s)
-        elif phase == FIGHT and popcount(s.c.fighters) == 1:
+        elif phase == FIGHT and bit_count(s.c.fighters) == 1:
             fight(s, lowest_bit(s.c.fighters))
         else:
             return
@@ -660,6 +652,7 @@ cdef inline u64 mix(u64 kind, u64 a, u64 b) noexcept nogil:
 cdef u64 position_key(KState* s) noexcept nogil:
     cdef u64 key = 0
     cdef int c, p, i
+    cdef unsigned int deck
     for c in range(NCELLS):
         if s.c.tile[c] >= 0:
             key ^= mix(1, c, s.c.tile[c] * 8 + s.c.rotation[c] * 2 + s.c.alive[c])
@@ -680,9 +673,10 @@ cdef u64 position_key(KState* s) noexcept nogil:
     key ^= mix(9, 0, s.c.bag_spirit) ^ mix(9, 1, s.c.bag_energy) ^ mix(10, 0, s.c.supply_energy)
     for i in range(s.c.relic_count):
         key ^= mix(11, i, s.c.relics[i])
-    for i in range(NTILES):
-        if (s.c.deck >> i) & 1:
-            key ^= mix(12, i, 0)
+    deck = s.c.deck
+    while deck:
+        key ^= mix(12, lowest_bit(deck), 0)
+        deck &= deck - 1
     for i in range(s.c.pair_count):
         key ^= mix(13, i, s.c.pairs[i][0] * 32 + s.c.pairs[i][1])
     key ^= mix(14, 0, s.c.active) ^ mix(15, s.c.phase, 0)

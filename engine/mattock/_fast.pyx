@@ -121,17 +121,19 @@ cdef inline int nth_bit(u64* cells, long long n) noexcept nogil:
 
 
 cdef inline void around_all(MState* s, u64* cells, u64* out) noexcept nogil:
-    """``out``: every cell beside a cell of ``cells``."""
-    cdef u64 bits
+    """``out``: every cell beside a cell of ``cells``. Gathered in locals: ``out`` might
+    alias the neighbour sets for all the compiler knows, so it would store at every cell."""
+    cdef u64 bits, low = 0, high = 0
     cdef int w, x
-    out[0] = out[1] = 0
     for w in range(WORDS):
         bits = cells[w]
         while bits:
             x = w * 64 + lowest_bit(bits)
             bits &= bits - 1
-            out[0] |= s.around[x][0]
-            out[1] |= s.around[x][1]
+            low |= s.around[x][0]
+            high |= s.around[x][1]
+    out[0] = low
+    out[1] = high
 
 
 cdef inline void flood(MState* s, int start, u64* open_cells, u64* out) noexcept nogil:
