@@ -33,6 +33,8 @@ from .score import DRAW, LOSS, WIN, Proven
 from .stop import StopFlag
 
 CHUNK_NODES = 400_000
+# Symmetric positions share table entries (dfpn.pyx): measured in docs/search.md.
+SYMMETRY = True
 SAVE_EVERY_SECONDS = 60.0
 # /2: the header carries the body's SHA-256, so a damaged table is never trusted (issue 33).
 TABLE_FORMAT = "crystalpick.dfpn-table/2"
@@ -103,14 +105,15 @@ class Solver:
     """One df-pn table for a game; ``solve`` may be called on several positions."""
 
     def __init__(self, game, hash_megabytes: int = 64, epsilon: float = 0.25,
-                 evaluation_order: bool = True, mobility: bool = True):
+                 evaluation_order: bool = True, mobility: bool = True,
+                 symmetry: bool = SYMMETRY):
         refuse_unsolvable(game)
         self.game = game
         try:
             self.searcher = ProofNumberSearch(
                 game.new_initial_state().search_kernel().clone(), game.evaluator(),
                 hash_megabytes, epsilon, game.evaluation_scale if evaluation_order else 0.0,
-                mobility)
+                mobility, symmetry)
         except MemoryError:
             raise GameError(f"not enough memory for a table of {hash_megabytes} MB (lower "
                             f"--hash)") from None

@@ -60,6 +60,25 @@ class Position:
         return self.board.miners_per_player - self.miners.count(player)
 
 
+def symmetric_images(pos: Position) -> list[Position]:
+    """The 24 images of ``pos`` that the rules cannot tell apart from it: the board's 12
+    symmetries (rules section 7), each also with the players exchanged, which gives the
+    other player the move (nothing in the rules but who moves first tells the players apart;
+    a value for the player to move is the same in every image). The first is ``pos``."""
+    images = []
+    for exchange in (False, True):
+        for perm in pos.board.symmetries():
+            tiles = [ROCK] * len(perm)
+            miners = [EMPTY] * len(perm)
+            for cell, image in enumerate(perm):
+                tiles[image] = pos.tiles[cell]
+                owner = pos.miners[cell]
+                miners[image] = 1 - owner if exchange and owner != EMPTY else owner
+            images.append(Position(pos.size, tiles, miners, pos.to_move ^ exchange,
+                                   pos.removal))
+    return images
+
+
 def format_move(b: Board, move: int) -> str:
     mine, source, target = decode_move(move)
     if source < 0:
