@@ -131,7 +131,7 @@ cdef class AlphaBeta:
     cdef StopFlag stop
     # options
     cdef public bint lmr, star2, aspiration
-    cdef readonly bint symmetry
+    cdef public bint symmetry        # key the TT by canonical keys (may change between searches)
     # root bookkeeping (multi-PV)
     cdef int* root_moves
     cdef double* root_scores

@@ -120,7 +120,8 @@ cdef class ProofNumberSearch:
     cdef int* move_scratch
     cdef long long move_scratch_size
     cdef double epsilon, init_scale
-    cdef bint mobility, symmetry
+    cdef bint mobility
+    cdef public bint symmetry        # key the table by canonical keys (may change between calls)
     cdef int attacker
     cdef long long nodes, node_limit   # nodes: positions entered (children made)
     cdef long long expansions          # interior nodes searched by mid
@@ -166,10 +167,6 @@ cdef class ProofNumberSearch:
         """Solve another position (of the same game) keeping the table."""
         self.evaluator.check(kernel)
         self.kernel = kernel
-
-    @property
-    def symmetry(self):
-        return self.symmetry
 
     @property
     def tt_bytes(self):

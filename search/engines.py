@@ -27,6 +27,7 @@ from .options import EngineSchema, Option, OptionError
 from .result import Analysis, Line, Progress
 from .score import Mean, PovScore, Proven, Value, from_alphabeta, from_mcts
 from .stop import StopFlag
+from .symmetry import SYMMETRY_CHOICES, use_symmetry
 
 MAX_DEPTH = 120              # alpha-beta iterations (the searcher's stack holds MAX_PLIES)
 SOFT_ITERATION_SHARE = 0.4   # don't start an iteration after this share of the soft budget
@@ -175,6 +176,9 @@ class AlphaBetaEngine(Engine):
             Option("lmr", "bool", True, "Late-move reductions."),
             Option("star2", "bool", False, "Star2 probing at chance nodes."),
             Option("aspiration", "bool", True, "Aspiration windows around the last score."),
+            Option("symmetry", "choice", "auto", "Symmetric positions share one table entry "
+                   "(auto: where two first moves lead to symmetric positions, such as "
+                   "Mattock's start).", choices=SYMMETRY_CHOICES),
         ))
 
     stopped_by = ("depth", "nodes", "time", "clock")
@@ -188,11 +192,13 @@ class AlphaBetaEngine(Engine):
         """The searcher (its transposition table) for ``state``'s game, set at ``state``;
         kept between the positions of one game."""
         kernel = state.search_kernel().clone()
+        options = {k: v for k, v in self.options.items() if k != "symmetry"}
         if self.searcher is None or self.game != state.game.identity:
-            self.searcher = AlphaBeta(kernel, state.game.evaluator(), **self.options)
+            self.searcher = AlphaBeta(kernel, state.game.evaluator(), **options)
             self.game = state.game.identity
         else:
             self.searcher.set_kernel(kernel)
+        self.searcher.symmetry = use_symmetry(self.options["symmetry"], state)
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         self.check_limits(limits)
@@ -620,7 +626,10 @@ class DfpnEngine(Engine):
                 "hidden information).",
         limits=(NODES, TIME),
         options=(Option("hash", "int", 64, "Transposition table size in MiB.",
-                        minimum=1, maximum=65536),))
+                        minimum=1, maximum=65536),
+                 Option("symmetry", "choice", "auto", "Symmetric positions share one table "
+                        "entry (auto: where two first moves lead to symmetric positions).",
+                        choices=SYMMETRY_CHOICES)))
 
     stopped_by = ("nodes", "time", "clock")
 
@@ -633,7 +642,8 @@ class DfpnEngine(Engine):
         """The solver (its table) for ``state``'s game: it refuses a game with chance."""
         from .solve import Solver
         if self.solver is None or self.game != state.game.identity:
-            self.solver = Solver(state.game, self.options["hash"])
+            self.solver = Solver(state.game, self.options["hash"],
+                                 symmetry=self.options["symmetry"])
             self.game = state.game.identity
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):

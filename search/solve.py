@@ -31,10 +31,9 @@ from .dfpn import DISPROVEN_STATUS, PROVEN_STATUS, ProofNumberSearch
 from .engines import line_strings, refuse_imperfect_information
 from .score import DRAW, LOSS, WIN, Proven
 from .stop import StopFlag
+from .symmetry import SYMMETRY_CHOICES, use_symmetry
 
 CHUNK_NODES = 400_000
-# Symmetric positions share table entries (dfpn.pyx): measured in docs/search.md.
-SYMMETRY = True
 SAVE_EVERY_SECONDS = 60.0
 # /2: the header carries the body's SHA-256, so a damaged table is never trusted (issue 33).
 TABLE_FORMAT = "crystalpick.dfpn-table/2"
@@ -106,17 +105,20 @@ class Solver:
 
     def __init__(self, game, hash_megabytes: int = 64, epsilon: float = 0.25,
                  evaluation_order: bool = True, mobility: bool = True,
-                 symmetry: bool = SYMMETRY):
+                 symmetry: str = "auto"):
         refuse_unsolvable(game)
         self.game = game
         try:
             self.searcher = ProofNumberSearch(
                 game.new_initial_state().search_kernel().clone(), game.evaluator(),
                 hash_megabytes, epsilon, game.evaluation_scale if evaluation_order else 0.0,
-                mobility, symmetry)
+                mobility)
         except MemoryError:
             raise GameError(f"not enough memory for a table of {hash_megabytes} MB (lower "
                             f"--hash)") from None
+        if symmetry not in SYMMETRY_CHOICES:
+            raise ValueError(f"symmetry={symmetry}: expected {'|'.join(SYMMETRY_CHOICES)}")
+        self.symmetry = symmetry
         self.loaded_entries = 0
 
     # -- the table file --------------------------------------------------------------------
@@ -184,6 +186,7 @@ class Solver:
             raise GameError("the game is over in this position: nothing to solve")
         searcher = self.searcher
         searcher.set_kernel(state.search_kernel().clone())
+        searcher.symmetry = use_symmetry(self.symmetry, state)
         searcher.set_stop(stop)
         start = time.monotonic()
         cpu_start = time.process_time()
@@ -265,7 +268,8 @@ class Solver:
             cpu=time.process_time() - cpu_start, proof_cpu=proof_cpu)
 
     def root_moves(self, state) -> list[RootMove]:
-        """Every first move with what the table proves about it for the mover."""
+        """Every first move with what the table proves about it for the mover (with
+        symmetry, the moves of one class share their proof)."""
         mover = state.current_player()
         rows = []
         for move, status, length, draw in self.searcher.children(mover):

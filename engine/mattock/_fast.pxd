@@ -6,8 +6,7 @@ cdef enum:
     MAX_CELLS = 128
     WORDS = 2                         # u64 words in a cell set
     MAX_MINERS = 6
-    GEOMETRIC = 12                    # rotations and reflections of the hexagon
-    IMAGES = 2 * GEOMETRIC            # each also with the players exchanged
+    IMAGES = 12                       # rotations and reflections of the hexagon
 
 # The connected groups of tiles without an opponent miner (a player's travel graph), with the
 # player's miners and the empty tiles per group.
@@ -49,7 +48,7 @@ cdef struct MState:
     u64 miners_of[2][WORDS]           # each player's miners
     u64 key
     u64 rules_key                     # the part of every key that the rule options make
-    # The keys of the position's 24 symmetric images (canonical_key), kept up to date by
+    # The keys of the position's 12 symmetric images (canonical_key), kept up to date by
     # make and unmake once ``imaged`` is set (by the first canonical_key: other searches pay
     # one test per make); size_index picks the board's image tables.
     int size_index

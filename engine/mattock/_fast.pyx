@@ -38,9 +38,8 @@ for _i in range(3 * MAX_CELLS + 1):
 cdef int SIDE_KEY = 3 * MAX_CELLS
 
 # IMAGE_KEYS[size][kind][cell][image]: the key that a tile (kind 0) or a miner of player
-# kind - 1 on ``cell`` contributes to the image's key (zobrist.image_key_tables); images
-# GEOMETRIC.. exchange the players. The image index runs fastest, so canonical_key's
-# inner loop is one contiguous row.
+# kind - 1 on ``cell`` contributes to the image's key (zobrist.image_key_tables). The image
+# index runs fastest, so toggle_images's loop is one contiguous row.
 cdef u64 IMAGE_KEYS[2][3][MAX_CELLS][IMAGES]
 for _s, _size in enumerate(SIZES):
     for _kind, _rows in enumerate(image_key_tables(_size)):
@@ -715,16 +714,13 @@ cdef long long perft_c(MState* s, int depth, const volatile int* stop) noexcept 
 
 
 cdef void image_keys(MState* s) noexcept nogil:
-    """The keys of the position's 24 images (12 board symmetries, each with and without the
-    players exchanged: the rules treat both players alike apart from who moves, and an
-    exchanged image has the other player to move), computed afresh; from now on make and
-    unmake keep them (``toggle_images``)."""
+    """The keys of the position's images under the board's 12 symmetries (notation.py's
+    symmetric_images says why the players are never exchanged), computed afresh; from now
+    on make and unmake keep them (``toggle_images``)."""
     cdef u64 bits
     cdef int g, w, c, kind
     for g in range(IMAGES):
-        s.images[g] = s.rules_key
-        if (s.to_move == 1) != (g >= GEOMETRIC):      # the image's player to move
-            s.images[g] ^= KEYS[SIDE_KEY]
+        s.images[g] = s.rules_key ^ (KEYS[SIDE_KEY] if s.to_move == 1 else 0)
     s.imaged = True
     for kind in range(3):
         for w in range(WORDS):

@@ -61,21 +61,19 @@ class Position:
 
 
 def symmetric_images(pos: Position) -> list[Position]:
-    """The 24 images of ``pos`` that the rules cannot tell apart from it: the board's 12
-    symmetries (rules section 7), each also with the players exchanged, which gives the
-    other player the move (nothing in the rules but who moves first tells the players apart;
-    a value for the player to move is the same in every image). The first is ``pos``."""
+    """The images of ``pos`` under the board's 12 symmetries (rules section 7), which the
+    rules cannot tell apart from it; the first is ``pos``. Exchanging the players too (and
+    so the player to move) would also keep every value for the player to move, but such an
+    image is never met in play: every ply digs one tile, so the tile count fixes whose turn
+    it is, and the exchanged image has the other player to move with the same tiles."""
     images = []
-    for exchange in (False, True):
-        for perm in pos.board.symmetries():
-            tiles = [ROCK] * len(perm)
-            miners = [EMPTY] * len(perm)
-            for cell, image in enumerate(perm):
-                tiles[image] = pos.tiles[cell]
-                owner = pos.miners[cell]
-                miners[image] = 1 - owner if exchange and owner != EMPTY else owner
-            images.append(Position(pos.size, tiles, miners, pos.to_move ^ exchange,
-                                   pos.removal))
+    for perm in pos.board.symmetries():
+        tiles = [ROCK] * len(perm)
+        miners = [EMPTY] * len(perm)
+        for cell, image in enumerate(perm):
+            tiles[image] = pos.tiles[cell]
+            miners[image] = pos.miners[cell]
+        images.append(Position(pos.size, tiles, miners, pos.to_move, pos.removal))
     return images
 
 

@@ -40,9 +40,5 @@ def image_key_tables(size: int) -> list[list[list[int]]]:
     ``cell`` adds to the key of the position's image number ``image``, in the order of
     :func:`~.notation.symmetric_images` (the fast kernel's canonical key sums these rows)."""
     perms = board(size).symmetries()
-    tables = []
-    for kind in range(3):
-        exchanged = kind if kind == 0 else 3 - kind
-        tables.append([[KEYS[k * MAX_CELLS + perm[cell]] for k in (kind, exchanged)
-                        for perm in perms] for cell in range(board(size).cell_count)])
-    return tables
+    return [[[KEYS[kind * MAX_CELLS + perm[cell]] for perm in perms]
+             for cell in range(board(size).cell_count)] for kind in range(3)]
