@@ -156,8 +156,8 @@ def test_alphabeta_scores_the_same_with_symmetry_and_searches_less_from_the_star
     entries (in Mattock a position is always met at the same ply), so every first move keeps
     its score; the moves of a symmetric image are never played as hints in the other."""
     start = get_game("mattock").new_initial_state().position()
-    plain, plain_nodes = search(start, 3, False, multipv=36)
-    shared, shared_nodes = search(start, 3, True, multipv=36)
+    plain, plain_nodes = search(start, 4, False, multipv=36)
+    shared, shared_nodes = search(start, 4, True, multipv=36)
     assert plain == shared and len(plain) == 36
     assert shared_nodes < plain_nodes
 
