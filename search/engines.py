@@ -44,6 +44,11 @@ SIMS = Option("sims", "int", None, "Simulations to run.", minimum=1, maximum=2**
 TIME = Option("time", "float", None, "Seconds for this move.", minimum=0, above_minimum=True,
               maximum=86_400)
 
+# The table option of both searchers that key a table by position (search/symmetry.py).
+SYMMETRY = Option("symmetry", "choice", "auto", "Symmetric positions share one table entry "
+                  "(auto: where two first moves lead to symmetric positions, such as "
+                  "Mattock's start).", choices=SYMMETRY_CHOICES)
+
 
 class Engine(ABC):
     name: str
@@ -176,9 +181,7 @@ class AlphaBetaEngine(Engine):
             Option("lmr", "bool", True, "Late-move reductions."),
             Option("star2", "bool", False, "Star2 probing at chance nodes."),
             Option("aspiration", "bool", True, "Aspiration windows around the last score."),
-            Option("symmetry", "choice", "auto", "Symmetric positions share one table entry "
-                   "(auto: where two first moves lead to symmetric positions, such as "
-                   "Mattock's start).", choices=SYMMETRY_CHOICES),
+            SYMMETRY,
         ))
 
     stopped_by = ("depth", "nodes", "time", "clock")
@@ -627,9 +630,7 @@ class DfpnEngine(Engine):
         limits=(NODES, TIME),
         options=(Option("hash", "int", 64, "Transposition table size in MiB.",
                         minimum=1, maximum=65536),
-                 Option("symmetry", "choice", "auto", "Symmetric positions share one table "
-                        "entry (auto: where two first moves lead to symmetric positions).",
-                        choices=SYMMETRY_CHOICES)))
+                 SYMMETRY))
 
     stopped_by = ("nodes", "time", "clock")
 
