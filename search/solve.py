@@ -31,7 +31,7 @@ from .dfpn import DISPROVEN_STATUS, PROVEN_STATUS, ProofNumberSearch
 from .engines import line_strings, refuse_imperfect_information
 from .score import DRAW, LOSS, WIN, Proven
 from .stop import StopFlag
-from .symmetry import SYMMETRY_CHOICES, use_symmetry
+from .symmetry import SYMMETRY_CHOICES, first_move_classes, use_symmetry
 
 CHUNK_NODES = 400_000
 SAVE_EVERY_SECONDS = 60.0
@@ -68,6 +68,9 @@ class Solution:
     loaded_entries: int = 0
     cpu: float = 0.0              # CPU seconds of this process for the whole solve
     proof_cpu: float | None = None   # CPU seconds until the value was proven
+    # With symmetric table entries: how many classes the first moves fall into (the moves
+    # of a class lead to symmetric positions and share their proof); else None.
+    move_classes: int | None = None
 
     @property
     def nps(self) -> float:
@@ -187,6 +190,7 @@ class Solver:
         searcher = self.searcher
         searcher.set_kernel(state.search_kernel().clone())
         searcher.symmetry = use_symmetry(self.symmetry, state)
+        move_classes = len(first_move_classes(state)) if searcher.symmetry else None
         searcher.set_stop(stop)
         start = time.monotonic()
         cpu_start = time.process_time()
@@ -265,7 +269,8 @@ class Solver:
             line_str=line_strings(state, line), nodes=searcher.nodes - first_nodes,
             elapsed=elapsed, root_moves=self.root_moves(state), interrupted=interrupted,
             tt_bytes=searcher.tt_bytes, loaded_entries=self.loaded_entries,
-            cpu=time.process_time() - cpu_start, proof_cpu=proof_cpu)
+            cpu=time.process_time() - cpu_start, proof_cpu=proof_cpu,
+            move_classes=move_classes)
 
     def root_moves(self, state) -> list[RootMove]:
         """Every first move with what the table proves about it for the mover (with

@@ -166,3 +166,16 @@ def test_alphabeta_scores_the_same_with_symmetry_and_searches_less_from_the_star
     state.position() for state in random_states(12, seed=14)[2::3]])
 def test_alphabeta_scores_the_same_with_symmetry_on_random_positions(position):
     assert search(position, 3, False)[0] == search(position, 3, True)[0]
+
+
+def test_solve_reports_the_first_move_classes_where_it_shares_entries():
+    game = get_game("mattock")
+    start = Solver(game, 4).solve(game.new_initial_state(), nodes=2_000)
+    assert start.move_classes == 12 and len(start.root_moves) == 36
+    ending = Solver(game, 4).solve(game.parse_position(endgames(6, 1)[0]), nodes=2_000)
+    assert ending.move_classes is None
+    forced = Solver(game, 4, symmetry="on").solve(game.parse_position(endgames(6, 1)[0]),
+                                                  nodes=2_000)
+    assert forced.move_classes == len(forced.root_moves)
+    with pytest.raises(ValueError, match="symmetry=yes: expected auto|on|off"):
+        Solver(game, 4, symmetry="yes")
