@@ -55,7 +55,10 @@ def first_moves_text(solution) -> list[str]:
     groups = {verdict: [row for row in solution.root_moves if row.status == verdict]
               for verdict in VERDICTS}
     counts = ", ".join(f"{len(rows)} {verdict}" for verdict, rows in groups.items() if rows)
-    out = [f"first moves ({len(solution.root_moves)}): {counts}"]
+    classes = solution.move_classes
+    shared = f" in {classes} classes by symmetry" if classes and classes < len(
+        solution.root_moves) else ""
+    out = [f"first moves ({len(solution.root_moves)}{shared}): {counts}"]
     for verdict in VERDICTS:
         rows = groups[verdict]
         if rows and (verdict != "loss" or solution.score is None or len(rows) <= 12):

@@ -54,6 +54,11 @@ cdef class GameKernel:
     # kernel whose history grows with the game (the card battle's) is never full.
     cdef bint history_full(self) noexcept nogil
     cdef u64 hash_key(self) noexcept nogil
+    # The least key over the images of this position under the game's symmetries (board
+    # rotations and reflections, players exchanged where the rules allow): equal for
+    # positions that are one game seen differently, whose value for the player to move is
+    # the same, so a searcher's table may share their entry. Default: hash_key() (no symmetry).
+    cdef u64 canonical_key(self) noexcept nogil
     # Player 0's result at a terminal state: +1 win, -1 loss, 0 draw.
     cdef double terminal_value(self) noexcept nogil
     # Leaves of the move tree ``depth`` plies deep (chance outcomes count as plies); the

@@ -53,6 +53,9 @@ cdef class GameKernel:
     cdef u64 hash_key(self) noexcept nogil:
         return 0
 
+    cdef u64 canonical_key(self) noexcept nogil:
+        return self.hash_key()
+
     cdef double terminal_value(self) noexcept nogil:
         return 0.0
 
@@ -147,6 +150,11 @@ cdef class GameKernel:
     @property
     def key(self):
         return self.hash_key()
+
+    @property
+    def canonical(self):
+        """canonical_key() for Python (the tests compare it across symmetric images)."""
+        return self.canonical_key()
 
     def perft(self, int depth, stop=None):
         """Perft without the GIL (native where the game provides it); None if ``stop`` (a

@@ -70,6 +70,7 @@ cdef struct TTEntry:
     u64 key
     double score
     int move
+    unsigned int orientation     # high half of the plain key: whose orientation ``move`` is in
     short depth
     char bound
     char generation
@@ -149,6 +150,7 @@ cdef class AlphaBeta:
     cdef StopFlag stop
     # options
     cdef public bint lmr, star2, aspiration
+    cdef public bint symmetry        # key the TT by canonical keys (may change between searches)
     # root bookkeeping (multi-PV)
     cdef int* root_moves
     cdef double* root_scores
@@ -173,7 +175,8 @@ cdef class AlphaBeta:
         memset(self.chance_capacity, 0, sizeof(self.chance_capacity))
 
     def __init__(self, GameKernel kernel, Evaluator evaluator, int tt_megabytes=16,
-                 bint lmr=True, bint star2=False, bint aspiration=True):
+                 bint lmr=True, bint star2=False, bint aspiration=True,
+                 bint symmetry=False):
         cdef u64 entries = 1
         while entries * 2 * sizeof(TTEntry) <= <u64>tt_megabytes * 1024 * 1024:
             entries *= 2
@@ -191,6 +194,7 @@ cdef class AlphaBeta:
         self.kernel = kernel
         self.evaluator = evaluator
         self.lmr, self.star2, self.aspiration = lmr, star2, aspiration
+        self.symmetry = symmetry
 
     def __dealloc__(self):
         free(self.table)
@@ -307,6 +311,7 @@ cdef class AlphaBeta:
         cdef double result, score, best
         cdef TTEntry* entry
         cdef u64 key
+        cdef unsigned int orientation
         cdef int tt_move = -1, best_move = -1, move = -1, reduction
         cdef long long n, next_index, k
         cdef bint generated
@@ -340,10 +345,16 @@ cdef class AlphaBeta:
                 depth -= 1
             return self.chance(depth, alpha, beta, ply, pov)
 
-        key = self.kernel.hash_key()
+        # With symmetry, positions symmetric to each other share the entry of their
+        # canonical key: the score holds for all of them, the move only in the orientation
+        # it was stored from (a symmetric image has the same plain key only if it is the
+        # same position), so an image's move is no hint here.
+        orientation = <unsigned int>(self.kernel.hash_key() >> 32)
+        key = self.kernel.canonical_key() if self.symmetry else self.kernel.hash_key()
         entry = &self.table[key & self.table_mask]
         if entry.key == key:
-            tt_move = entry.move
+            if entry.orientation == orientation:
+                tt_move = entry.move
             if entry.depth >= depth and not probe:
                 score = from_tt(entry.score, ply)
                 if (entry.bound == EXACT or (entry.bound == LOWER and score >= beta)
@@ -407,6 +418,7 @@ cdef class AlphaBeta:
             entry.key = key
             entry.score = to_tt(best, ply)
             entry.move = best_move
+            entry.orientation = orientation
             entry.depth = depth
             entry.generation = self.generation
             entry.bound = (LOWER if best >= beta else

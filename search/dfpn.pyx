@@ -34,7 +34,10 @@ table, which is what lets the search leave a subtree and come back to it.
   disproof is the defender's win, with a length (longest resistance at the attacker's nodes).
 
 Keys: the kernel's Zobrist key, mixed with a constant per attacker, so proofs for both
-players share the table. The search assumes the key identifies everything that decides the
+players share the table. With ``symmetry`` the key is the kernel's canonical key (the least
+over the position's symmetric images, which may exchange the players) mixed with whether the
+attacker is the player to move: a proof holds for every image, read from the mover's side,
+so symmetric positions share one entry (an entry holds no move, so nothing needs mapping). The search assumes the key identifies everything that decides the
 result and that no position repeats (every game it accepts is acyclic: Mattock digs a cell
 every ply). Everything below ``prove`` runs without the GIL.
 """
@@ -66,6 +69,10 @@ cdef enum:
 cdef u64 ATTACKER_SALT[2]
 ATTACKER_SALT[0] = 0x5851F42D4C957F2DULL
 ATTACKER_SALT[1] = 0x14057B7EF767814FULL
+# With symmetry: [attacker is not / is the player to move].
+cdef u64 MOVER_SALT[2]
+MOVER_SALT[0] = 0x2545F4914F6CDD1DULL
+MOVER_SALT[1] = 0x9E3779B97F4A7C15ULL
 
 
 cdef struct Entry:
@@ -114,6 +121,7 @@ cdef class ProofNumberSearch:
     cdef long long move_scratch_size
     cdef double epsilon, init_scale
     cdef bint mobility
+    cdef public bint symmetry        # key the table by canonical keys (may change between calls)
     cdef int attacker
     cdef long long nodes, node_limit   # nodes: positions entered (children made)
     cdef long long expansions          # interior nodes searched by mid
@@ -130,7 +138,8 @@ cdef class ProofNumberSearch:
         memset(self.capacity, 0, sizeof(self.capacity))
 
     def __init__(self, GameKernel kernel, Evaluator evaluator, int hash_megabytes=64,
-                 double epsilon=0.25, double init_scale=150.0, bint mobility=True):
+                 double epsilon=0.25, double init_scale=150.0, bint mobility=True,
+                 bint symmetry=False):
         cdef u64 slots = 1
         if hash_megabytes < 1:
             raise ValueError("the table needs at least 1 MB")
@@ -146,6 +155,7 @@ cdef class ProofNumberSearch:
         self.epsilon = epsilon
         self.init_scale = init_scale
         self.mobility = mobility
+        self.symmetry = symmetry
 
     def __dealloc__(self):
         free(self.table)
@@ -251,7 +261,12 @@ cdef class ProofNumberSearch:
     # -- expansion ---------------------------------------------------------------------------
 
     cdef inline u64 child_key(self) noexcept nogil:
-        cdef u64 key = self.kernel.hash_key() ^ ATTACKER_SALT[self.attacker]
+        """The table key of the kernel's position (not over: a player is to move)."""
+        cdef u64 key
+        if self.symmetry:
+            key = self.kernel.canonical_key() ^ MOVER_SALT[self.kernel.player() == self.attacker]
+        else:
+            key = self.kernel.hash_key() ^ ATTACKER_SALT[self.attacker]
         return key if key != 0 else 1
 
     cdef void initial_numbers(self, Child* child) noexcept nogil:

@@ -32,6 +32,7 @@ from .requirements import NO_CHANCE, PERFECT_INFORMATION, refuse
 from .result import line_strings
 from .score import DRAW, LOSS, WIN, Proven
 from .stop import StopFlag
+from .symmetry import SYMMETRY_CHOICES, first_move_classes, use_symmetry
 
 CHUNK_NODES = 400_000
 SAVE_EVERY_SECONDS = 60.0
@@ -68,6 +69,9 @@ class Solution:
     loaded_entries: int = 0
     cpu: float = 0.0              # CPU seconds of this process for the whole solve
     proof_cpu: float | None = None   # CPU seconds until the value was proven
+    # With symmetric table entries: how many classes the first moves fall into (the moves
+    # of a class lead to symmetric positions and share their proof); else None.
+    move_classes: int | None = None
 
     @property
     def nps(self) -> float:
@@ -98,7 +102,8 @@ class Solver:
     requires = (PERFECT_INFORMATION, NO_CHANCE)
 
     def __init__(self, game, hash_megabytes: int = 64, epsilon: float = 0.25,
-                 evaluation_order: bool = True, mobility: bool = True):
+                 evaluation_order: bool = True, mobility: bool = True,
+                 symmetry: str = "auto"):
         refuse("solve", self.requires, game)
         self.game = game
         try:
@@ -109,6 +114,9 @@ class Solver:
         except MemoryError:
             raise GameError(f"not enough memory for a table of {hash_megabytes} MB (lower "
                             f"--hash)") from None
+        if symmetry not in SYMMETRY_CHOICES:
+            raise ValueError(f"symmetry={symmetry}: expected {'|'.join(SYMMETRY_CHOICES)}")
+        self.symmetry = symmetry
         self.loaded_entries = 0
 
     # -- the table file --------------------------------------------------------------------
@@ -176,6 +184,8 @@ class Solver:
             raise GameError("the game is over in this position: nothing to solve")
         searcher = self.searcher
         searcher.set_kernel(state.search_kernel().clone())
+        searcher.symmetry = use_symmetry(self.symmetry, state)
+        move_classes = len(first_move_classes(state)) if searcher.symmetry else None
         searcher.set_stop(stop)
         start = time.monotonic()
         cpu_start = time.process_time()
@@ -254,10 +264,12 @@ class Solver:
             line_str=line_strings(state, line), nodes=searcher.nodes - first_nodes,
             elapsed=elapsed, root_moves=self.root_moves(state), interrupted=interrupted,
             tt_bytes=searcher.tt_bytes, loaded_entries=self.loaded_entries,
-            cpu=time.process_time() - cpu_start, proof_cpu=proof_cpu)
+            cpu=time.process_time() - cpu_start, proof_cpu=proof_cpu,
+            move_classes=move_classes)
 
     def root_moves(self, state) -> list[RootMove]:
-        """Every first move with what the table proves about it for the mover."""
+        """Every first move with what the table proves about it for the mover (with
+        symmetry, the moves of one class share their proof)."""
         mover = state.current_player()
         rows = []
         for move, status, length, draw in self.searcher.children(mover):

@@ -7,6 +7,7 @@ cdef enum:
     MAX_CELLS = 128
     WORDS = 2                         # u64 words in a cell set
     MAX_MINERS = 6
+    IMAGES = 12                       # rotations and reflections of the hexagon
 
 # The connected groups of tiles without an opponent miner (a player's travel graph), with the
 # player's miners and the empty tiles per group.
@@ -47,6 +48,13 @@ cdef struct MState:
     u64 near_full[WORDS]              # the cells touching a full tile
     u64 miners_of[2][WORDS]           # each player's miners
     u64 key
+    u64 rules_key                     # the part of every key that the rule options make
+    # The keys of the position's 12 symmetric images (canonical_key), kept up to date by
+    # make and unmake once ``imaged`` is set (by the first canonical_key: other searches pay
+    # one test per make); size_index picks the board's image tables.
+    int size_index
+    bint imaged
+    u64 images[IMAGES]
     # The current position's id, which dates cached labels: each make gives the new position
     # a fresh id (serial counts them), each unmake brings the parent's id back, so what was
     # computed for a parent is still valid when a search returns to it.

@@ -28,13 +28,24 @@ from libc.string cimport memset
 
 from crystalpick.engine.kernel cimport PERFT_OUT_OF_MEMORY, PERFT_STOPPED, ply_overflow
 from .encoding cimport move_code, move_mine, move_source, move_target
+from .board import SIZES
 from .notation import EMPTY, TILE, Position
-from .zobrist import KEYS as _PY_KEYS, start_key
+from .zobrist import KEYS as _PY_KEYS, image_key_tables, start_key
 
 cdef u64 KEYS[3 * MAX_CELLS + 1]
 for _i in range(3 * MAX_CELLS + 1):
     KEYS[_i] = _PY_KEYS[_i]
 cdef int SIDE_KEY = 3 * MAX_CELLS
+
+# IMAGE_KEYS[size][kind][cell][image]: the key that a tile (kind 0) or a miner of player
+# kind - 1 on ``cell`` contributes to the image's key (zobrist.image_key_tables). The image
+# index runs fastest, so toggle_images's loop is one contiguous row.
+cdef u64 IMAGE_KEYS[2][3][MAX_CELLS][IMAGES]
+for _s, _size in enumerate(SIZES):
+    for _kind, _rows in enumerate(image_key_tables(_size)):
+        for _c, _row in enumerate(_rows):
+            for _g in range(IMAGES):
+                IMAGE_KEYS[_s][_kind][_c][_g] = _row[_g]
 
 
 cdef inline u64 tile_key(int cell) noexcept nogil:
@@ -43,6 +54,24 @@ cdef inline u64 tile_key(int cell) noexcept nogil:
 
 cdef inline u64 miner_key(int player, int cell) noexcept nogil:
     return KEYS[(1 + player) * MAX_CELLS + cell]
+
+
+cdef inline void toggle_images(MState* s, int kind, int cell) noexcept nogil:
+    """A tile (kind 0) or a miner of player kind - 1 on ``cell`` came or went: the images'
+    keys follow, once they are kept (see image_keys)."""
+    cdef u64* row
+    cdef int g
+    if s.imaged:
+        row = &IMAGE_KEYS[s.size_index][kind][cell][0]
+        for g in range(IMAGES):
+            s.images[g] ^= row[g]
+
+
+cdef inline void toggle_image_sides(MState* s) noexcept nogil:
+    cdef int g
+    if s.imaged:
+        for g in range(IMAGES):
+            s.images[g] ^= KEYS[SIDE_KEY]
 
 
 cdef inline void set_bit(u64* cells, int c) noexcept nogil:
@@ -581,24 +610,29 @@ cdef void make_move(MState* s, int move) noexcept nogil:
     s.changes = s.serial
     dig(s, mine)
     s.key ^= tile_key(mine)
+    toggle_images(s, 0, mine)
     u.placed = s.on_board[p] < s.miners_per_player
     if u.placed:
         s.miner[mine] = p
         set_bit(s.miners_of[p], mine)
         s.on_board[p] += 1
         s.key ^= miner_key(p, mine)
+        toggle_images(s, 1 + p, mine)
     if source >= 0:
         s.miner[source] = -1
         s.miner[target] = p
         clear_bit(s.miners_of[p], source)
         set_bit(s.miners_of[p], target)
         s.key ^= miner_key(p, source) ^ miner_key(p, target)
+        toggle_images(s, 1 + p, source)
+        toggle_images(s, 1 + p, target)
     # Removal: X has a friend through empty tiles exactly when X's group in q's travel graph
     # holds another q miner (the first one on a path to it is reached through empty tiles).
     # Those labels also serve the next node, unless a removal changes the position. The turn
     # passes first, so the labelling sees q to move and this move on top of the history.
     s.to_move = q
     s.key ^= KEYS[SIDE_KEY]
+    toggle_image_sides(s)
     s.ply += 1
     travel = miner_labels_of(s, q)
     for w in range(WORDS):
@@ -619,6 +653,7 @@ cdef void make_move(MState* s, int move) noexcept nogil:
         clear_bit(s.miners_of[q], x)
         s.on_board[q] -= 1
         s.key ^= miner_key(q, x)
+        toggle_images(s, 1 + q, x)
 
 
 cdef void unmake_move(MState* s) noexcept nogil:
@@ -631,18 +666,24 @@ cdef void unmake_move(MState* s) noexcept nogil:
         s.miner[u.removed[i]] = q
         set_bit(s.miners_of[q], u.removed[i])
         s.on_board[q] += 1
+        toggle_images(s, 1 + q, u.removed[i])
     if u.source >= 0:
         s.miner[u.target] = -1
         s.miner[u.source] = p
         clear_bit(s.miners_of[p], u.target)
         set_bit(s.miners_of[p], u.source)
+        toggle_images(s, 1 + p, u.source)
+        toggle_images(s, 1 + p, u.target)
     if u.placed:
         s.miner[u.mine] = -1
         clear_bit(s.miners_of[p], u.mine)
         s.on_board[p] -= 1
+        toggle_images(s, 1 + p, u.mine)
     fill(s, u.mine)
+    toggle_images(s, 0, u.mine)
     s.to_move = p
     s.key = u.key
+    toggle_image_sides(s)
 
 
 cdef long long perft_c(MState* s, int depth, const volatile int* stop) noexcept nogil:
@@ -674,6 +715,37 @@ cdef long long perft_c(MState* s, int depth, const volatile int* stop) noexcept 
     return total
 
 
+cdef void image_keys(MState* s) noexcept nogil:
+    """The keys of the position's images under the board's 12 symmetries (notation.py's
+    symmetric_images says why the players are never exchanged), computed afresh; from now
+    on make and unmake keep them (``toggle_images``)."""
+    cdef u64 bits
+    cdef int g, w, c, kind
+    for g in range(IMAGES):
+        s.images[g] = s.rules_key ^ (KEYS[SIDE_KEY] if s.to_move == 1 else 0)
+    s.imaged = True
+    for kind in range(3):
+        for w in range(WORDS):
+            bits = s.tiles[w] if kind == 0 else s.miners_of[kind - 1][w]
+            while bits:
+                c = w * 64 + lowest_bit(bits)
+                bits &= bits - 1
+                toggle_images(s, kind, c)
+
+
+cdef u64 canonical_key_of(MState* s) noexcept nogil:
+    """The least key over the position's images."""
+    cdef u64 best
+    cdef int g
+    if not s.imaged:
+        image_keys(s)
+    best = s.images[0]
+    for g in range(1, IMAGES):
+        if s.images[g] < best:
+            best = s.images[g]
+    return best
+
+
 # -- Python boundary -------------------------------------------------------------------------
 
 cdef class Kernel:
@@ -691,7 +763,8 @@ cdef class Kernel:
         self.s.miners_per_player = b.miners_per_player
         self.s.literal = position.removal == "literal"
         self.s.to_move = position.to_move
-        self.s.key = start_key(position)
+        self.s.key = self.s.rules_key = start_key(position)
+        self.s.size_index = SIZES.index(position.size)
         for c in range(b.cell_count):
             self.s.neighbour_count[c] = len(b.neighbours[c])
             for i, nb in enumerate(b.neighbours[c]):
@@ -741,6 +814,9 @@ cdef class Kernel:
 
     cdef u64 hash_key(self) noexcept nogil:
         return self.s.key
+
+    cdef u64 canonical_key(self) noexcept nogil:
+        return canonical_key_of(&self.s)
 
     cdef double terminal_value(self) noexcept nogil:
         return 1.0 if self.s.to_move == 1 else -1.0

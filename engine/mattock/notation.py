@@ -60,6 +60,23 @@ class Position:
         return self.board.miners_per_player - self.miners.count(player)
 
 
+def symmetric_images(pos: Position) -> list[Position]:
+    """The images of ``pos`` under the board's 12 symmetries (rules section 7), which the
+    rules cannot tell apart from it; the first is ``pos``. Exchanging the players too (and
+    so the player to move) would also keep every value for the player to move, but such an
+    image is never met in play: every ply digs one tile, so the tile count fixes whose turn
+    it is, and the exchanged image has the other player to move with the same tiles."""
+    images = []
+    for perm in pos.board.symmetries():
+        tiles = [ROCK] * len(perm)
+        miners = [EMPTY] * len(perm)
+        for cell, image in enumerate(perm):
+            tiles[image] = pos.tiles[cell]
+            miners[image] = pos.miners[cell]
+        images.append(Position(pos.size, tiles, miners, pos.to_move, pos.removal))
+    return images
+
+
 def format_move(b: Board, move: int) -> str:
     mine, source, target = decode_move(move)
     if source < 0:

@@ -3,7 +3,8 @@ the rule options that change play (board size, removal), which every key include
 from __future__ import annotations
 
 from ..zobrist import rules_key, zobrist_keys
-from .notation import EMPTY, TILE, Position
+from .board import board
+from .notation import EMPTY, TILE, Position, symmetric_images
 
 MAX_CELLS = 128
 KEYS = zobrist_keys(3 * MAX_CELLS + 1, seed=0x4D6174746F636B)   # "Mattock"
@@ -26,3 +27,18 @@ def position_key(pos: Position) -> int:
         if pos.miners[cell] != EMPTY:
             key ^= KEYS[(1 + pos.miners[cell]) * MAX_CELLS + cell]
     return key
+
+
+def canonical_key(pos: Position) -> int:
+    """The least key of ``pos``'s symmetric images: what the fast kernel's canonical_key
+    must give, computed the plain way."""
+    return min(position_key(image) for image in symmetric_images(pos))
+
+
+def image_key_tables(size: int) -> list[list[list[int]]]:
+    """``tables[kind][cell][image]``: what a tile (kind 0) or a miner of player kind - 1 on
+    ``cell`` adds to the key of the position's image number ``image``, in the order of
+    :func:`~.notation.symmetric_images` (the fast kernel's canonical key sums these rows)."""
+    perms = board(size).symmetries()
+    return [[[KEYS[kind * MAX_CELLS + perm[cell]] for perm in perms]
+             for cell in range(board(size).cell_count)] for kind in range(3)]

@@ -10,7 +10,8 @@ from ..options import EngineSchema, Option
 from ..requirements import PERFECT_INFORMATION
 from ..result import Analysis, Line, line_strings
 from ..score import PovScore, Proven, from_alphabeta
-from .base import DEPTH, MAX_DEPTH, NODES, TIME, Engine, root_view
+from ..symmetry import use_symmetry
+from .base import DEPTH, MAX_DEPTH, NODES, SYMMETRY, TIME, Engine, root_view
 
 SOFT_ITERATION_SHARE = 0.4   # don't start an iteration after this share of the soft budget
 
@@ -26,6 +27,7 @@ class AlphaBetaEngine(Engine):
             Option("lmr", "bool", True, "Late-move reductions."),
             Option("star2", "bool", False, "Star2 probing at chance nodes."),
             Option("aspiration", "bool", True, "Aspiration windows around the last score."),
+            SYMMETRY,
         ))
 
     stopped_by = ("depth", "nodes", "time", "clock")
@@ -40,11 +42,13 @@ class AlphaBetaEngine(Engine):
         """The searcher (its transposition table) for ``state``'s game, set at ``state``;
         kept between the positions of one game."""
         kernel = state.search_kernel().clone()
+        options = {k: v for k, v in self.options.items() if k != "symmetry"}
         if self.searcher is None or self.game != state.game.identity:
-            self.searcher = AlphaBeta(kernel, state.game.evaluator(), **self.options)
+            self.searcher = AlphaBeta(kernel, state.game.evaluator(), **options)
             self.game = state.game.identity
         else:
             self.searcher.set_kernel(kernel)
+        self.searcher.symmetry = use_symmetry(self.options["symmetry"], state)
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         self.check_limits(limits)

@@ -10,6 +10,7 @@ from crystalpick.engine.game import CHANCE, GameError
 
 from ..limits import Limits
 from ..options import EngineSchema, Option
+from ..symmetry import SYMMETRY_CHOICES
 from ..requirements import Requirement, refuse
 from ..result import Analysis, Progress
 from ..stop import StopFlag
@@ -27,6 +28,11 @@ SIMS = Option("sims", "int", None, "Simulations to run.", minimum=1, maximum=2**
               keyword="simulations")
 TIME = Option("time", "float", None, "Seconds for this move.", minimum=0, above_minimum=True,
               maximum=86_400)
+
+# The table option of both searchers that key a table by position (search/symmetry.py).
+SYMMETRY = Option("symmetry", "choice", "auto", "Symmetric positions share one table entry "
+                  "(auto: where two first moves lead to symmetric positions, such as "
+                  "Mattock's start).", choices=SYMMETRY_CHOICES)
 
 
 class Engine(ABC):

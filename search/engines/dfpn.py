@@ -6,7 +6,7 @@ from ..options import EngineSchema, Option
 from ..result import Analysis, Line, line_strings
 from ..score import PovScore, Value
 from ..solve import Solver
-from .base import NODES, TIME, Engine
+from .base import NODES, SYMMETRY, TIME, Engine
 
 
 class DfpnEngine(Engine):
@@ -18,7 +18,8 @@ class DfpnEngine(Engine):
                 "hidden information).",
         limits=(NODES, TIME),
         options=(Option("hash", "int", 64, "Transposition table size in MiB.",
-                        minimum=1, maximum=65536),))
+                        minimum=1, maximum=65536),
+                 SYMMETRY))
 
     stopped_by = ("nodes", "time", "clock")
     requires = Solver.requires
@@ -31,7 +32,8 @@ class DfpnEngine(Engine):
     def allocate(self, state) -> None:
         """The solver (its table) for ``state``'s game."""
         if self.solver is None or self.game != state.game.identity:
-            self.solver = Solver(state.game, self.options["hash"])
+            self.solver = Solver(state.game, self.options["hash"],
+                                 symmetry=self.options["symmetry"])
             self.game = state.game.identity
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
