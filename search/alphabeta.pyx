@@ -316,12 +316,16 @@ cdef class AlphaBeta:
         cdef long long n, next_index, k
         cdef bint generated
         cdef double original_alpha = alpha
+        if self.stopped:               # a re-search (LMR, PVS, the root's) after the stop
+            return 0.0
         if depth > 0:                  # only nodes above the horizon probe the table
             prefetch(&self.table[self.kernel.hash_key() & self.table_mask])
         player = self.kernel.player()
         if player >= 0 and player != pov and depth > 0 and ply < MAX_PLY - 1:
             return -self.search(depth, -beta, -alpha, ply, player, probe)
         self.nodes += 1
+        if self.node_limit > 0 and self.nodes >= self.node_limit:
+            self.stopped = True        # also where this node returns early (a table hit, the end)
         self.pv_length[ply] = 0
         if ply > self.seldepth:
             self.seldepth = ply
