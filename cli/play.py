@@ -244,10 +244,7 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human, save_p
     seed = chosen_seed(seed)
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     engine_spec = f"{default_engine(game_obj)}:time=1" if engine_spec is None else engine_spec
-    try:
-        parse_spec(engine_spec)
-    except ValueError as err:
-        raise InputError(str(err)) from None
+    parse_spec(engine_spec)
     humans = {"first": {0}, "second": {1}, "both": {0, 1}, "none": set()}[human]
     try:
         terminal = TerminalGame(game_obj, state, engine_spec, humans, seed, use_colour(),

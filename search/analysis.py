@@ -167,10 +167,7 @@ def request_analysis(state: State, engine: str | None, flags: dict, *, seat: int
     """
     game = state.game
     text = default_engine(game) if engine is None else engine
-    try:
-        spec = parse_spec(text)
-    except ValueError as err:
-        raise GameError(str(err)) from None
+    spec = parse_spec(text)
     if spec.name not in ENGINES:
         raise GameError(f"--engine {text!r}: analyse runs {or_list(ANALYSERS)}; {game.name} "
                         f"takes {or_list(analysers_for(game))}")

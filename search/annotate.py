@@ -90,10 +90,7 @@ class AnnotateSettings:
 
 def annotating_spec(text: str) -> EngineSpec:
     """The engine spec ``text``, if it names a searcher that reports scores."""
-    try:
-        spec = parse_spec(text)
-    except ValueError as err:
-        raise GameError(str(err)) from None
+    spec = parse_spec(text)
     if spec.name not in SCORING_ENGINES:
         raise GameError(f"engine {text!r}: annotate searches with alphabeta, mcts, ismcts or greedy "
                         f"(an engine that reports a score)")

@@ -10,13 +10,16 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from crystalpick.engine.game import GameError
+
 KINDS = ("int", "float", "bool", "choice", "str")
 TRUE_WORDS = ("1", "true", "yes", "on")
 FALSE_WORDS = ("0", "false", "no", "off")
 
 
-class OptionError(ValueError):
-    """A key or value an engine does not accept (the message is one line for the user)."""
+class OptionError(GameError):
+    """A key or value an engine does not accept (the message is one line for the user): a
+    GameError, so every caller reports it as bad input without converting it."""
 
 
 @dataclass(frozen=True)

@@ -63,10 +63,7 @@ class MatchSettings:
             raise GameError("a match needs exactly two --engine specs")
         check_numbers(self)
         for spec in self.engines:
-            try:
-                parse_spec(spec)
-            except ValueError as err:
-                raise GameError(str(err)) from None
+            parse_spec(spec)
         if self.games < 1 or self.concurrency < 1:
             raise GameError("--games and --concurrency must be at least 1")
         if self.openings_order not in ("sequential", "random"):
