@@ -93,3 +93,22 @@ def test_a_comment_value_cannot_break_the_record():
     assert format_comment({"a": "b}c"}) == "{a=b}c}"
     assert parse_records(format_record(GameRecord(record.tags, [Ply("h5", comment={
         "a": "b}c"})])))[0].plies[0].comment == {"a": "b}c"}
+
+
+def test_match_records_name_the_mixed_strategys_likeliest_card(tmp_path):
+    """ISMCTS's ``mixed=`` comment in a match record gives its likeliest option as
+    describe_move does (its probability, then the notation, then the card's name)."""
+    played = tmp_path / "ismcts.rec"
+    run("match", "cardbattle", "--engine", "ismcts:sims=30", "--engine", "random",
+        "--games", 1, "--seed", 4, "--db", tmp_path / "m.sqlite", "--records", played)
+    record = parse_records(played.read_text(encoding="utf-8"))[0]
+    state, mixed = record.replay(0), []
+    for ply in record.plies:
+        if "mixed" in ply.comment:
+            probability, described = ply.comment["mixed"].split(" ", 1)
+            assert 0 < float(probability) <= 1
+            assert described == state.describe_move(state.parse_move(described.split()[0]))
+            mixed.append(described)
+        state.play(state.parse_move(ply.move))
+    cards = [text for text in mixed if text.startswith(("play:", "boost:"))]
+    assert cards and all(len(text.split()) > 1 for text in cards)

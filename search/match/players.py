@@ -96,7 +96,8 @@ class SearchPlayer(Player):
         if result.simulations is not None:
             comment["visits"] = result.simulations
         if result.mixed:
-            comment["mixed"] = f"{result.lines[0].probability:.2f} {result.best_move_str}"
+            comment["mixed"] = (f"{result.lines[0].probability:.2f} "
+                                f"{state.describe_move(result.best_move)}")
         return result.move_to_play, comment
 
 
