@@ -419,9 +419,17 @@ class State(ABC):
 
     def perft(self, depth: int, stop=None) -> int | None:
         """Number of move paths of length ``depth`` (chance outcomes count as plies); None if
-        ``stop`` (a stop flag) was set before the count ended."""
-        from .perft import perft
-        return perft(self, depth, stop)
+        ``stop`` (a stop flag) was set before the count ended.
+
+        The generic walk over this interface, which the reference implementations (and any
+        new game) get for free; fast states override it with a native loop. The last ply is
+        bulk-counted (at depth 1 the answer is the number of legal moves); ``stop`` is read
+        at every inner node as the native loops read its word: once set, the count unwinds
+        with the position restored."""
+        try:
+            return _perft_walk(self, depth, stop)
+        except _PerftStopped:
+            return None
 
     def search_kernel(self):
         """The state's own ``GameKernel`` for the searchers (clone it before searching); only
@@ -515,3 +523,25 @@ class KernelState(State):
         """Native perft: the walk runs in C without the GIL, the last ply bulk-counted, and
         reads ``stop``'s word at every inner node."""
         return self.kernel.perft(depth, stop)
+
+
+class _PerftStopped(Exception):
+    """Unwinds State.perft's walk once the stop flag is seen."""
+
+
+def _perft_walk(state: State, depth: int, stop) -> int:
+    if depth <= 0:
+        return 1
+    moves = state.legal_moves()
+    if depth == 1:
+        return len(moves)
+    if stop is not None and stop.is_set():
+        raise _PerftStopped
+    total = 0
+    for move in moves:
+        state.play(move)
+        try:
+            total += _perft_walk(state, depth - 1, stop)
+        finally:
+            state.undo()
+    return total

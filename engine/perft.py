@@ -1,12 +1,5 @@
-"""Generic perft over the game interface, for reference implementations and perft --divide.
-
-Fast implementations override :meth:`State.perft` with a native loop; this module is what
-the reference implementations (and any new game) get for free. The last ply is bulk-counted:
-at depth 1 the answer is the number of legal moves, so leaves are never played.
-Chance outcomes count as plies like decisions, so perft counts every path.
-
-``stop`` is a stop flag (anything with ``is_set()``), read at every inner node as the native
-loops read its word: once set, the count unwinds with the position restored and is None.
+"""perft by root move (``perft --divide``) and the timed count the command prints, over
+:meth:`State.perft` (the generic walk of engine/game.py, or a fast state's native loop).
 """
 from __future__ import annotations
 
@@ -15,35 +8,6 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .game import State
-
-
-class _Stopped(Exception):
-    """Unwinds the recursion once the stop flag is seen."""
-
-
-def perft(state: State, depth: int, stop=None) -> int | None:
-    try:
-        return _count(state, depth, stop)
-    except _Stopped:
-        return None
-
-
-def _count(state: State, depth: int, stop) -> int:
-    if depth <= 0:
-        return 1
-    moves = state.legal_moves()
-    if depth == 1:
-        return len(moves)
-    if stop is not None and stop.is_set():
-        raise _Stopped
-    total = 0
-    for move in moves:
-        state.play(move)
-        try:
-            total += _count(state, depth - 1, stop)
-        finally:
-            state.undo()
-    return total
 
 
 class RootCount(NamedTuple):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.engine.cardbattle.position import Position, Seat
-from crystalpick.engine.cardbattle.reference import advance
+from crystalpick.engine.cardbattle.steps import advance
 
 CARDS = CardBattle().cardset
 

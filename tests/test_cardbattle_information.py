@@ -14,7 +14,6 @@ from crystalpick.engine.cardbattle.moves import M_BOOST, M_DRAW, PASS, kind_of
 from crystalpick.engine.cardbattle.notation import format_position
 from crystalpick.engine.cardbattle.position import BOOST, CHOOSE, TIEBREAK
 from crystalpick.engine.cardbattle.rules import boost_bonus, in_play
-from crystalpick.engine.cardbattle.smallgames import small_game
 from crystalpick.engine.game import sample_chance
 
 from test_cardbattle_differential import RULE_SETS
@@ -203,7 +202,7 @@ def test_a_boost_played_is_seen_by_both():
 def test_small_configurations_record_from_before_the_deal(name):
     """From the setup (before the deal) a player's record holds their own dealt cards and
     only the count of the other's."""
-    state = small_game(name).game().setup_state()
+    state = CardBattle().small_configuration(name).setup_state()
     rng = random.Random(0)
     while not state.is_terminal():
         state.play(choose(state, rng))

@@ -12,7 +12,7 @@ from crystalpick.engine.cardbattle.moves import M_CALL, PASS, encode, kind_of, p
 from crystalpick.engine.cardbattle.options import Options
 from crystalpick.engine.cardbattle.position import (BOOST, CHOOSE, REFILL, SEEK, TIEBREAK,
                                                     Position, Seat)
-from crystalpick.engine.cardbattle.reference import advance
+from crystalpick.engine.cardbattle.steps import advance
 from crystalpick.engine.cardbattle.rules import (boost_bonus, next_booster, payout,
                                                  playable_boosts, top_players)
 

@@ -152,7 +152,7 @@ def test_a_one_round_open_game_is_worth_the_coin_toss():
 
 
 def test_induction_and_cfr_agree_on_an_open_configuration():
-    game = small_game("open-3").game()
+    game = CardBattle().small_configuration("open-3")
     exact = solve_by_induction(build_tree(game.setup_state(), recall=False)).value
     result = solve_cfr(build_tree(game.setup_state()), 1e-3)
     assert result.measured.lower - 1e-9 <= exact <= result.measured.upper + 1e-9
@@ -168,7 +168,7 @@ def test_card_battle_observations_do_not_have_perfect_recall_alone():
     """Why information sets are keyed by the information state, not the observation: some
     observation strings of one player are met after different own move sequences (an
     earlier call is forgotten)."""
-    report = build_tree(small_game("open-3").game().setup_state()).recall_report()
+    report = build_tree(CardBattle().small_configuration("open-3").setup_state()).recall_report()
     assert not report["perfect_recall_from_observations"]
     assert build_tree(Pennies(hidden_coin=True).new_initial_state()).recall_report()[
         "perfect_recall_from_observations"]
@@ -179,7 +179,7 @@ def test_information_states_alone_have_perfect_recall(config):
     """§5 by construction: on every small configuration each information state is met
     after one own move sequence only (the tree refuses one met after two), while the
     observations alone are not enough there."""
-    tree = build_tree(config.game().setup_state())
+    tree = build_tree(CardBattle().small_configuration(config.name).setup_state())
     report = tree.recall_report()
     assert report["perfect_recall_from_information_states"]
     assert report["information_state_groups"] == len(tree.infosets)
@@ -194,7 +194,7 @@ def test_the_projection_onto_observations():
     tree = build_tree(Pennies(hidden_coin=True).new_initial_state())
     sigma = solve_cfr(tree, 1e-3).average
     assert np.allclose(observation_projection(tree, sigma), sigma)
-    tree = build_tree(small_game("open-3").game().setup_state())
+    tree = build_tree(CardBattle().small_configuration("open-3").setup_state())
     result = solve_cfr(tree, 1e-3)
     projected = observation_projection(tree, result.average)
     by_observation = {}
@@ -226,7 +226,7 @@ def test_greedy_in_a_hidden_one_round_game_is_exploited_by_no_more_than_random()
 
 def test_every_small_configuration_loads():
     for config in small_games().values():
-        state = config.game().setup_state()
+        state = CardBattle().small_configuration(config.name).setup_state()
         assert state.is_chance_node()
 
 
@@ -359,7 +359,7 @@ def test_the_sequence_form_and_cfr_agree_on_small_card_games():
     assert exact.value == pytest.approx(0.5, abs=1e-9)
     assert exact.strategy[first.first_slot:first.first_slot + 2] == pytest.approx([0.5, 0.5])
     lp_and_cfr(build_tree(one_round(hand="2").setup_state()))
-    open_game = small_game("open-3").game().setup_state()
+    open_game = CardBattle().small_configuration("open-3").setup_state()
     assert solve_sequence_form(build_tree(open_game)).value == pytest.approx(
         solve_by_induction(build_tree(open_game, recall=False)).value, abs=1e-9)
 

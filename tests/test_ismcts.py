@@ -273,9 +273,8 @@ def test_redraw_learns_against_every_hand_and_reaches_the_root_with_the_real_one
     """redraw=1 on hidden-3 after the deal: the first player holds 2 of its 3 cards, so about
     a third of the simulations draw the real hand and reach the root; the root's win rate
     is theirs alone."""
-    from crystalpick.engine.cardbattle.smallgames import small_games
     from crystalpick.search.ismcts import ISMCTS
-    state = small_games()["hidden-3"].game().setup_state()
+    state = get_game("cardbattle").small_configuration("hidden-3").setup_state()
     rng = random.Random(5)
     while state.is_chance_node():
         state.play(sample_chance(state, rng.random()))

@@ -5,8 +5,8 @@ import random
 import pytest
 
 from crystalpick.engine import GAMES, GameError, get_game, sample_chance
+from crystalpick.engine.game import State
 from crystalpick.engine.kernel import MAX_PLIES
-from crystalpick.engine.perft import perft as generic_perft
 from crystalpick.engine.testing.chance_nim import ChanceNim
 from crystalpick.search import Limits, analyse, make_engine
 
@@ -59,7 +59,7 @@ def test_generic_boundary_agrees_with_the_python_walk():
     """Chance Nim has no native perft or chance list of its own: GameKernel's serve it."""
     state = ChanceNim().parse_position("9/0/0/0/8")
     for depth in range(1, 7):
-        assert state.perft(depth) == generic_perft(state, depth)
+        assert state.perft(depth) == State.perft(state, depth)   # the generic walk
     state.play(state.legal_moves()[0])
     outcomes = state.chance_outcomes()
     assert [move for move, _ in outcomes] == state.legal_moves()

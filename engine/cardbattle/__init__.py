@@ -22,7 +22,8 @@ from .observation import greedy_choice
 from .notation import PLAYERS, format_position, is_view, parse_position, parse_view
 from .options import RULE_OPTIONS, Options
 from .position import CRYSTAL_TOKENS, DEAL, Position, Seat
-from .reference import advance
+from .steps import advance
+from .smallgames import small_game
 
 DEFAULT_DECK = "mista"
 DECK_FILE_SUFFIXES = (".toml", ".json")
@@ -99,8 +100,8 @@ class CardBattle(Game, DeckBuilding, GreedyPolicy):
 
     def small_configuration(self, name: str) -> "CardBattle":
         """engine/cardbattle/smallgames/configurations.toml's ``name``."""
-        from .smallgames import small_game
-        return small_game(name).game(self.impl)
+        config = small_game(name)
+        return type(self)(config.rules, impl=self.impl, tileset=config.tileset)
 
     def playout_policy(self):
         """The greedy policy in C for playouts, from the mover's own view (playout.pyx)."""
@@ -115,6 +116,11 @@ class CardBattle(Game, DeckBuilding, GreedyPolicy):
         if self.impl == "fast":
             from .fast import FastState
             return FastState(self, position)
+        return self.reference_state(position)
+
+    def reference_state(self, position: Position):
+        """The rules as written at ``position``, whatever ``impl`` is: the round log replays
+        a game through it."""
         from .reference import ReferenceState
         return ReferenceState(self, position)
 

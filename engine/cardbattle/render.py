@@ -57,9 +57,8 @@ class Round:
 
 def round_log(state) -> list[str]:
     """One line per round finished since ``state``'s origin (see CardBattleState.played)."""
-    from .reference import ReferenceState
     origin, moves = state.played()
-    replay = ReferenceState(state.game, origin.copy())
+    replay = state.game.reference_state(origin.copy())
     cards = state.game.cardset
     lines: list[str] = []
     current: Round | None = None

@@ -17,9 +17,10 @@ class SmallGame:
     about: str
     rules: dict
 
-    def game(self, impl: str = "fast"):
-        from . import CardBattle
-        return CardBattle(self.rules, impl=impl, tileset=str(FOLDER.joinpath("cards.toml")))
+    @property
+    def tileset(self) -> str:
+        """The card set every small configuration draws its decks from."""
+        return str(FOLDER.joinpath("cards.toml"))
 
 
 def small_games() -> dict[str, SmallGame]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..game import IllegalMoveError, NotationError, State
 from .information import events, ply_record, seen_move
+from .steps import played_on
 from .moves import format_move, parse_move_syntax
 from .notation import PLAYERS, format_observation, format_position
 from .observation import observe
@@ -35,7 +36,6 @@ class CardBattleState(State):
     def information_state(self, player: int) -> tuple:
         """§5: everything ``player`` has seen since this state was made (information.py),
         replayed by the reference rules from the last ply already recorded."""
-        from .reference import played_on      # reference.py builds on this module
         pending, link = [], self._played
         while link and not link[2]:
             pending.append(link)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from ..marks import COLOUR as MARK, MoveMark, Style, group, on_top, styles
+from ..marks import COLOUR as MARK, MoveMark, group, on_top, styles
 from .cards import CardSet
 from .moves import M_CALL, PUT_DOWN, format_move, kind_of, payload_of
 

@@ -48,6 +48,11 @@ class Mattock(Game, TunedSearch):
         if self.impl == "fast":
             from .fast import FastState
             return FastState(self, position)
+        return self.reference_state(position)
+
+    def reference_state(self, position: Position):
+        """The rules as written at ``position``, whatever ``impl`` is: a fast state asks it
+        why a move is illegal."""
         from .reference import ReferenceState
         return ReferenceState(self, position)
 

@@ -33,8 +33,7 @@ class MattockState(State):
     def parse_move(self, text: str) -> int:
         move = parse_move_syntax(self.board, text)
         if move not in set(self.legal_moves()):
-            from .reference import ReferenceState
-            reason = ReferenceState(self.game, self.to_position()).explain_illegal(move)
+            reason = self.game.reference_state(self.to_position()).explain_illegal(move)
             raise IllegalMoveError(f"illegal move {text.strip()!r}: {reason}")
         return move
 
