@@ -1,0 +1,481 @@
+"""Job-level proof-number search (Wu, Lin, Sun, Chen and Lin, "Job-Level Proof-Number
+Search", 2010): a proof too big for one machine, spread over a Dask cluster.
+
+The master (this module, in the ``crystalpick solve --cluster`` process) keeps the top of
+the proof tree, an AND/OR tree of positions with proof and disproof numbers, and never
+searches itself. It repeatedly picks the most-proving leaf (least proof number where the
+attacker moves, least disproof number where the defender does) and sends it to a worker as
+a *job*: a df-pn search (search/dfpn.pyx, through the worker's own :class:`Solver` table,
+kept between its jobs) bounded by a node budget. The job returns the leaf's status and, from
+the worker's table, the status of each of its children; the master folds that back: a
+proven or disproven leaf is settled, an unsettled one becomes an interior node whose
+children are new leaves (those the worker already settled are settled here too), and the
+numbers are brought up to the root. New leaves start at 1/1, so the master's numbers count
+the leaves still to search (classic PNS); the workers' df-pn numbers are not mixed in, as
+their evaluation-based scale would swamp those counts.
+
+Parallel jobs: a leaf being searched is skipped, so the next job goes to the most-proving
+leaf among those nobody searches (the paper's virtual-win and virtual-loss policies would
+mark the leaf's parent settled and, at the root, stall every other worker). The master keeps
+``2 x workers`` jobs queued so no worker waits for it.
+
+A worker lost mid-job loses nothing: Dask runs the job again on another worker (a job is a
+pure function of its arguments; only the master stores results). The master tree is kept in
+a file (format :data:`TREE_FORMAT`, its body's SHA-256 in the header as for the single-
+machine table), written every :data:`SAVE_EVERY_SECONDS` and at the end, so a second run
+continues where the first stopped. The phases (who wins, a draw, the exact length) are the
+single-machine solver's (search/solve.py), each a master tree of its own.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+
+from crystalpick.engine.game import GameError
+
+from .dfpn import DISPROVEN_STATUS, PROVEN_STATUS
+from .requirements import refuse
+from .score import DRAW, LOSS, WIN, Proven
+from .solve import DamagedTable, Progress, RootMove, Solution, Solver
+from .stop import StopFlag
+from .symmetry import use_symmetry
+
+TREE_FORMAT = "crystalpick.jobpns-tree/1"
+JOB_NODES = 1_000_000         # a job's df-pn node budget: about a second on one core
+SAVE_EVERY_SECONDS = 60.0
+INFINITE = 1 << 62            # a number that is never reached (Python ints: no overflow)
+UNBOUNDED = -1                # a phase's ply budget when it has none
+
+
+# -- the jobs (run on the workers) -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class Job:
+    """Search ``position`` for ``attacker``'s win within ``budget`` plies (-1: any) and
+    ``nodes`` df-pn nodes, on a table of ``hash_mb`` MB."""
+    game: object
+    position: str
+    attacker: int
+    budget: int
+    nodes: int
+    hash_mb: int
+    symmetry: str                 # "on" or "off": the master decides for the whole proof
+
+
+@dataclass
+class JobResult:
+    """What a job found: the position's status (1 proven, -1 disproven, 0 unknown) with its
+    proof length and draw mark, each child's ``(move, status, length, draw)`` from the
+    worker's table, and the work done (``worker`` names the process that did it)."""
+    name: str
+    worker: str
+    status: int
+    length: int
+    draw: bool
+    children: list
+    nodes: int
+    seconds: float
+
+
+_worker_tables = threading.local()
+
+
+def worker_solver(job: Job) -> Solver:
+    """This worker thread's solver for the job's game: kept between jobs, so a job that
+    meets positions an earlier one searched continues from their entries."""
+    solvers = _worker_tables.__dict__.setdefault("solvers", {})
+    key = (job.game.identity, job.hash_mb)
+    if key not in solvers:
+        solvers.clear()               # one table per thread: another game's is dropped
+        solvers[key] = Solver(job.game, job.hash_mb, symmetry=job.symmetry)
+    return solvers[key]
+
+
+def worker_name() -> str:
+    """The Dask worker's name inside a Dask worker, else host:pid."""
+    try:
+        from distributed import get_worker
+        return str(get_worker().name)
+    except (ImportError, ValueError):
+        return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def run_job(name: str, job: Job) -> JobResult:
+    """A job: the bounded df-pn search, then the children's status from the table."""
+    solver = worker_solver(job)
+    searcher = solver.searcher
+    state = job.game.state(job.position)
+    searcher.set_kernel(state.search_kernel().clone())
+    searcher.symmetry = job.symmetry == "on"
+    searcher.set_stop(None)
+    searcher.set_limits(0.0, job.nodes)
+    before, start = searcher.nodes, time.monotonic()
+    status = searcher.prove(job.attacker, job.budget)
+    nodes, seconds = searcher.nodes - before, time.monotonic() - start
+    _, _, length, draw = searcher.root_numbers
+    children = [(move, child, child_length, child_draw) for move, child, child_length,
+                child_draw in searcher.children(job.attacker, job.budget)]
+    return JobResult(name, worker_name(), status, length, draw, children, nodes, seconds)
+
+
+# -- the master tree --------------------------------------------------------------------------
+
+class Node:
+    """A position of the master tree; ``children`` None while it is a leaf."""
+    __slots__ = ("move", "position", "or_node", "pn", "dn", "length", "draw", "children",
+                 "parent", "searching")
+
+    def __init__(self, move, position, or_node, parent=None):
+        self.move, self.position, self.or_node, self.parent = move, position, or_node, parent
+        self.pn, self.dn, self.length, self.draw = 1, 1, 0, False
+        self.children: list[Node] | None = None
+        self.searching = False
+
+    @property
+    def settled(self) -> bool:
+        return self.pn == 0 or self.dn == 0
+
+    def settle(self, status: int, length: int, draw: bool) -> None:
+        self.pn, self.dn = (0, INFINITE) if status == PROVEN_STATUS else (INFINITE, 0)
+        self.length, self.draw = length, draw
+
+    def combine(self) -> None:
+        """The numbers from the children's, as df-pn combines them (one winning move
+        decides where the winner moves, every move where the loser does); a settled node's
+        length and draw mark from the deciding children."""
+        kids = self.children
+        low = min(kid.pn if self.or_node else kid.dn for kid in kids)
+        total = min(INFINITE, sum(kid.dn if self.or_node else kid.pn for kid in kids))
+        summed = INFINITE if low == 0 else total
+        self.pn, self.dn = (low, summed) if self.or_node else (summed, low)
+        if not self.settled:
+            return
+        proven = self.pn == 0
+        deciding = [kid for kid in kids if (kid.pn if proven else kid.dn) == 0]
+        if proven == self.or_node:        # the winner moves: its best child
+            best = min(deciding, key=lambda kid: (kid.draw, kid.length))
+            self.length, self.draw = best.length + 1, best.draw
+        else:                             # the loser moves: its longest resistance
+            self.length = max(kid.length for kid in deciding) + 1
+            self.draw = any(kid.draw for kid in deciding)
+
+    def most_proving(self) -> "Node | None":
+        """The most-proving leaf below this node that no job searches (None: none)."""
+        if self.settled or self.searching:
+            return None
+        if self.children is None:
+            return self
+        open_kids = sorted((kid for kid in self.children if not kid.settled),
+                           key=lambda kid: kid.pn if self.or_node else kid.dn)
+        for kid in open_kids:
+            leaf = kid.most_proving()
+            if leaf is not None:
+                return leaf
+        return None
+
+    def count(self) -> int:
+        return 1 + sum(kid.count() for kid in self.children or ())
+
+    def document(self) -> list:
+        return [self.move, self.position, int(self.or_node), self.pn, self.dn, self.length,
+                int(self.draw), None if self.children is None else
+                [kid.document() for kid in self.children]]
+
+    @classmethod
+    def from_document(cls, data, parent=None) -> "Node":
+        move, position, or_node, pn, dn, length, draw, children = data
+        node = cls(move, position, bool(or_node), parent)
+        node.pn, node.dn, node.length, node.draw = pn, dn, length, bool(draw)
+        if children is not None:
+            node.children = [cls.from_document(kid, node) for kid in children]
+        return node
+
+
+@dataclass
+class WorkerStats:
+    """One worker's share: jobs done, df-pn nodes, seconds spent in them."""
+    name: str
+    jobs: int = 0
+    nodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def nps(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+@dataclass
+class ClusterSolution(Solution):
+    """A :class:`Solution` (without a main line: it would be a job of its own) and how
+    the work was shared: per worker, and every job's ``(name, worker)`` in order of
+    arrival."""
+    workers: list[WorkerStats] = field(default_factory=list)
+    jobs: list[tuple[str, str]] = field(default_factory=list)
+    tree_nodes: int = 0
+
+
+# -- the master -------------------------------------------------------------------------------
+
+class JobLevelSolver:
+    """The master of a job-level proof search of one position, on any executor
+    (search/match/executors.py: a Dask cluster, or local processes)."""
+
+    def __init__(self, game, executor, hash_mb: int = 64, job_nodes: int = JOB_NODES,
+                 symmetry: str = "auto", queued: int | None = None):
+        refuse("solve", Solver.requires, game)
+        self.game, self.executor = game, executor
+        self.hash_mb, self.job_nodes, self.symmetry = hash_mb, job_nodes, symmetry
+        self.queued = queued
+        self.trees: dict[tuple[int, int], Node] = {}     # (attacker, budget): root
+        self.root_position: str | None = None
+        self.loaded_nodes = 0
+        self.run_id = secrets.token_hex(4)               # job names unique per run
+        self.issued = 0
+        self.job_symmetry = "off"
+
+    # -- the tree file ------------------------------------------------------------------------
+
+    def header(self, body: bytes = b"") -> dict:
+        return {"format": TREE_FORMAT, "game": self.game.name,
+                "identity": repr(self.game.identity), "position": self.root_position,
+                "sha256": hashlib.sha256(body).hexdigest()}
+
+    def load(self, path: str, state) -> int:
+        """Read the master trees of ``state`` saved by :meth:`save` (nothing if the file does
+        not exist); returns the nodes read. A file of another format, game or position is a
+        GameError; a damaged one :class:`DamagedTable`, nothing loaded."""
+        self.root_position = state.position()
+        if not os.path.exists(path):
+            return 0
+        with open(path, "rb") as handle:
+            first, body = handle.readline(), handle.read()
+        try:
+            header = json.loads(first)
+        except ValueError:
+            header = None
+        if not isinstance(header, dict) or header.get("format") != TREE_FORMAT:
+            raise GameError(f"--resume {path}: not a cluster proof tree (expected format "
+                            f"{TREE_FORMAT}; a single-machine table is resumed without "
+                            f"--cluster)")
+        expected = self.header()
+        if header.get("identity") != expected["identity"]:
+            raise GameError(f"--resume {path}: a tree of {header.get('game')} with other "
+                            f"rules or components, not of this {self.game.name}")
+        if header.get("position") != self.root_position:
+            raise GameError(f"--resume {path}: the tree of position {header.get('position')!r},"
+                            f" not of {self.root_position!r}")
+        if header.get("sha256") != hashlib.sha256(body).hexdigest():
+            raise DamagedTable(f"--resume {path}: the tree is damaged (its checksum does not "
+                               f"match)")
+        try:
+            trees = {(attacker, budget): Node.from_document(tree)
+                     for attacker, budget, tree in json.loads(body)}
+        except (ValueError, TypeError):
+            raise DamagedTable(f"--resume {path}: the tree is damaged (not a tree)") from None
+        self.trees = trees
+        self.loaded_nodes = sum(root.count() for root in trees.values())
+        return self.loaded_nodes
+
+    def save(self, path: str) -> None:
+        """Write the trees: the whole file or nothing."""
+        body = json.dumps([[attacker, budget, root.document()] for (attacker, budget), root
+                           in self.trees.items()], separators=(",", ":")).encode()
+        partial = f"{path}.partial"
+        with open(partial, "wb") as handle:
+            handle.write(json.dumps(self.header(body)).encode() + b"\n")
+            handle.write(body)
+        os.replace(partial, path)
+
+    # -- solving ------------------------------------------------------------------------------
+
+    def solve(self, state, seconds: float | None = None, nodes: int | None = None,
+              stop: StopFlag | None = None, progress=None, save_path: str | None = None,
+              exact: bool = True) -> ClusterSolution:
+        """Solve ``state`` as :meth:`Solver.solve` does, the df-pn work done by jobs, within
+        wall ``seconds`` and ``nodes`` (all jobs' together) or until ``stop`` is set;
+        ``progress(Progress)`` after every job; the trees saved to ``save_path`` now and
+        then and at the end."""
+        if state.game.identity != self.game.identity:
+            raise GameError("this solver's trees belong to another game or rule set")
+        if state.is_terminal():
+            raise GameError("the game is over in this position: nothing to solve")
+        if self.root_position != state.position():
+            self.trees, self.root_position = {}, state.position()
+        self.job_symmetry = "on" if use_symmetry(self.symmetry, state) else "off"
+        run = Run(self, state, seconds, nodes, stop, progress, save_path)
+        mover, other = state.current_player(), 1 - state.current_player()
+        winner, length, result = None, None, None
+        status, phase_length, draw = run.phase("win for the side to move", mover, UNBOUNDED)
+        if status == PROVEN_STATUS:
+            winner, length = mover, phase_length
+        elif status == DISPROVEN_STATUS and not draw:
+            winner, length = other, phase_length
+        elif status == DISPROVEN_STATUS:
+            status, phase_length, _ = run.phase("win for the other side", other, UNBOUNDED)
+            if status == PROVEN_STATUS:
+                winner, length = other, phase_length
+            elif status == DISPROVEN_STATUS:
+                result = Proven(DRAW)
+        is_exact = False
+        if winner is not None:
+            while exact and length > 1:
+                status, phase_length, _ = run.phase(f"a win shorter than {length} plies",
+                                                    winner, length - 1)
+                if status == PROVEN_STATUS:
+                    length = phase_length
+                    continue
+                is_exact = status == DISPROVEN_STATUS
+                break
+            is_exact = is_exact or length <= 1
+            result = Proven(WIN if winner == mover else LOSS, length if is_exact else None)
+        if save_path:
+            self.save(save_path)
+        return run.solution(result, is_exact, self.root_moves(state))
+
+    def root_moves(self, state) -> list[RootMove]:
+        """The first moves with what the side to move's tree proves about them."""
+        root = self.trees.get((state.current_player(), UNBOUNDED))
+        rows = []
+        for kid in (root.children or []) if root else []:
+            verdict = "win" if kid.pn == 0 else ("no win" if kid.draw else "loss") \
+                if kid.dn == 0 else "unknown"
+            rows.append(RootMove(kid.move, state.move_to_str(kid.move), verdict,
+                                 kid.length + 1 if verdict in ("win", "loss") else None))
+        return rows
+
+    def job(self, node: Node, attacker: int, budget: int) -> tuple[str, Job]:
+        self.issued += 1
+        return (f"jobpns-{self.run_id}-{self.issued}",
+                Job(self.game, node.position, attacker, budget, self.job_nodes, self.hash_mb,
+                    self.job_symmetry))
+
+
+def depth_budget(root: Node, node: Node, budget: int) -> int:
+    """The plies left to ``node`` in a phase of ``budget`` plies from ``root``."""
+    if budget == UNBOUNDED:
+        return UNBOUNDED
+    while node is not root:
+        node, budget = node.parent, budget - 1
+    return budget
+
+
+class Run:
+    """One ``solve`` call: its limits, the work counted over its phases, and the jobs in
+    flight."""
+
+    def __init__(self, master: JobLevelSolver, state, seconds, nodes, stop, progress,
+                 save_path):
+        self.master, self.state = master, state
+        self.start = time.monotonic()
+        self.deadline = self.start + seconds if seconds else None
+        self.node_limit, self.stop, self.progress = nodes, stop, progress
+        self.save_path, self.last_save = save_path, self.start
+        self.nodes = 0
+        self.workers: dict[str, WorkerStats] = {}
+        self.jobs: list[tuple[str, str]] = []
+        self.halted = False
+
+    def out_of_limits(self) -> bool:
+        self.halted = self.halted or bool(
+            (self.stop is not None and self.stop.is_set())
+            or (self.deadline is not None and time.monotonic() >= self.deadline)
+            or (self.node_limit is not None and self.nodes >= self.node_limit))
+        return self.halted
+
+    def phase(self, name: str, attacker: int, budget: int) -> tuple[int, int, bool]:
+        """Prove or disprove the root for ``attacker`` within ``budget`` plies, job by job;
+        returns ``(status, length, draw)`` (status 0 when a limit came first)."""
+        master = self.master
+        root = master.trees.get((attacker, budget))
+        if root is None:
+            root = master.trees[(attacker, budget)] = Node(
+                None, self.state.position(), self.state.current_player() == attacker)
+        pending: dict[str, Node] = {}
+        try:
+            while not root.settled and not self.out_of_limits():
+                self.dispatch(root, attacker, budget, pending)
+                if not pending:       # cannot happen while the root is open; never hang
+                    break
+                result = next(master.executor.completed())
+                self.fold(root, pending.pop(result.name), result, attacker)
+                if self.progress:
+                    self.progress(Progress(name, root.pn, root.dn, self.nodes,
+                                           time.monotonic() - self.start))
+                if self.save_path and time.monotonic() - self.last_save > SAVE_EVERY_SECONDS:
+                    master.save(self.save_path)
+                    self.last_save = time.monotonic()
+        finally:
+            if pending:
+                master.executor.cancel()
+                for node in pending.values():
+                    node.searching = False
+        status = PROVEN_STATUS if root.pn == 0 else DISPROVEN_STATUS if root.dn == 0 else 0
+        return status, root.length, root.draw
+
+    def dispatch(self, root: Node, attacker: int, budget: int, pending: dict) -> None:
+        """Queue jobs on the most-proving leaves until ``queued`` are in flight."""
+        master = self.master
+        wanted = master.queued or 2 * max(1, self.worker_count())
+        while len(pending) < wanted:
+            leaf = root.most_proving()
+            if leaf is None:
+                return
+            leaf.searching = True
+            name, job = master.job(leaf, attacker, depth_budget(root, leaf, budget))
+            pending[name] = leaf
+            master.executor.submit(name, run_job, name, job)
+
+    def worker_count(self) -> int:
+        client = getattr(self.master.executor, "client", None)
+        if client is not None:
+            return len(client.scheduler_info().get("workers", {}))
+        return getattr(self.master.executor, "concurrency", 1)
+
+    def fold(self, root: Node, leaf: Node, result: JobResult, attacker: int) -> None:
+        """Put a job's result into the tree and bring the numbers up to the root."""
+        leaf.searching = False
+        self.nodes += result.nodes
+        stats = self.workers.setdefault(result.worker, WorkerStats(result.worker))
+        stats.jobs, stats.nodes = stats.jobs + 1, stats.nodes + result.nodes
+        stats.seconds += result.seconds
+        self.jobs.append((result.name, result.worker))
+        if leaf.children is None and (result.status == 0 or leaf is root):
+            self.expand(leaf, result.children, attacker)
+        if result.status != 0:
+            leaf.settle(result.status, result.length, result.draw)
+        else:
+            leaf.combine()
+        node = leaf.parent
+        while node is not None:
+            node.combine()
+            node = node.parent
+
+    def expand(self, leaf: Node, children, attacker: int) -> None:
+        """The leaf's children as new leaves, those the worker settled settled."""
+        state = self.master.game.state(leaf.position)
+        leaf.children = []
+        for move, status, length, draw in children:
+            child = state.clone()
+            child.play(move)
+            node = Node(move, child.position(), not child.is_terminal()
+                        and child.current_player() == attacker, leaf)
+            if status != 0:
+                node.settle(status, length, draw)
+            leaf.children.append(node)
+
+    def solution(self, result, is_exact: bool, root_moves) -> ClusterSolution:
+        master = self.master
+        return ClusterSolution(
+            mover=self.state.current_player(), score=result, exact=is_exact, line=[],
+            line_str=[], nodes=self.nodes, elapsed=time.monotonic() - self.start,
+            root_moves=root_moves, interrupted=bool(self.stop is not None and self.stop.is_set()),
+            loaded_entries=master.loaded_nodes,
+            workers=sorted(self.workers.values(), key=lambda stats: stats.name),
+            jobs=self.jobs, tree_nodes=sum(root.count() for root in master.trees.values()))
+
