@@ -35,6 +35,7 @@ import secrets
 import socket
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from crystalpick.engine.game import GameError
@@ -213,10 +214,10 @@ class WorkerStats:
 @dataclass
 class ClusterSolution(Solution):
     """A :class:`Solution` (without a main line: it would be a job of its own) and how
-    the work was shared: per worker, and every job's ``(name, worker)`` in order of
-    arrival."""
+    the work was shared: per worker, and every job's ``(name, worker, position)`` in order
+    of arrival."""
     workers: list[WorkerStats] = field(default_factory=list)
-    jobs: list[tuple[str, str]] = field(default_factory=list)
+    jobs: list[tuple[str, str, str]] = field(default_factory=list)
     tree_nodes: int = 0
 
 
@@ -235,6 +236,7 @@ class JobLevelSolver:
         self.trees: dict[tuple[int, int], Node] = {}     # (attacker, budget): root
         self.root_position: str | None = None
         self.loaded_nodes = 0
+        self.resume_path: str | None = None
         self.run_id = secrets.token_hex(4)               # job names unique per run
         self.issued = 0
         self.job_symmetry = "off"
@@ -246,11 +248,11 @@ class JobLevelSolver:
                 "identity": repr(self.game.identity), "position": self.root_position,
                 "sha256": hashlib.sha256(body).hexdigest()}
 
-    def load(self, path: str, state) -> int:
-        """Read the master trees of ``state`` saved by :meth:`save` (nothing if the file does
-        not exist); returns the nodes read. A file of another format, game or position is a
-        GameError; a damaged one :class:`DamagedTable`, nothing loaded."""
-        self.root_position = state.position()
+    def load(self, path: str) -> int:
+        """Read the master trees saved by :meth:`save` (nothing if the file does not exist);
+        returns the nodes read. A file of another format or game is a GameError (one of
+        another position is refused by :meth:`solve`); a damaged one :class:`DamagedTable`,
+        nothing loaded."""
         if not os.path.exists(path):
             return 0
         with open(path, "rb") as handle:
@@ -263,13 +265,9 @@ class JobLevelSolver:
             raise GameError(f"--resume {path}: not a cluster proof tree (expected format "
                             f"{TREE_FORMAT}; a single-machine table is resumed without "
                             f"--cluster)")
-        expected = self.header()
-        if header.get("identity") != expected["identity"]:
+        if header.get("identity") != self.header()["identity"]:
             raise GameError(f"--resume {path}: a tree of {header.get('game')} with other "
                             f"rules or components, not of this {self.game.name}")
-        if header.get("position") != self.root_position:
-            raise GameError(f"--resume {path}: the tree of position {header.get('position')!r},"
-                            f" not of {self.root_position!r}")
         if header.get("sha256") != hashlib.sha256(body).hexdigest():
             raise DamagedTable(f"--resume {path}: the tree is damaged (its checksum does not "
                                f"match)")
@@ -278,8 +276,9 @@ class JobLevelSolver:
                      for attacker, budget, tree in json.loads(body)}
         except (ValueError, TypeError):
             raise DamagedTable(f"--resume {path}: the tree is damaged (not a tree)") from None
-        self.trees = trees
+        self.trees, self.root_position = trees, header.get("position")
         self.loaded_nodes = sum(root.count() for root in trees.values())
+        self.resume_path = path
         return self.loaded_nodes
 
     def save(self, path: str) -> None:
@@ -305,8 +304,11 @@ class JobLevelSolver:
             raise GameError("this solver's trees belong to another game or rule set")
         if state.is_terminal():
             raise GameError("the game is over in this position: nothing to solve")
-        if self.root_position != state.position():
-            self.trees, self.root_position = {}, state.position()
+        if self.trees and self.root_position != state.position():
+            source = f"--resume {self.resume_path}" if self.resume_path else "this solver"
+            raise GameError(f"{source}: the proof tree of position {self.root_position!r}, "
+                            f"not of {state.position()!r}")
+        self.root_position = state.position()
         self.job_symmetry = "on" if use_symmetry(self.symmetry, state) else "off"
         run = Run(self, state, seconds, nodes, stop, progress, save_path)
         mover, other = state.current_player(), 1 - state.current_player()
@@ -378,7 +380,7 @@ class Run:
         self.save_path, self.last_save = save_path, self.start
         self.nodes = 0
         self.workers: dict[str, WorkerStats] = {}
-        self.jobs: list[tuple[str, str]] = []
+        self.jobs: list[tuple[str, str, str]] = []
         self.halted = False
 
     def out_of_limits(self) -> bool:
@@ -444,7 +446,7 @@ class Run:
         stats = self.workers.setdefault(result.worker, WorkerStats(result.worker))
         stats.jobs, stats.nodes = stats.jobs + 1, stats.nodes + result.nodes
         stats.seconds += result.seconds
-        self.jobs.append((result.name, result.worker))
+        self.jobs.append((result.name, result.worker, leaf.position))
         if leaf.children is None and (result.status == 0 or leaf is root):
             self.expand(leaf, result.children, attacker)
         if result.status != 0:
@@ -479,3 +481,13 @@ class Run:
             workers=sorted(self.workers.values(), key=lambda stats: stats.name),
             jobs=self.jobs, tree_nodes=sum(root.count() for root in master.trees.values()))
 
+
+
+@contextmanager
+def cluster_solver(game, address: str, hash_mb: int = 64, job_nodes: int = JOB_NODES):
+    """A :class:`JobLevelSolver` on the Dask scheduler at ``address`` (a bad address is a
+    one-line GameError within the connect limit), disconnected at the end."""
+    from .match.executors import DaskCluster
+
+    with DaskCluster(address) as executor:
+        yield JobLevelSolver(game, executor, hash_mb, job_nodes)
