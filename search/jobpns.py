@@ -10,9 +10,9 @@ kept between its jobs) bounded by a node budget. The job returns the leaf's stat
 the worker's table, the status of each of its children; the master folds that back: a
 proven or disproven leaf is settled, an unsettled one becomes an interior node whose
 children are new leaves (those the worker already settled are settled here too), and the
-numbers are brought up to the root. New leaves start at 1/1, so the master's numbers count
-the leaves still to search (classic PNS); the workers' df-pn numbers are not mixed in, as
-their evaluation-based scale would swamp those counts.
+numbers are brought up to the root. A new leaf's numbers are 1 and its mover's move count
+(df-pn's mobility), so the master's numbers count the moves still to search; the workers'
+df-pn numbers are not mixed in, as their evaluation-based scale would swamp those counts.
 
 Parallel jobs: a leaf being searched is skipped, so the next job goes to the most-proving
 leaf among those nobody searches (the paper's virtual-win and virtual-loss policies would
@@ -311,8 +311,20 @@ class JobLevelSolver:
         self.root_position = state.position()
         self.job_symmetry = "on" if use_symmetry(self.symmetry, state) else "off"
         run = Run(self, state, seconds, nodes, stop, progress, save_path)
-        mover, other = state.current_player(), 1 - state.current_player()
-        winner, length, result = None, None, None
+        try:
+            result, is_exact = self.phases(run, state.current_player(), exact)
+        finally:                          # a lost cluster too keeps the tree grown so far
+            if save_path:
+                self.save(save_path)
+        return run.solution(result, is_exact, self.root_moves(state))
+
+    @staticmethod
+    def phases(run: "Run", mover: int, exact: bool) -> tuple[Proven | None, bool]:
+        """The single-machine solver's phases (search/solve.py): a win for the mover; after
+        a disproof reaching a draw, for the other side; then shorter wins until one is
+        disproven. Returns the value (None: not proven) and whether its length is exact."""
+        other = 1 - mover
+        winner, length = None, None
         status, phase_length, draw = run.phase("win for the side to move", mover, UNBOUNDED)
         if status == PROVEN_STATUS:
             winner, length = mover, phase_length
@@ -323,22 +335,19 @@ class JobLevelSolver:
             if status == PROVEN_STATUS:
                 winner, length = other, phase_length
             elif status == DISPROVEN_STATUS:
-                result = Proven(DRAW)
+                return Proven(DRAW), False
+        if winner is None:
+            return None, False
         is_exact = False
-        if winner is not None:
-            while exact and length > 1:
-                status, phase_length, _ = run.phase(f"a win shorter than {length} plies",
-                                                    winner, length - 1)
-                if status == PROVEN_STATUS:
-                    length = phase_length
-                    continue
+        while exact and length > 1:
+            status, phase_length, _ = run.phase(f"a win shorter than {length} plies",
+                                                winner, length - 1)
+            if status != PROVEN_STATUS:
                 is_exact = status == DISPROVEN_STATUS
                 break
-            is_exact = is_exact or length <= 1
-            result = Proven(WIN if winner == mover else LOSS, length if is_exact else None)
-        if save_path:
-            self.save(save_path)
-        return run.solution(result, is_exact, self.root_moves(state))
+            length = phase_length
+        is_exact = is_exact or length <= 1
+        return Proven(WIN if winner == mover else LOSS, length if is_exact else None), is_exact
 
     def root_moves(self, state) -> list[RootMove]:
         """The first moves with what the side to move's tree proves about them."""
@@ -459,7 +468,12 @@ class Run:
             node = node.parent
 
     def expand(self, leaf: Node, children, attacker: int) -> None:
-        """The leaf's children as new leaves, those the worker settled settled."""
+        """The leaf's children as new leaves, those the worker settled settled. A new leaf's
+        summed number is its mover's move count (df-pn's mobility, search/dfpn.pyx), each
+        move counted as one leaf to search: so an expanded node, whose summed number counts
+        its open children, is weighed on the same scale as its unexpanded siblings, and
+        the search goes deeper where few replies are left instead of giving every sibling
+        a job first."""
         state = self.master.game.state(leaf.position)
         leaf.children = []
         for move, status, length, draw in children:
@@ -469,6 +483,10 @@ class Run:
                         and child.current_player() == attacker, leaf)
             if status != 0:
                 node.settle(status, length, draw)
+            elif node.or_node:
+                node.dn = len(child.legal_moves())
+            else:
+                node.pn = len(child.legal_moves())
             leaf.children.append(node)
 
     def solution(self, result, is_exact: bool, root_moves) -> ClusterSolution:
