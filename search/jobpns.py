@@ -28,7 +28,6 @@ single-machine solver's (search/solve.py), each a master tree of its own.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import secrets
@@ -41,9 +40,10 @@ from dataclasses import dataclass, field
 from crystalpick.engine.game import GameError
 
 from .dfpn import DISPROVEN_STATUS, PROVEN_STATUS
+from .headed_file import DamagedTable, check_headed, digest, read_headed, write_headed
 from .requirements import refuse
 from .score import DRAW, LOSS, WIN, Proven
-from .solve import DamagedTable, Progress, RootMove, Solution, Solver
+from .solve import Progress, RootMove, Solution, Solver
 from .stop import StopFlag
 from .symmetry import use_symmetry
 
@@ -246,7 +246,7 @@ class JobLevelSolver:
     def header(self, body: bytes = b"") -> dict:
         return {"format": TREE_FORMAT, "game": self.game.name,
                 "identity": repr(self.game.identity), "position": self.root_position,
-                "sha256": hashlib.sha256(body).hexdigest()}
+                "sha256": digest(body)}
 
     def load(self, path: str) -> int:
         """Read the master trees saved by :meth:`save` (nothing if the file does not exist);
@@ -255,22 +255,12 @@ class JobLevelSolver:
         nothing loaded."""
         if not os.path.exists(path):
             return 0
-        with open(path, "rb") as handle:
-            first, body = handle.readline(), handle.read()
-        try:
-            header = json.loads(first)
-        except ValueError:
-            header = None
-        if not isinstance(header, dict) or header.get("format") != TREE_FORMAT:
+        header, body = read_headed(path)
+        if header is None or header.get("format") != TREE_FORMAT:
             raise GameError(f"--resume {path}: not a cluster proof tree (expected format "
                             f"{TREE_FORMAT}; a single-machine table is resumed without "
                             f"--cluster)")
-        if header.get("identity") != self.header()["identity"]:
-            raise GameError(f"--resume {path}: a tree of {header.get('game')} with other "
-                            f"rules or components, not of this {self.game.name}")
-        if header.get("sha256") != hashlib.sha256(body).hexdigest():
-            raise DamagedTable(f"--resume {path}: the tree is damaged (its checksum does not "
-                               f"match)")
+        check_headed(path, header, body, self.game, "tree")
         try:
             trees = {(attacker, budget): Node.from_document(tree)
                      for attacker, budget, tree in json.loads(body)}
@@ -285,11 +275,7 @@ class JobLevelSolver:
         """Write the trees: the whole file or nothing."""
         body = json.dumps([[attacker, budget, root.document()] for (attacker, budget), root
                            in self.trees.items()], separators=(",", ":")).encode()
-        partial = f"{path}.partial"
-        with open(partial, "wb") as handle:
-            handle.write(json.dumps(self.header(body)).encode() + b"\n")
-            handle.write(body)
-        os.replace(partial, path)
+        write_headed(path, self.header(body), body)
 
     # -- solving ------------------------------------------------------------------------------
 
