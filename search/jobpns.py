@@ -5,8 +5,8 @@ The master (this module, in the ``crystalpick solve --cluster`` process) keeps t
 the proof tree, an AND/OR tree of positions with proof and disproof numbers, and never
 searches itself. It repeatedly picks the most-proving leaf (least proof number where the
 attacker moves, least disproof number where the defender does) and sends it to a worker as
-a *job*: a df-pn search (search/dfpn.pyx, through the worker's own :class:`Solver` table,
-kept between its jobs) bounded by a node budget. The job returns the leaf's status and, from
+a *job* (search/proof_jobs.py): a df-pn search on the worker's own table, kept between its
+jobs, bounded by a node budget. The job returns the leaf's status and, from
 the worker's table, the status of each of its children; the master folds that back: a
 proven or disproven leaf is settled, an unsettled one becomes an interior node whose
 children are new leaves (those the worker already settled are settled here too), and the
@@ -15,8 +15,9 @@ numbers are brought up to the root. A new leaf's numbers are 1 and its mover's m
 df-pn numbers are not mixed in, as their evaluation-based scale would swamp those counts.
 
 Parallel jobs: a leaf being searched is skipped, so the next job goes to the most-proving
-leaf among those nobody searches (the paper's virtual-win and virtual-loss policies would
-mark the leaf's parent settled and, at the root, stall every other worker). The master keeps
+leaf among those nobody searches (the paper's virtual-win and virtual-loss policies count
+the leaf as settled, which settles its parent for the selection whenever the leaf would
+decide it, and at the root leaves every other worker idle). The master keeps
 ``2 x workers`` jobs queued so no worker waits for it.
 
 A worker lost mid-job loses nothing: Dask runs the job again on another worker (a job is a
@@ -31,8 +32,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import socket
-import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -41,6 +40,7 @@ from crystalpick.engine.game import GameError
 
 from .dfpn import DISPROVEN_STATUS, PROVEN_STATUS
 from .headed_file import DamagedTable, check_headed, digest, read_headed, write_headed
+from .proof_jobs import Job, JobResult, run_job
 from .requirements import refuse
 from .score import DRAW, LOSS, WIN, Proven
 from .solve import Progress, RootMove, Solution, Solver
@@ -52,77 +52,6 @@ JOB_NODES = 1_000_000         # a job's df-pn node budget: about a second on one
 SAVE_EVERY_SECONDS = 60.0
 INFINITE = 1 << 62            # a number that is never reached (Python ints: no overflow)
 UNBOUNDED = -1                # a phase's ply budget when it has none
-
-
-# -- the jobs (run on the workers) -----------------------------------------------------------
-
-@dataclass(frozen=True)
-class Job:
-    """Search ``position`` for ``attacker``'s win within ``budget`` plies (-1: any) and
-    ``nodes`` df-pn nodes, on a table of ``hash_mb`` MB."""
-    game: object
-    position: str
-    attacker: int
-    budget: int
-    nodes: int
-    hash_mb: int
-    symmetry: str                 # "on" or "off": the master decides for the whole proof
-
-
-@dataclass
-class JobResult:
-    """What a job found: the position's status (1 proven, -1 disproven, 0 unknown) with its
-    proof length and draw mark, each child's ``(move, status, length, draw)`` from the
-    worker's table, and the work done (``worker`` names the process that did it)."""
-    name: str
-    worker: str
-    status: int
-    length: int
-    draw: bool
-    children: list
-    nodes: int
-    seconds: float
-
-
-_worker_tables = threading.local()
-
-
-def worker_solver(job: Job) -> Solver:
-    """This worker thread's solver for the job's game: kept between jobs, so a job that
-    meets positions an earlier one searched continues from their entries."""
-    solvers = _worker_tables.__dict__.setdefault("solvers", {})
-    key = (job.game.identity, job.hash_mb)
-    if key not in solvers:
-        solvers.clear()               # one table per thread: another game's is dropped
-        solvers[key] = Solver(job.game, job.hash_mb, symmetry=job.symmetry)
-    return solvers[key]
-
-
-def worker_name() -> str:
-    """The Dask worker's name inside a Dask worker, else host:pid."""
-    try:
-        from distributed import get_worker
-        return str(get_worker().name)
-    except (ImportError, ValueError):
-        return f"{socket.gethostname()}:{os.getpid()}"
-
-
-def run_job(name: str, job: Job) -> JobResult:
-    """A job: the bounded df-pn search, then the children's status from the table."""
-    solver = worker_solver(job)
-    searcher = solver.searcher
-    state = job.game.state(job.position)
-    searcher.set_kernel(state.search_kernel().clone())
-    searcher.symmetry = job.symmetry == "on"
-    searcher.set_stop(None)
-    searcher.set_limits(0.0, job.nodes)
-    before, start = searcher.nodes, time.monotonic()
-    status = searcher.prove(job.attacker, job.budget)
-    nodes, seconds = searcher.nodes - before, time.monotonic() - start
-    _, _, length, draw = searcher.root_numbers
-    children = [(move, child, child_length, child_draw) for move, child, child_length,
-                child_draw in searcher.children(job.attacker, job.budget)]
-    return JobResult(name, worker_name(), status, length, draw, children, nodes, seconds)
 
 
 # -- the master tree --------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from crystalpick.search.match import executors
 from crystalpick.search.match.executors import LocalPool
 from crystalpick.search.solve import DamagedTable, Solver
 from crystalpick.search.solved import load_solved
+from crystalpick.search.stop import StopFlag
 
 distributed = pytest.importorskip("distributed")
 from cluster_helpers import (STARTUP, dask_processes, dask_scratch_space,  # noqa: E402,F401
@@ -36,13 +37,13 @@ SOLVE = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", 
 STUCK_IN_A_JOB = '''
 import threading
 from pathlib import Path
-import crystalpick.search.jobpns as jobpns
+import crystalpick.search.proof_jobs as proof_jobs
 
 def stuck(name, job):
     Path({marker!r}).write_text(name)
     threading.Event().wait()
 
-jobpns.run_job = stuck
+proof_jobs.run_job = stuck
 '''
 
 
@@ -89,6 +90,26 @@ def test_a_second_run_continues_the_saved_tree(tmp_path):
     assert solution.loaded_entries == stopped.tree_nodes
     assert solution.jobs[0][2] != position          # the first job goes below the root
     assert solution.score == single_machine(position).score
+
+
+def test_a_stop_keeps_what_is_proven_and_the_tree(tmp_path):
+    """The stop flag (Ctrl-C's, set here when the third job has come back) ends the solve
+    with what is known, the tree written for a later run."""
+    position = suite_position("mattock-end-06-04")
+    tree = tmp_path / "tree.jobpns"
+    stop = StopFlag()
+
+    def progress(report):
+        reports.append(report)
+        if len(reports) == 3:
+            stop.set()
+    reports = []
+    master = JobLevelSolver(GAME, LocalPool(1), hash_mb=16, job_nodes=JOB_NODES)
+    solution = master.solve(GAME.state(position), stop=stop, progress=progress,
+                            save_path=str(tree))
+    assert solution.interrupted and solution.score is None and len(solution.jobs) == 3
+    assert reports[-1].nodes == solution.nodes
+    assert JobLevelSolver(GAME, LocalPool(1)).load(str(tree)) == solution.tree_nodes > 1
 
 
 def test_tree_files_that_do_not_fit_are_refused(tmp_path):
