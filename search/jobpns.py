@@ -18,7 +18,7 @@ Parallel jobs: a leaf being searched is skipped, so the next job goes to the mos
 leaf among those nobody searches (the paper's virtual-win and virtual-loss policies count
 the leaf as settled, which settles its parent for the selection whenever the leaf would
 decide it, and at the root leaves every other worker idle). The master keeps
-``2 x workers`` jobs queued so no worker waits for it.
+two jobs per worker thread queued so no worker waits for it.
 
 A worker lost mid-job loses nothing: Dask runs the job again on another worker (a job is a
 pure function of its arguments; only the master stores results). The master tree is kept in
@@ -50,6 +50,7 @@ from .symmetry import use_symmetry
 TREE_FORMAT = "crystalpick.jobpns-tree/1"
 JOB_NODES = 1_000_000         # a job's df-pn node budget: about a second on one core
 SAVE_EVERY_SECONDS = 60.0
+SLOTS_EVERY_SECONDS = 1.0     # how often the master asks how many workers there are
 INFINITE = 1 << 62            # a number that is never reached (Python ints: no overflow)
 UNBOUNDED = -1                # a phase's ply budget when it has none
 
@@ -306,6 +307,7 @@ class Run:
         self.workers: dict[str, WorkerStats] = {}
         self.jobs: list[tuple[str, str, str]] = []
         self.halted = False
+        self.known_slots, self.slots_asked = 1, float("-inf")
 
     def out_of_limits(self) -> bool:
         self.halted = self.halted or bool(
@@ -347,7 +349,7 @@ class Run:
     def dispatch(self, root: Node, attacker: int, budget: int, pending: dict) -> None:
         """Queue jobs on the most-proving leaves until ``queued`` are in flight."""
         master = self.master
-        wanted = master.queued or 2 * max(1, self.worker_count())
+        wanted = master.queued or 2 * self.slots()
         while len(pending) < wanted:
             leaf = root.most_proving()
             if leaf is None:
@@ -357,11 +359,13 @@ class Run:
             pending[name] = leaf
             master.executor.submit(name, run_job, name, job)
 
-    def worker_count(self) -> int:
-        client = getattr(self.master.executor, "client", None)
-        if client is not None:
-            return len(client.scheduler_info().get("workers", {}))
-        return getattr(self.master.executor, "concurrency", 1)
+    def slots(self) -> int:
+        """The executor's slots, asked at most every :data:`SLOTS_EVERY_SECONDS` (on a
+        cluster it is a round trip to the scheduler, and jobs may be short)."""
+        now = time.monotonic()
+        if now - self.slots_asked >= SLOTS_EVERY_SECONDS:
+            self.known_slots, self.slots_asked = self.master.executor.slots(), now
+        return self.known_slots
 
     def fold(self, root: Node, leaf: Node, result: JobResult, attacker: int) -> None:
         """Put a job's result into the tree and bring the numbers up to the root."""
@@ -409,11 +413,12 @@ class Run:
         return ClusterSolution(
             mover=self.state.current_player(), score=result, exact=is_exact, line=[],
             line_str=[], nodes=self.nodes, elapsed=time.monotonic() - self.start,
-            root_moves=root_moves, interrupted=bool(self.stop is not None and self.stop.is_set()),
+            root_moves=root_moves,
+            interrupted=bool(self.stop is not None and self.stop.is_set()),
             loaded_entries=master.loaded_nodes,
+            tt_bytes=master.hash_mb * 2**20,          # each worker's table
             workers=sorted(self.workers.values(), key=lambda stats: stats.name),
             jobs=self.jobs, tree_nodes=sum(root.count() for root in master.trees.values()))
-
 
 
 @contextmanager
