@@ -45,7 +45,7 @@ from .requirements import refuse
 from .score import DRAW, LOSS, WIN, Proven
 from .solve import Progress, RootMove, Solution, Solver
 from .stop import StopFlag
-from .symmetry import use_symmetry
+from .symmetry import first_move_classes, use_symmetry
 
 TREE_FORMAT = "crystalpick.jobpns-tree/1"
 JOB_NODES = 1_000_000         # a job's df-pn node budget: about a second on one core
@@ -58,15 +58,18 @@ UNBOUNDED = -1                # a phase's ply budget when it has none
 # -- the master tree --------------------------------------------------------------------------
 
 class Node:
-    """A position of the master tree; ``children`` None while it is a leaf."""
+    """A position of the master tree; ``children`` None while it is a leaf. A child whose
+    position is symmetric to an earlier sibling's has that sibling as its ``alias``: it
+    shares its proof, is never searched, and counts once in its parent's numbers."""
     __slots__ = ("move", "position", "or_node", "pn", "dn", "length", "draw", "children",
-                 "parent", "searching")
+                 "parent", "searching", "alias")
 
     def __init__(self, move, position, or_node, parent=None):
         self.move, self.position, self.or_node, self.parent = move, position, or_node, parent
         self.pn, self.dn, self.length, self.draw = 1, 1, 0, False
         self.children: list[Node] | None = None
         self.searching = False
+        self.alias: Node | None = None
 
     @property
     def settled(self) -> bool:
@@ -80,7 +83,7 @@ class Node:
         """The numbers from the children's, as df-pn combines them (one winning move
         decides where the winner moves, every move where the loser does); a settled node's
         length and draw mark from the deciding children."""
-        kids = self.children
+        kids = self.distinct()
         low = min(kid.pn if self.or_node else kid.dn for kid in kids)
         total = min(INFINITE, sum(kid.dn if self.or_node else kid.pn for kid in kids))
         summed = INFINITE if low == 0 else total
@@ -102,7 +105,7 @@ class Node:
             return None
         if self.children is None:
             return self
-        open_kids = sorted((kid for kid in self.children if not kid.settled),
+        open_kids = sorted((kid for kid in self.distinct() if not kid.settled),
                            key=lambda kid: kid.pn if self.or_node else kid.dn)
         for kid in open_kids:
             leaf = kid.most_proving()
@@ -110,21 +113,29 @@ class Node:
                 return leaf
         return None
 
+    def distinct(self) -> list["Node"]:
+        """The children that stand for themselves (not an alias)."""
+        return [kid for kid in self.children if kid.alias is None]
+
     def count(self) -> int:
         return 1 + sum(kid.count() for kid in self.children or ())
 
     def document(self) -> list:
         return [self.move, self.position, int(self.or_node), self.pn, self.dn, self.length,
                 int(self.draw), None if self.children is None else
-                [kid.document() for kid in self.children]]
+                [kid.document() for kid in self.children],
+                None if self.alias is None else self.parent.children.index(self.alias)]
 
     @classmethod
     def from_document(cls, data, parent=None) -> "Node":
-        move, position, or_node, pn, dn, length, draw, children = data
+        move, position, or_node, pn, dn, length, draw, children, _ = data
         node = cls(move, position, bool(or_node), parent)
         node.pn, node.dn, node.length, node.draw = pn, dn, length, bool(draw)
         if children is not None:
             node.children = [cls.from_document(kid, node) for kid in children]
+            for kid, kid_data in zip(node.children, children):
+                if kid_data[-1] is not None:
+                    kid.alias = node.children[kid_data[-1]]
         return node
 
 
@@ -269,10 +280,11 @@ class JobLevelSolver:
         """The first moves with what the side to move's tree proves about them."""
         root = self.trees.get((state.current_player(), UNBOUNDED))
         rows = []
-        for kid in (root.children or []) if root else []:
+        for move_node in (root.children or []) if root else []:
+            kid = move_node.alias or move_node
             verdict = "win" if kid.pn == 0 else ("no win" if kid.draw else "loss") \
                 if kid.dn == 0 else "unknown"
-            rows.append(RootMove(kid.move, state.move_to_str(kid.move), verdict,
+            rows.append(RootMove(move_node.move, state.move_to_str(move_node.move), verdict,
                                  kid.length + 1 if verdict in ("win", "loss") else None))
         return rows
 
@@ -392,7 +404,8 @@ class Run:
         move counted as one leaf to search: so an expanded node, whose summed number counts
         its open children, is weighed on the same scale as its unexpanded siblings, and
         the search goes deeper where few replies are left instead of giving every sibling
-        a job first."""
+        a job first. With symmetric tables, a move leading to a position symmetric to an
+        earlier sibling's is that sibling's alias (the start's 36 moves are 12 classes)."""
         state = self.master.game.state(leaf.position)
         leaf.children = []
         for move, status, length, draw in children:
@@ -407,6 +420,11 @@ class Run:
             else:
                 node.pn = len(child.legal_moves())
             leaf.children.append(node)
+        if self.master.job_symmetry == "on":
+            by_move = {node.move: node for node in leaf.children}
+            for first, *others in first_move_classes(state):
+                for move in others:
+                    by_move[move].alias = by_move[first]
 
     def solution(self, result, is_exact: bool, root_moves) -> ClusterSolution:
         master = self.master

@@ -21,6 +21,7 @@ from crystalpick.search.match.executors import LocalPool
 from crystalpick.search.solve import DamagedTable, Solver
 from crystalpick.search.solved import load_solved
 from crystalpick.search.stop import StopFlag
+from crystalpick.search.symmetry import first_move_classes
 
 distributed = pytest.importorskip("distributed")
 from cluster_helpers import (STARTUP, dask_processes, dask_scratch_space,  # noqa: E402,F401
@@ -110,6 +111,25 @@ def test_a_stop_keeps_what_is_proven_and_the_tree(tmp_path):
     assert solution.interrupted and solution.score is None and len(solution.jobs) == 3
     assert reports[-1].nodes == solution.nodes
     assert JobLevelSolver(GAME, LocalPool(1)).load(str(tree)) == solution.tree_nodes > 1
+
+
+def test_the_starts_symmetric_first_moves_share_one_node_each(tmp_path):
+    """The start's 36 first moves are 12 classes (search/symmetry.py): after the root's job
+    the master searches 12 children, the others aliases, kept so in the tree file."""
+    state = GAME.new_initial_state()
+    tree = tmp_path / "start.jobpns"
+    master = JobLevelSolver(GAME, LocalPool(1), hash_mb=16, job_nodes=JOB_NODES)
+    solution = master.solve(state, nodes=1, save_path=str(tree))
+    classes = first_move_classes(state)
+    root = master.trees[(state.current_player(), -1)]
+    assert len(root.children) == 36 and len(root.distinct()) == len(classes) == 12
+    assert {kid.move for kid in root.distinct()} == {moves[0] for moves in classes}
+    assert len(solution.root_moves) == 36
+    again = JobLevelSolver(GAME, LocalPool(1))
+    again.load(str(tree))
+    loaded = again.trees[(state.current_player(), -1)]
+    assert [(kid.move, kid.alias and kid.alias.move) for kid in loaded.children] == \
+        [(kid.move, kid.alias and kid.alias.move) for kid in root.children]
 
 
 def test_tree_files_that_do_not_fit_are_refused(tmp_path):
