@@ -241,6 +241,7 @@ class JobLevelSolver:
         try:
             result, is_exact = self.phases(run, state.current_player(), exact)
         finally:                          # a lost cluster too keeps the tree grown so far
+            run.drop_pending()
             if save_path:
                 self.save(save_path)
         return run.solution(result, is_exact, self.root_moves(state))
@@ -319,6 +320,7 @@ class Run:
         self.workers: dict[str, WorkerStats] = {}
         self.jobs: list[tuple[str, str, str]] = []
         self.halted = False
+        self.pending: dict[str, tuple[Node, int]] = {}     # job name: (leaf, attacker)
         self.known_slots, self.slots_asked = 1, float("-inf")
 
     def out_of_limits(self) -> bool:
@@ -336,40 +338,42 @@ class Run:
         if root is None:
             root = master.trees[(attacker, budget)] = Node(
                 None, self.state.position(), self.state.current_player() == attacker)
-        pending: dict[str, Node] = {}
-        try:
-            while not root.settled and not self.out_of_limits():
-                self.dispatch(root, attacker, budget, pending)
-                if not pending:       # cannot happen while the root is open; never hang
-                    break
-                result = next(master.executor.completed())
-                self.fold(root, pending.pop(result.name), result, attacker)
-                if self.progress:
-                    self.progress(Progress(name, root.pn, root.dn, self.nodes,
-                                           time.monotonic() - self.start))
-                if self.save_path and time.monotonic() - self.last_save > SAVE_EVERY_SECONDS:
-                    master.save(self.save_path)
-                    self.last_save = time.monotonic()
-        finally:
-            if pending:
-                master.executor.cancel()
-                for node in pending.values():
-                    node.searching = False
+        while not root.settled and not self.out_of_limits():
+            self.dispatch(root, attacker, budget)
+            if not self.pending:      # cannot happen while the root is open; never hang
+                break
+            result = next(master.executor.completed())
+            self.fold(*self.pending.pop(result.name), result)
+            if self.progress:
+                self.progress(Progress(name, root.pn, root.dn, self.nodes,
+                                       time.monotonic() - self.start))
+            if self.save_path and time.monotonic() - self.last_save > SAVE_EVERY_SECONDS:
+                master.save(self.save_path)
+                self.last_save = time.monotonic()
         status = PROVEN_STATUS if root.pn == 0 else DISPROVEN_STATUS if root.dn == 0 else 0
         return status, root.length, root.draw
 
-    def dispatch(self, root: Node, attacker: int, budget: int, pending: dict) -> None:
-        """Queue jobs on the most-proving leaves until ``queued`` are in flight."""
+    def dispatch(self, root: Node, attacker: int, budget: int) -> None:
+        """Queue jobs on the most-proving leaves until ``queued`` are in flight (an earlier
+        phase's jobs count: they still occupy workers)."""
         master = self.master
         wanted = master.queued or 2 * self.slots()
-        while len(pending) < wanted:
+        while len(self.pending) < wanted:
             leaf = root.most_proving()
             if leaf is None:
                 return
             leaf.searching = True
             name, job = master.job(leaf, attacker, depth_budget(root, leaf, budget))
-            pending[name] = leaf
+            self.pending[name] = (leaf, attacker)
             master.executor.submit(name, run_job, name, job)
+
+    def drop_pending(self) -> None:
+        """Cancel the jobs still out (the proof is done, or stopped)."""
+        if self.pending:
+            self.master.executor.cancel()
+            for leaf, _ in self.pending.values():
+                leaf.searching = False
+            self.pending.clear()
 
     def slots(self) -> int:
         """The executor's slots, asked at most every :data:`SLOTS_EVERY_SECONDS` (on a
@@ -379,15 +383,16 @@ class Run:
             self.known_slots, self.slots_asked = self.master.executor.slots(), now
         return self.known_slots
 
-    def fold(self, root: Node, leaf: Node, result: JobResult, attacker: int) -> None:
-        """Put a job's result into the tree and bring the numbers up to the root."""
+    def fold(self, leaf: Node, attacker: int, result: JobResult) -> None:
+        """Put a job's result into its tree (an earlier phase's job into that phase's tree,
+        kept for a later run) and bring the numbers up to the root."""
         leaf.searching = False
         self.nodes += result.nodes
         stats = self.workers.setdefault(result.worker, WorkerStats(result.worker))
         stats.jobs, stats.nodes = stats.jobs + 1, stats.nodes + result.nodes
         stats.seconds += result.seconds
         self.jobs.append((result.name, result.worker, leaf.position))
-        if leaf.children is None and (result.status == 0 or leaf is root):
+        if leaf.children is None and (result.status == 0 or leaf.parent is None):
             self.expand(leaf, result.children, attacker)
         if result.status != 0:
             leaf.settle(result.status, result.length, result.draw)
