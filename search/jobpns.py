@@ -244,7 +244,10 @@ class JobLevelSolver:
             run.drop_pending()
             if save_path:
                 self.save(save_path)
-        return run.solution(result, is_exact, self.root_moves(state))
+        root = self.trees.get((state.current_player(), UNBOUNDED))
+        classes = len(root.distinct()) if self.job_symmetry == "on" and root is not None \
+            and root.children else None
+        return run.solution(result, is_exact, self.root_moves(state), classes)
 
     @staticmethod
     def phases(run: "Run", mover: int, exact: bool) -> tuple[Proven | None, bool]:
@@ -431,7 +434,7 @@ class Run:
                 for move in others:
                     by_move[move].alias = by_move[first]
 
-    def solution(self, result, is_exact: bool, root_moves) -> ClusterSolution:
+    def solution(self, result, is_exact: bool, root_moves, move_classes) -> ClusterSolution:
         master = self.master
         return ClusterSolution(
             mover=self.state.current_player(), score=result, exact=is_exact, line=[],
@@ -440,6 +443,7 @@ class Run:
             interrupted=bool(self.stop is not None and self.stop.is_set()),
             loaded_entries=master.loaded_nodes,
             tt_bytes=master.hash_mb * 2**20,          # each worker's table
+            move_classes=move_classes,
             workers=sorted(self.workers.values(), key=lambda stats: stats.name),
             jobs=self.jobs, tree_nodes=sum(root.count() for root in master.trees.values()))
 

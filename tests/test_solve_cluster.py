@@ -124,7 +124,7 @@ def test_the_starts_symmetric_first_moves_share_one_node_each(tmp_path):
     root = master.trees[(state.current_player(), -1)]
     assert len(root.children) == 36 and len(root.distinct()) == len(classes) == 12
     assert {kid.move for kid in root.distinct()} == {moves[0] for moves in classes}
-    assert len(solution.root_moves) == 36
+    assert len(solution.root_moves) == 36 and solution.move_classes == 12
     again = JobLevelSolver(GAME, LocalPool(1))
     again.load(str(tree))
     loaded = again.trees[(state.current_player(), -1)]
