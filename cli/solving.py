@@ -145,9 +145,12 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
     """
     if not GAMES[game.lower()].capabilities.perfect_information:
         from .exact_solving import solve_hidden
-        if time_limit is not None or resume_path or cluster:
-            raise InputError("--time, --resume and --cluster are for proof-number search; "
-                             "the exact solver runs to the end (--nodes bounds its tree)")
+        if time_limit is not None or resume_path:
+            raise InputError("--time and --resume are for proof-number search; the exact "
+                             "solver runs to the end (--nodes bounds its tree)")
+        if cluster or job_nodes:
+            raise InputError("--cluster and --job-nodes are for proof-number search; the "
+                             "exact solver runs on this machine")
         return solve_hidden(game, position, moves, parse_rules(rules), seed, tileset, config,
                             method, target, nodes, as_json)
     if config:
