@@ -169,11 +169,10 @@ class JobLevelSolver:
     (search/match/executors.py: a Dask cluster, or local processes)."""
 
     def __init__(self, game, executor, hash_mb: int = 64, job_nodes: int = JOB_NODES,
-                 symmetry: str = "auto", queued: int | None = None):
+                 symmetry: str = "auto"):
         refuse("solve", Solver.requires, game)
         self.game, self.executor = game, executor
         self.hash_mb, self.job_nodes, self.symmetry = hash_mb, job_nodes, symmetry
-        self.queued = queued
         self.trees: dict[tuple[int, int], Node] = {}     # (attacker, budget): root
         self.root_position: str | None = None
         self.loaded_nodes = 0
@@ -357,10 +356,10 @@ class Run:
         return status, root.length, root.draw
 
     def dispatch(self, root: Node, attacker: int, budget: int) -> None:
-        """Queue jobs on the most-proving leaves until ``queued`` are in flight (an earlier
-        phase's jobs count: they still occupy workers)."""
+        """Queue jobs on the most-proving leaves until two per worker thread are in flight
+        (an earlier phase's jobs count: they still occupy workers)."""
         master = self.master
-        wanted = master.queued or 2 * self.slots()
+        wanted = 2 * self.slots()
         while len(self.pending) < wanted:
             leaf = root.most_proving()
             if leaf is None:
