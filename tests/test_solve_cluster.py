@@ -33,8 +33,8 @@ GAME = get_game("mattock")
 JOB_NODES = 20_000
 SOLVE = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", "solve",
          "mattock"]
-# A worker preload: the first job this worker takes never finishes (it says which job it
-# holds in a file), so the test knows the worker is in the middle of a job when it kills it.
+# A worker preload: no job this worker takes ever finishes (it writes the job's name to a
+# file), so the test knows the worker is in the middle of a job when it kills it.
 STUCK_IN_A_JOB = '''
 import threading
 from pathlib import Path
