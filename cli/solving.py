@@ -5,6 +5,7 @@ progress line on stderr."""
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 
 import click
 
@@ -47,7 +48,25 @@ def solution_document(solution, inputs: dict, player_names) -> dict:
             "loaded_entries": solution.loaded_entries,
             "interrupted": solution.interrupted,
         },
-    }
+    } | cluster_document(solution)
+
+
+def cluster_document(solution) -> dict:
+    """How a --cluster proof's work was shared (nothing for a single-machine proof)."""
+    if not hasattr(solution, "workers"):
+        return {}
+    return {"cluster": {
+        "jobs": len(solution.jobs), "tree_nodes": solution.tree_nodes,
+        "workers": [{"name": stats.name, "jobs": stats.jobs, "nodes": stats.nodes,
+                     "seconds": round(stats.seconds, 4), "nps": round(stats.nps)}
+                    for stats in solution.workers]}}
+
+
+def cluster_text(cluster: dict) -> str:
+    out = [f"{cluster['jobs']:,} jobs, master tree {cluster['tree_nodes']:,} nodes"]
+    out += [f"  worker {row['name']}: {row['jobs']:,} jobs, {row['nodes']:,} nodes in "
+            f"{row['seconds']:.2f} s ({row['nps']:,} nodes/s)" for row in cluster["workers"]]
+    return "\n".join(out)
 
 
 def first_moves_text(solution) -> list[str]:
@@ -105,10 +124,16 @@ def progress_text(report) -> str:
               help="Hidden information: the sequence-form LP (exact) or CFR+ to --target.")
 @click.option("--target", type=click.FloatRange(1e-9, 0.5), default=1e-6, show_default=True,
               help="Hidden information, --method cfr: the exploitability to reach.")
+@click.option("--cluster", default=None, metavar="tcp://HOST:8786",
+              help="Prove on this Dask scheduler's workers: job-level proof-number search, "
+                   "each job a df-pn search of --job-nodes nodes on a worker "
+                   "(pip install \"crystalpick[cluster]\"; docs/search.md).")
+@click.option("--job-nodes", type=NODES, default=None,
+              help="--cluster: df-pn nodes per job  [default: 1,000,000]")
 @json_option
 @user_errors
 def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, nodes,
-          resume_path, config, method, target, as_json):
+          resume_path, config, method, target, cluster, job_nodes, as_json):
     """Prove the result of a position: win or loss for the side to move, in how many
     plies, and the main line (depth-first proof-number search, docs/search.md).
 
@@ -123,6 +148,9 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
         if time_limit is not None or resume_path:
             raise InputError("--time and --resume are for proof-number search; the exact "
                              "solver runs to the end (--nodes bounds its tree)")
+        if cluster or job_nodes:
+            raise InputError("--cluster and --job-nodes are for proof-number search; the "
+                             "exact solver runs on this machine")
         return solve_hidden(game, position, moves, parse_rules(rules), seed, tileset, config,
                             method, target, nodes, as_json)
     if config:
@@ -130,18 +158,39 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
                          f"configurations are for games with hidden information")
     check_folder("--resume", resume_path, "the table")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
-    prove(game_obj, state, moves, hash_mb, time_limit, nodes, resume_path, as_json)
+    if job_nodes is not None and not cluster:
+        raise InputError("--job-nodes: the size of a --cluster job; give --cluster too")
+    with opened_solver(game_obj, hash_mb, cluster, job_nodes) as solver:
+        prove(solver, game_obj, state, moves, hash_mb, time_limit, nodes, resume_path, as_json)
 
 
-def prove(game_obj, state, moves, hash_mb, time_limit, nodes, resume_path, as_json) -> None:
-    """``solve`` by proof-number search (search/solve.py): a table resumed from
+@contextmanager
+def opened_solver(game_obj, hash_mb, cluster, job_nodes):
+    """The single-machine solver (search/solve.py), or with ``cluster`` the master of a
+    job-level proof search on that Dask scheduler (search/jobpns.py); a cluster lost
+    meanwhile is a one-line error."""
+    if not cluster:
+        from crystalpick.search.solve import Solver
+        yield Solver(game_obj, hash_mb)
+        return
+    from crystalpick.search.jobpns import JOB_NODES, cluster_solver
+    from crystalpick.search.match.executors import ExecutorError
+    try:
+        with cluster_solver(game_obj, cluster, hash_mb, job_nodes or JOB_NODES) as solver:
+            yield solver
+    except ExecutorError as err:
+        raise InputError(f"--cluster {cluster}: {err}") from None
+
+
+def prove(solver, game_obj, state, moves, hash_mb, time_limit, nodes, resume_path,
+          as_json) -> None:
+    """``solve`` by proof-number search: a table (or cluster proof tree) resumed from
     ``resume_path`` (a damaged one is ignored, said on stderr), progress on stderr, the
     proof printed, also what is proven when stopped."""
     from tqdm import tqdm
 
-    from crystalpick.search.solve import DamagedTable, Solver
+    from crystalpick.search.solve import DamagedTable
 
-    solver = Solver(game_obj, hash_mb)
     if resume_path:
         try:
             solver.load(resume_path)
@@ -155,12 +204,16 @@ def prove(game_obj, state, moves, hash_mb, time_limit, nodes, resume_path, as_js
             progress=lambda report: bar.set_postfix_str(progress_text(report), refresh=True)))
     inputs = {"game": game_obj.name, "position": state.position(), "moves": moves.split(),
               "rules": game_obj.rules, "hash_mb": hash_mb, "time": time_limit,
-              "nodes": nodes, "resume": resume_path}
+              "nodes": nodes, "resume": resume_path} | (
+                  {"job_nodes": solver.job_nodes} if hasattr(solver, "job_nodes") else {})
+    document = solution_document(solution, inputs, game_obj.player_names)
     if as_json:
-        emit_json(solution_document(solution, inputs, game_obj.player_names))
+        emit_json(document)
     else:
         click.echo(f"position: {state.position()}")
         click.echo(solution_text(solution, game_obj.player_names))
+        if "cluster" in document:
+            click.echo(cluster_text(document["cluster"]))
     if resume_path:
         click.echo(f"table written to {resume_path}", err=True)
     if interrupted:

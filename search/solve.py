@@ -19,8 +19,6 @@ keeps what is proven, including the value of every first move.
 """
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import time
 from dataclasses import dataclass, field
@@ -28,6 +26,7 @@ from dataclasses import dataclass, field
 from crystalpick.engine.game import GameError
 
 from .dfpn import DISPROVEN_STATUS, PROVEN_STATUS, ProofNumberSearch
+from .headed_file import DamagedTable, check_headed, digest, read_headed, write_headed
 from .requirements import NO_CHANCE, PERFECT_INFORMATION, refuse
 from .result import line_strings
 from .score import DRAW, LOSS, WIN, Proven
@@ -91,10 +90,6 @@ class Progress:
     elapsed: float
 
 
-class DamagedTable(GameError):
-    """A ``--resume`` table that is ours but damaged: nothing of it was loaded."""
-
-
 class Solver:
     """One df-pn table for a game; ``solve`` may be called on several positions."""
 
@@ -123,7 +118,7 @@ class Solver:
 
     def header(self, body: bytes = b"") -> dict:
         return {"format": TABLE_FORMAT, "game": self.game.name,
-                "identity": repr(self.game.identity), "sha256": hashlib.sha256(body).hexdigest()}
+                "identity": repr(self.game.identity), "sha256": digest(body)}
 
     def load(self, path: str) -> int:
         """Read a table saved by :meth:`save` (nothing if the file does not exist yet). A file
@@ -132,16 +127,9 @@ class Solver:
         nothing loaded: the caller may solve afresh and let :meth:`save` replace it."""
         if not os.path.exists(path):
             return 0
-        with open(path, "rb") as handle:
-            first = handle.readline()
-            body = handle.read()
-        try:
-            header = json.loads(first)
-        except ValueError:
-            header = None
-        if not isinstance(header, dict):
+        header, body = read_headed(path)
+        if header is None:
             raise GameError(f"--resume {path}: not a solver table file (no header)")
-        expected = self.header()
         if header.get("format") in UNCHECKED_FORMATS:
             raise GameError(f"--resume {path}: a table of format {header['format']}, written "
                             f"before tables carried a checksum; delete it or give another "
@@ -149,12 +137,7 @@ class Solver:
         if header.get("format") != TABLE_FORMAT:
             raise GameError(f"--resume {path}: format {header.get('format')!r}, expected "
                             f"{TABLE_FORMAT}")
-        if header.get("identity") != expected["identity"]:
-            raise GameError(f"--resume {path}: a table of {header.get('game')} with other "
-                            f"rules or components, not of this {self.game.name}")
-        if header.get("sha256") != hashlib.sha256(body).hexdigest():
-            raise DamagedTable(f"--resume {path}: the table is damaged (its checksum does not "
-                               f"match)")
+        check_headed(path, header, body, self.game, "table")
         try:
             self.loaded_entries = self.searcher.import_table(body)
         except ValueError as err:
@@ -163,12 +146,8 @@ class Solver:
 
     def save(self, path: str) -> None:
         """Write the table: the whole file or nothing."""
-        partial = f"{path}.partial"
         body = self.searcher.export_table()
-        with open(partial, "wb") as handle:
-            handle.write(json.dumps(self.header(body)).encode() + b"\n")
-            handle.write(body)
-        os.replace(partial, path)
+        write_headed(path, self.header(body), body)
 
     # -- solving ---------------------------------------------------------------------------
 

@@ -57,6 +57,7 @@ def test_a_position_with_the_rules_and_decks_given_prints_the_mixed_equilibrium(
     (("--config", "nope"), "unknown small configuration 'nope'; expected one of open-3"),
     (("--config", "open-3", "--rule", "target=2"), "--config names the rules"),
     (("--config", "open-3", "--time", "5"), "--time and --resume are for proof-number"),
+    (("--config", "open-3", "--cluster", "tcp://127.0.0.1:1"), "--cluster and --job-nodes"),
 ])
 def test_bad_input_is_one_line_and_status_2(args, message):
     result = solve(*args)

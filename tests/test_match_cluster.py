@@ -13,8 +13,6 @@ import sqlite3
 import subprocess
 import sys
 import threading
-import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -24,9 +22,8 @@ from crystalpick.cli.main import cli
 from crystalpick.search.match import executors
 
 distributed = pytest.importorskip("distributed")
-import dask  # noqa: E402  (installed with distributed)
-
-STARTUP = 60          # seconds for a process to come up on a loaded machine
+from cluster_helpers import (STARTUP, dask_processes, dask_scratch_space,  # noqa: E402,F401
+                             free_port, wait_until)
 MATCH = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", "match"]
 # A worker preload that makes crystalpick unimportable: a worker without the package.
 WITHOUT_CRYSTALPICK = '''
@@ -39,13 +36,6 @@ sys.meta_path.insert(0, NoCrystalpick())
 '''
 
 
-@pytest.fixture(autouse=True)
-def dask_scratch_space(tmp_path):
-    """Dask's scratch files go to the test's folder, not the system's temporary folder."""
-    with dask.config.set({"temporary-directory": str(tmp_path)}):
-        yield
-
-
 def run(*args):
     return CliRunner().invoke(cli, list(args))
 
@@ -55,21 +45,6 @@ def one_error_line(output: str) -> bool:
     lines = output.strip().splitlines()
     return "Traceback" not in output and output.count("Error") == 1 and \
         lines[-1].startswith("Error:")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_until(condition, what: str, timeout: float = STARTUP):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def stored_games(db: Path) -> list[tuple[int, int, str]]:
@@ -84,64 +59,6 @@ def stored_games(db: Path) -> list[tuple[int, int, str]]:
 
 def all_games(count: int) -> list[tuple[int, int]]:
     return [(pair, swapped) for pair in range((count + 1) // 2) for swapped in (0, 1)][:count]
-
-
-class Processes:
-    """Dask processes started by one test, each ended by its pid."""
-
-    def __init__(self, folder: Path):
-        self.folder = folder
-        self.started: list[subprocess.Popen] = []
-
-    def start(self, name: str, *args) -> tuple[subprocess.Popen, Path]:
-        log = self.folder / f"{name}.log"
-        with open(log, "w") as handle:
-            process = subprocess.Popen([sys.executable, "-m", "dask", *args],
-                                       stdout=handle, stderr=subprocess.STDOUT,
-                                       cwd=self.folder, env={
-                                           **os.environ,
-                                           "DASK_TEMPORARY_DIRECTORY": str(self.folder)})
-        self.started.append(process)
-        return process, log
-
-    def scheduler(self) -> str:
-        port = free_port()
-        process, log = self.start(f"scheduler-{port}", "scheduler", "--host", "127.0.0.1",
-                                  "--port", str(port), "--no-dashboard")
-        wait_until(lambda: "Scheduler at:" in log.read_text() or process.poll() is not None,
-                   "the scheduler")
-        assert process.poll() is None, log.read_text()
-        return f"tcp://127.0.0.1:{port}"
-
-    def worker(self, address: str, name: str, *extra) -> subprocess.Popen:
-        """One worker process (no nanny, one thread: one game at a time, and its pid is the
-        process that plays)."""
-        process, log = self.start(name, "worker", address, "--nthreads", "1", "--no-nanny",
-                                  "--no-dashboard", "--name", name, "--local-directory",
-                                  str(self.folder), *extra)
-        wait_until(lambda: "Registered to" in log.read_text() or process.poll() is not None,
-                   f"worker {name}")
-        assert process.poll() is None, log.read_text()
-        return process
-
-    def kill(self, process: subprocess.Popen) -> None:
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait()
-
-    def end_all(self) -> None:
-        for process in self.started:
-            if process.poll() is None:
-                os.kill(process.pid, signal.SIGKILL)
-                process.wait()
-
-
-@contextmanager
-def dask_processes(folder: Path):
-    processes = Processes(folder)
-    try:
-        yield processes
-    finally:
-        processes.end_all()
 
 
 def start_match(db: Path, address: str, *args) -> subprocess.Popen:

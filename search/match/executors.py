@@ -68,6 +68,11 @@ class Executor:
         """Drop every task not yet finished."""
         raise NotImplementedError
 
+    def slots(self) -> int:
+        """How many tasks can run at once now (at least 1), for a caller that keeps that
+        many busy."""
+        return 1
+
     def close(self) -> None:
         self.cancel()
 
@@ -181,6 +186,9 @@ class LocalPool(Executor):
     def check(self, function, *args) -> None:
         function(*args)
 
+    def slots(self) -> int:
+        return self.concurrency
+
     def submit(self, name: str, function, *args) -> None:
         self.waiting.append((name, function, args))
         self.outstanding += 1
@@ -285,6 +293,11 @@ class DaskCluster(Executor):
                                    f"({INSTALL_HINT})")
         future = self.client.submit(function, *args, pure=False)
         self.result(future, "checking the engines")
+
+    def slots(self) -> int:
+        """The worker threads of the workers that have joined."""
+        workers = self.client.scheduler_info().get("workers", {}).values()
+        return max(1, sum(worker.get("nthreads", 1) for worker in workers))
 
     def submit(self, name: str, function, *args) -> None:
         future = self.client.submit(function, *args, key=name, pure=False)
