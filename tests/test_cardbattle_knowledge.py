@@ -1,0 +1,153 @@
+"""Determinizations from a player's whole record (engine/cardbattle/knowledge.py): every
+world drawn is one the player's information state allows (a history giving them the very same
+record), and from the history they differ from those of the bare view, which forgets what
+earlier rounds showed."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from crystalpick.engine.cardbattle import CardBattle
+from crystalpick.engine.cardbattle.knowledge import other_hand, positions
+from crystalpick.engine.cardbattle.moves import M_DRAW, M_PASS, M_PLAY, encode, kind_of
+from crystalpick.engine.cardbattle.position import BOOST, CHOOSE, TIEBREAK
+from crystalpick.engine.game import CHANCE, sample_chance
+
+RULE_SETS = [None, {"no-creature": "forfeit"}, {"tie-card": "zero", "tie-boosts": "yes"},
+             {"refill": "one"}, {"hand": "3", "refill": "none"},
+             {"deck1": "arsenal", "deck2": "titas"}]
+
+
+def decisions(rules, seed: int, count: int):
+    """``count`` states at a decision along random games from the deal (each with its
+    history), and the player whose record is read: the mover."""
+    rng = random.Random(seed)
+    game = CardBattle(rules, seed=seed)
+    found = []
+    while len(found) < count:
+        state = game.new_initial_state()
+        plies = rng.randrange(1, 200)
+        for _ in range(plies):
+            if state.is_terminal():
+                break
+            state.play(sample_chance(state, rng.random()) if state.is_chance_node()
+                       else rng.choice(state.legal_moves()))
+        if not state.is_terminal() and state.current_player() != CHANCE:
+            found.append(state)
+        game.seed += 1
+    return found
+
+
+def world_state(state, known, brought: dict, player: int):
+    """The history that gives the world ``brought`` (the card each draw of ``known`` brought):
+    the real moves with the other player's draws into hand replaced, their secret choice
+    still unrevealed made from the world's hand, and their hidden boost decisions (a pass,
+    §5) made wherever the world's hand asks for one."""
+    game, q = state.game, 1 - player
+    start = state.origin.copy()
+    held = [brought[i] for i, draw in enumerate(known.draws) if draw.ply == -1]
+    if held:
+        seat = start.seats[q]
+        pool = seat.hand + seat.deck
+        seat.hand, seat.deck = sorted(held), sorted(c for c in pool if c not in held)
+    by_ply = {draw.ply: brought[i] for i, draw in enumerate(known.draws) if draw.ply >= 0}
+    moves = state.played_moves()
+    real = positions(state.origin, moves, game.cardset, game.options)
+    world = game._state(start)
+
+    def asked_to_boost():
+        pos = world.to_position()
+        return pos.phase == BOOST and pos.actor == q and world.current_player() == q
+
+    for ply, move in enumerate(moves):
+        pos = real[ply]
+        real_boost = pos.phase == BOOST and pos.actor == q
+        while asked_to_boost() and not real_boost:
+            world.play(encode(M_PASS))
+        if real_boost and kind_of(move) == M_PASS and not asked_to_boost():
+            continue
+        if ply in by_ply:
+            world.play(encode(M_DRAW, by_ply[ply]))
+        elif (pos.actor == q and kind_of(move) == M_PLAY and real[-1].phase == CHOOSE
+              and real[-1].round == pos.round):
+            hand = world.to_position().seats[q].hand
+            world.play(encode(M_PLAY, next(c for c in hand if game.cardset.card(c).is_creature)))
+        else:
+            world.play(move)
+    while asked_to_boost() and not (real[-1].phase == BOOST and real[-1].actor == q):
+        world.play(encode(M_PASS))
+    return world
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_no_world_drawn_from_the_history_contradicts_the_information_state(rules):
+    """Each world is a history after which the player's information state is the real
+    one, and its other hand (a secret choice taken back) is the hand drawn."""
+    rng = random.Random(1)
+    for state in decisions(rules, 7, 15):
+        player = state.current_player()
+        known = other_hand(state.origin, state.played_moves(), state.game.cardset,
+                           state.game.options, player)
+        assert known is not None
+        record = state.information_state_string(player)
+        for _ in range(3):
+            world = next(filter(None, (known.world(rng) for _ in range(32))))
+            hand, brought = world
+            replayed = world_state(state, known, brought, player)
+            assert replayed.information_state_string(player) == record
+            seat = replayed.to_position().seats[1 - player]
+            secret = {seat.chosen} if replayed.to_position().phase == CHOOSE and seat.chosen else set()
+            assert set(seat.hand) | secret == hand
+
+
+def reshuffled_since(state, q: int):
+    """The cards of ``q``'s last reshuffle (the discard pile that became their deck) and the
+    draws into their hand since, read from the history; None without a reshuffle."""
+    moves = state.played_moves()
+    seen = positions(state.origin, moves, state.game.cardset, state.game.options)
+    last = None
+    for core in range(1, len(seen)):
+        before, after = seen[core - 1].seats[q], seen[core].seats[q]
+        if len(after.deck) > len(before.deck) and after.hand:     # not a mulligan
+            last = core
+    if last is None:
+        return None
+    draws = sum(1 for ply in range(last, len(moves)) if seen[ply].actor == q
+                and kind_of(moves[ply]) == M_DRAW and seen[ply].phase != TIEBREAK)
+    return set(seen[last].seats[q].deck), draws
+
+
+def test_cards_back_in_the_deck_by_a_reshuffle_stay_out_of_the_hand_drawn_from_the_history():
+    """After the other player's reshuffle, the cards that were revealed and discarded went
+    back into their deck: only the draws since can have brought them into the hand. The
+    bare view forgets it and puts more of them there; the history never does."""
+    checked = 0
+    for state in decisions(None, 3, 400):
+        player = state.current_player()
+        q = 1 - player
+        found = reshuffled_since(state, q)
+        hand_size = len(state.to_position().seats[q].hand)
+        if found is None or found[1] >= hand_size - 1:
+            continue
+        back, draws = found
+        knowing = state.knowing_kernel(player, 11)
+        assert knowing.knowledge == "history" and knowing.plies == len(state.played_moves())
+        from_history = [set(knowing.kernel.determinized(player, seed).to_position()
+                            .seats[q].hand) for seed in range(200)]
+        from_view = [set(state.determinization(player, seed).to_position().seats[q].hand)
+                     for seed in range(200)]
+        assert all(len(hand & back) <= draws for hand in from_history)
+        assert any(len(hand & back) > draws for hand in from_view)
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3
+
+
+def test_a_bare_view_and_a_state_without_moves_know_the_view_only():
+    state = CardBattle(seed=5).new_initial_state()
+    assert state.knowing_kernel(0, 1).knowledge == "view"
+    view = state.game.parse_position(state.observation_string(0))
+    knowing = view.knowing_kernel(0, 1)
+    assert knowing.knowledge == "view" and knowing.plies == 0
