@@ -459,8 +459,8 @@ def play_moves(state: "State", moves: Iterable[str] | str) -> "State":
 @dataclass(frozen=True)
 class KnowingKernel:
     """A search kernel for a searcher that reads one player's information only
-    (:meth:`State.knowing_kernel`), and what its determinizations rest on: ``plies`` of the
-    player's record since the state was made, or none (0): their view only."""
+    (:meth:`State.knowing_kernel`), and what its determinizations rest on: the player's
+    record since the state was made, ``plies`` they saw made, or none (0): their view only."""
 
     kernel: object
     plies: int = 0

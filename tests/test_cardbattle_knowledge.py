@@ -4,12 +4,13 @@ record), and from the history they differ from those of the bare view, which for
 earlier rounds showed."""
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
 
 from crystalpick.engine.cardbattle import CardBattle
-from crystalpick.engine.cardbattle.knowledge import other_hand, positions
+from crystalpick.engine.cardbattle.knowledge import other_hand
 from crystalpick.engine.cardbattle.moves import M_DRAW, M_PASS, M_PLAY, encode, kind_of
 from crystalpick.engine.cardbattle.position import BOOST, CHOOSE, TIEBREAK
 from crystalpick.engine.game import CHANCE, sample_chance
@@ -39,6 +40,11 @@ def decisions(rules, seed: int, count: int):
     return found
 
 
+def seen(state) -> list:
+    """The position before each ply since ``state`` was made, and the one now."""
+    return [state.origin] + [pos for _, pos in state.recorded_plies()]
+
+
 def world_state(state, known, brought: dict, player: int):
     """The history that gives the world ``brought`` (the card each draw of ``known`` brought):
     the real moves with the other player's draws into hand replaced, their secret choice
@@ -53,7 +59,7 @@ def world_state(state, known, brought: dict, player: int):
         seat.hand, seat.deck = sorted(held), sorted(c for c in pool if c not in held)
     by_ply = {draw.ply: brought[i] for i, draw in enumerate(known.draws) if draw.ply >= 0}
     moves = state.played_moves()
-    real = positions(state.origin, moves, game.cardset, game.options)
+    real = seen(state)
     world = game._state(start)
 
     def asked_to_boost():
@@ -87,8 +93,7 @@ def test_no_world_drawn_from_the_history_contradicts_the_information_state(rules
     rng = random.Random(1)
     for state in decisions(rules, 7, 15):
         player = state.current_player()
-        known = other_hand(state.origin, state.played_moves(), state.game.cardset,
-                           state.game.options, player)
+        known = other_hand(seen(state), state.played_moves(), state.game.cardset, player)
         assert known is not None
         record = state.information_state_string(player)
         for _ in range(3):
@@ -101,21 +106,40 @@ def test_no_world_drawn_from_the_history_contradicts_the_information_state(rules
             assert set(seat.hand) | secret == hand
 
 
+def test_the_analysis_from_a_history_depends_only_on_the_information_state():
+    """Two histories that give the player the same record (the real one and a world drawn
+    from it) give the same analysis from the same seed: what the other player really holds
+    is never read."""
+    from crystalpick.search import Limits, analyse
+    from crystalpick.search.engines import make_engine
+    rng = random.Random(2)
+    for number, state in enumerate(decisions(None, 12, 6)):
+        player = state.current_player()
+        known = other_hand(seen(state), state.played_moves(), state.game.cardset, player)
+        _, brought = next(filter(None, (known.world(rng) for _ in range(32))))
+        world = world_state(state, known, brought, player)
+        results = [analyse(s, make_engine("ismcts", seed=number), Limits(simulations=200))
+                   for s in (state, world)]
+        assert [(line.move_str, line.probability, line.visits) for line in results[0].lines] \
+            == [(line.move_str, line.probability, line.visits) for line in results[1].lines]
+        assert results[0].info["knowledge"] == results[1].info["knowledge"] == "history"
+
+
 def reshuffled_since(state, q: int):
     """The cards of ``q``'s last reshuffle (the discard pile that became their deck) and the
     draws into their hand since, read from the history; None without a reshuffle."""
     moves = state.played_moves()
-    seen = positions(state.origin, moves, state.game.cardset, state.game.options)
+    seen_ = seen(state)
     last = None
-    for core in range(1, len(seen)):
-        before, after = seen[core - 1].seats[q], seen[core].seats[q]
+    for core in range(1, len(seen_)):
+        before, after = seen_[core - 1].seats[q], seen_[core].seats[q]
         if len(after.deck) > len(before.deck) and after.hand:     # not a mulligan
             last = core
     if last is None:
         return None
-    draws = sum(1 for ply in range(last, len(moves)) if seen[ply].actor == q
-                and kind_of(moves[ply]) == M_DRAW and seen[ply].phase != TIEBREAK)
-    return set(seen[last].seats[q].deck), draws
+    draws = sum(1 for ply in range(last, len(moves)) if seen_[ply].actor == q
+                and kind_of(moves[ply]) == M_DRAW and seen_[ply].phase != TIEBREAK)
+    return set(seen_[last].seats[q].deck), draws
 
 
 def test_cards_back_in_the_deck_by_a_reshuffle_stay_out_of_the_hand_drawn_from_the_history():
@@ -132,7 +156,8 @@ def test_cards_back_in_the_deck_by_a_reshuffle_stay_out_of_the_hand_drawn_from_t
             continue
         back, draws = found
         knowing = state.knowing_kernel(player, 11)
-        assert knowing.knowledge == "history" and knowing.plies == len(state.played_moves())
+        seen = sum(kind == "move" for kind, _ in state.information_state(player))
+        assert knowing.knowledge == "history" and knowing.plies == seen
         from_history = [set(knowing.kernel.determinized(player, seed).to_position()
                             .seats[q].hand) for seed in range(200)]
         from_view = [set(state.determinization(player, seed).to_position().seats[q].hand)
@@ -151,3 +176,86 @@ def test_a_bare_view_and_a_state_without_moves_know_the_view_only():
     view = state.game.parse_position(state.observation_string(0))
     knowing = view.knowing_kernel(0, 1)
     assert knowing.knowledge == "view" and knowing.plies == 0
+
+
+# -- on the command line: analyse says what it knew ------------------------------------------
+
+MOVES = "keep keep toss:P1 call:forca"
+
+
+def analyse(*args):
+    from click.testing import CliRunner
+
+    from crystalpick.cli.main import cli
+    return CliRunner().invoke(cli, ["analyse", "cardbattle", *args], catch_exceptions=False)
+
+
+def written_record(path, game, plies: int, seed: int):
+    """A record file of ``plies`` random plies of ``game`` from its start."""
+    from crystalpick.search.match.records import Ply, format_record, new_record
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    record = new_record(game, state, "random", "random", seed)
+    for _ in range(plies):
+        chance = state.is_chance_node()
+        move = (sample_chance(state, rng.random()) if chance
+                else rng.choice(state.legal_moves()))
+        record.plies.append(Ply(state.move_to_str(move), chance))
+        state.play(move)
+    path.write_text(format_record(record), encoding="utf-8")
+    return state
+
+
+def test_analysis_from_the_history_says_so_in_json_and_text():
+    document = json.loads(analyse("--seed", "3", "--moves", MOVES, "--sims", "100",
+                                  "--json").output)
+    assert document["point_of_view"] == "P1" and document["input"]["seat"] == "P1"
+    assert (document["result"]["knowledge"], document["result"]["plies_seen"]) == ("history", 4)
+    text = analyse("--seed", "3", "--moves", MOVES, "--sims", "100").output
+    assert "from the history of P1 (4 plies seen)" in text
+
+
+def test_a_bare_view_is_analysed_from_the_view_only_and_says_so():
+    view = CardBattle(seed=3).state(None, MOVES).observation_string(0)
+    document = json.loads(analyse(view, "--sims", "100", "--json").output)
+    assert (document["result"]["knowledge"], document["result"]["plies_seen"]) == ("view", 0)
+    assert "from P1's view only (earlier rounds unknown)" in analyse(view, "--sims", "100").output
+
+
+def test_a_record_is_analysed_with_its_history(tmp_path):
+    path = tmp_path / "game.pgn"
+    state = written_record(path, CardBattle(seed=8), 30, 8)
+    while state.current_player() == CHANCE or state.is_terminal():
+        state.undo()
+    ply = len(state.played_moves())
+    document = json.loads(analyse("--record", str(path), "--ply", str(ply), "--sims", "100",
+                                  "--json").output)
+    assert document["input"]["record_ply"] == ply
+    seen = sum(kind == "move" for kind, _ in state.information_state(state.current_player()))
+    assert (document["result"]["knowledge"], document["result"]["plies_seen"]) == ("history", seen)
+    assert document["point_of_view"] == state.to_move_name()
+
+
+@pytest.mark.parametrize("case, fragment", [
+    ("another game", "record 1 is a mattock game, not cardbattle"),
+    ("illegal record", "record ply 3 'play:999'"),
+    ("illegal moves", "move 5: illegal move 'play:999'"),
+])
+def test_bad_history_is_one_line_and_exit_2(tmp_path, case, fragment):
+    from crystalpick.engine import get_game
+    path = tmp_path / "game.pgn"
+    if case == "another game":
+        written_record(path, get_game("mattock"), 4, 1)
+        args = ["--record", str(path)]
+    elif case == "illegal record":
+        written_record(path, CardBattle(seed=2), 6, 2)
+        lines = path.read_text(encoding="utf-8").splitlines()
+        at = next(i for i, line in enumerate(lines) if line.startswith("3. "))
+        lines[at] = "3. play:999"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        args = ["--record", str(path)]
+    else:
+        args = ["--seed", "3", "--moves", MOVES + " play:999"]
+    result = analyse(*args, "--sims", "50")
+    assert result.exit_code == 2 and fragment in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1

@@ -811,7 +811,8 @@ cdef class Kernel(GameKernel):
         if self.known_count and player == self.known_player:
             unseen = self.s.c.hand[q] | self.s.c.deck[q]
             if unseen == self.known_unseen:   # the position the hands were found for
-                self.s.c.hand[q] = self.known[random_below(rng, self.known_count)]
+                self.s.c.hand[q] = self.known[0 if self.known_count == 1
+                                              else random_below(rng, self.known_count)]
                 self.s.c.deck[q] = unseen & ~self.s.c.hand[q]
         return 0
 
@@ -852,6 +853,8 @@ cdef class Kernel(GameKernel):
         def mask(cards):
             return sum(1 << index[card] for card in cards)
         hands = list(hands)[:_KNOWN_HANDS]
+        if len(set(map(frozenset, hands))) == 1:
+            hands = hands[:1]                 # the record tells the hand: nothing to draw
         for i, hand in enumerate(hands):
             self.known[i] = mask(hand)
         self.known_count, self.known_player = len(hands), player

@@ -39,9 +39,10 @@ class FastState(KernelState, CardBattleState):
         moves = self.played_moves()
         if not moves:
             return knowing
-        known = other_hand(self.origin, moves, self.game.cardset, self.game.options, player)
+        seen = [self.origin] + [pos for _, pos in self.recorded_plies()]
+        known = other_hand(seen, moves, self.game.cardset, player)
         hands = known.hands(KNOWN_HANDS, seed) if known else []
         if not hands:
             return knowing
         knowing.kernel.know_hands(player, known.unseen, hands)
-        return KnowingKernel(knowing.kernel, len(moves))
+        return KnowingKernel(knowing.kernel, known.plies_seen)

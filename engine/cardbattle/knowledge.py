@@ -26,6 +26,7 @@ import random
 from dataclasses import dataclass
 
 from .cards import CardSet
+from .information import seen_move
 from .moves import M_BOOST, M_DRAW, M_PLAY, kind_of, payload_of
 from .position import CALL, CHOOSE, NO_CARD, SEEK, TIEBREAK, Position
 
@@ -58,6 +59,7 @@ class OtherHand:
     unseen: frozenset
     size: int           # the hand now, a secret choice still in it
     must_choose: bool   # the hand holds a creature (holds_creature)
+    plies_seen: int     # the plies of the record the player saw made (§5: not a pass)
 
     def creature(self, card: int) -> bool:
         return self.cards.card(card).is_creature
@@ -130,24 +132,15 @@ def holds_creature(pos: Position, q: int) -> bool:
     return contending and (pos.phase == CHOOSE or (pos.phase == SEEK and q < pos.actor))
 
 
-def positions(origin: Position, moves: list[int], cards: CardSet, options) -> list[Position]:
-    """The position before each ply of ``moves`` from ``origin``, and the one after them."""
-    from .reference import played_on
-    out = [origin]
-    for move in moves:
-        out.append(played_on(out[-1], cards, options, move))
-    return out
-
-
-def other_hand(origin: Position, moves: list[int], cards: CardSet, options,
+def other_hand(seen: list[Position], moves: list[int], cards: CardSet,
                player: int) -> OtherHand | None:
-    """What ``player`` knows of the other hand after ``moves`` from ``origin``, read only
-    from what they saw (counts, revealed cards, seeks, the mulligan, empty piles); None
-    where the record starts at a secret choice of the other player's (it cannot be told
-    from the hand) or does not add up."""
+    """What ``player`` knows of the other hand after ``moves``, ``seen`` the position before
+    each of them and the one after the last, read only from what they saw (counts, revealed
+    cards, seeks, forfeits, the mulligan, empty piles); None where the record starts at a
+    secret choice of the other player's (it cannot be told from the hand) or does not add
+    up."""
     q = 1 - player
-    seen = positions(origin, moves, cards, options)
-    now = seen[-1]
+    origin, now = seen[0], seen[-1]
     start, held = 0, None
     for core, pos in enumerate(seen):
         seat = pos.seats[q]
@@ -186,7 +179,9 @@ def other_hand(origin: Position, moves: list[int], cards: CardSet, options,
     unseen = frozenset(seat.hand + seat.deck + ([seat.chosen] if secret_choice(now, q) else []))
     size = len(seat.hand) + secret_choice(now, q)
     knowing = OtherHand(cards, held - left, draws, [(c, p) for c, p in revealed if c not in held],
-                        creatureless, unseen, size, holds_creature(now, q))
+                        creatureless, unseen, size, holds_creature(now, q),
+                        sum(seen_move(pos, cards.attributes, move, player) is not None
+                            for pos, move in zip(seen, moves)))
     if len(knowing.held) + len(draws) - len(knowing.revealed) != size:
         return None
     return knowing
