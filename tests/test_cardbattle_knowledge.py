@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -181,6 +182,7 @@ def test_a_bare_view_and_a_state_without_moves_know_the_view_only():
 # -- on the command line: analyse says what it knew ------------------------------------------
 
 MOVES = "keep keep toss:P1 call:forca"
+SCHEMA = json.loads((Path(__file__).parent.parent / "docs" / "analysis.schema.json").read_text())
 
 
 def analyse(*args):
@@ -207,8 +209,10 @@ def written_record(path, game, plies: int, seed: int):
 
 
 def test_analysis_from_the_history_says_so_in_json_and_text():
+    import jsonschema
     document = json.loads(analyse("--seed", "3", "--moves", MOVES, "--sims", "100",
                                   "--json").output)
+    jsonschema.validate(document, SCHEMA)
     assert document["point_of_view"] == "P1" and document["input"]["seat"] == "P1"
     assert (document["result"]["knowledge"], document["result"]["plies_seen"]) == ("history", 4)
     text = analyse("--seed", "3", "--moves", MOVES, "--sims", "100").output
@@ -223,6 +227,7 @@ def test_a_bare_view_is_analysed_from_the_view_only_and_says_so():
 
 
 def test_a_record_is_analysed_with_its_history(tmp_path):
+    import jsonschema
     path = tmp_path / "game.pgn"
     state = written_record(path, CardBattle(seed=8), 30, 8)
     while state.current_player() == CHANCE or state.is_terminal():
@@ -230,6 +235,7 @@ def test_a_record_is_analysed_with_its_history(tmp_path):
     ply = len(state.played_moves())
     document = json.loads(analyse("--record", str(path), "--ply", str(ply), "--sims", "100",
                                   "--json").output)
+    jsonschema.validate(document, SCHEMA)
     assert document["input"]["record_ply"] == ply
     seen = sum(kind == "move" for kind, _ in state.information_state(state.current_player()))
     assert (document["result"]["knowledge"], document["result"]["plies_seen"]) == ("history", seen)
@@ -259,3 +265,22 @@ def test_bad_history_is_one_line_and_exit_2(tmp_path, case, fragment):
     result = analyse(*args, "--sims", "50")
     assert result.exit_code == 2 and fragment in result.output, result.output
     assert len(result.output.strip().splitlines()) == 1
+
+
+def test_annotate_searches_a_decision_with_the_records_history(tmp_path):
+    """Each position of a card battle record is searched after the record's moves up to it,
+    so the mover's search reads their whole record; a perfect-information game's alone."""
+    from crystalpick.engine import get_game
+    from crystalpick.search.annotate import Plan
+    from crystalpick.search.match.records import parse_records
+    for game, hidden in ((CardBattle(seed=8), True), (get_game("mattock"), False)):
+        path = tmp_path / f"{game.name}.pgn"
+        written_record(path, game, 12, 8)
+        record = parse_records(path.read_text(encoding="utf-8"))[0]
+        position, moves = Plan.of(record, 1).searched(10)
+        searched = record.game().state(position, moves)
+        assert len(moves) == (10 if hidden else 0)
+        assert searched.position() == record.replay(10).position()
+        if hidden:
+            assert (searched.information_state_string(0)
+                    == record.replay(10).information_state_string(0))

@@ -49,7 +49,7 @@ class OtherHand:
     """What ``player``'s record says about the other hand now: the hand known at the last
     moment it was known (``held``, less the cards seen leaving it since), the draws into it
     since, the cards revealed from it that those draws must have brought (card, ply played),
-    the cores where a seek showed no creature in it, and the unseen cards now."""
+    the cores where a seek or a forfeit showed no creature in it, and the unseen cards now."""
 
     cards: CardSet
     held: frozenset
@@ -164,6 +164,7 @@ def other_hand(seen: list[Position], moves: list[int], cards: CardSet,
         if pos.phase == SEEK:
             creatureless.append(ply)
         if kind == M_DRAW and pos.phase != TIEBREAK:
+            # a seek's draw was a creature when the seek stopped after it, which is seen
             shown = ANY if pos.phase != SEEK else (
                 CREATURE if cards.card(payload_of(move)).is_creature else OTHER)
             draws.append(Draw(ply, shown))
