@@ -284,3 +284,23 @@ def test_annotate_searches_a_decision_with_the_records_history(tmp_path):
         if hidden:
             assert (searched.information_state_string(0)
                     == record.replay(10).information_state_string(0))
+
+
+@pytest.mark.parametrize("name", ["cardbattle", "maatatahay", "mattock"])
+def test_every_game_gives_a_knowing_kernel_of_its_position(name):
+    """The contract: a fresh kernel of the state's position (not its own), resting on the
+    view without moves; after moves on the history where the game hides something."""
+    from crystalpick.engine import get_game
+    from crystalpick.engine.registry import GAMES
+    assert name in GAMES
+    state = get_game(name, seed=1).new_initial_state()
+    rng = random.Random(1)
+    for moves in range(3):
+        player = max(state.current_player(), 0)
+        knowing = state.knowing_kernel(player, 5)
+        assert knowing.kernel is not state.search_kernel()
+        assert knowing.kernel.key == state.search_kernel().key
+        hidden = state.game.capabilities.hidden_information
+        assert knowing.knowledge == ("history" if moves and hidden else "view")
+        state.play(sample_chance(state, rng.random()) if state.is_chance_node()
+                   else rng.choice(state.legal_moves()))
