@@ -67,7 +67,8 @@ def knowledge_text(analysis) -> str:
     whole record (the history given) or their view alone."""
     pov = analysis.point_of_view_name
     if analysis.info.get("knowledge") == "history":
-        return f"from the history of {pov} ({analysis.info['plies_seen']:,} plies seen)"
+        plies = analysis.info["plies_seen"]
+        return f"from the history of {pov} ({plies:,} {'ply' if plies == 1 else 'plies'} seen)"
     return f"from {pov}'s view only (earlier rounds unknown)"
 
 
