@@ -102,8 +102,9 @@ def test_no_world_drawn_from_the_history_contradicts_the_information_state(rules
             hand, brought = world
             replayed = world_state(state, known, brought, player)
             assert replayed.information_state_string(player) == record
-            seat = replayed.to_position().seats[1 - player]
-            secret = {seat.chosen} if replayed.to_position().phase == CHOOSE and seat.chosen else set()
+            pos = replayed.to_position()
+            seat = pos.seats[1 - player]
+            secret = {seat.chosen} if pos.phase == CHOOSE and seat.chosen else set()
             assert set(seat.hand) | secret == hand
 
 
