@@ -175,8 +175,8 @@ def test_root_parallel_workers_sum_the_trees_their_seeds_grow():
     rng = random.Random("5:0")
     seeds = [rng.getrandbits(63) for _ in range(2)]
     # the worlds both trees draw from: the state's history read once, from the first seed
-    kernel = state.knowing_kernel(state.current_player(), seeds[0]).kernel
-    trees = [single.search(state, kernel, state.game.playout_policy(), limits, None,
+    knowing = state.knowing_kernel(state.current_player(), seeds[0])
+    trees = [single.search(state, knowing, state.game.playout_policy(), limits, None,
                            state.current_player(), seed, 0.0, None) for seed in seeds]
     assert merged.simulations == 800 and merged.workers == 2
     visits = {}

@@ -103,21 +103,22 @@ class ISMCTSEngine(Engine):
         # one, else their view (a fresh kernel: no history of the real game below the search)
         knowing = state.knowing_kernel(point_of_view, seeds[0])
         if len(seeds) == 1:
-            stats = self.search(state, knowing.kernel, policy, limits, progress,
-                                point_of_view, seeds[0], start, stop)
+            stats = self.search(state, knowing, policy, limits, progress, point_of_view,
+                                seeds[0], start, stop)
         else:
             stats = merge_ismcts(run_in_workers([lambda seed=seed: self.search(
-                state, knowing.kernel, policy, limits, None, point_of_view, seed, start, stop)
+                state, knowing, policy, limits, None, point_of_view, seed, start, stop)
                 for seed in seeds]))
         return self.result(state, stats, point_of_view, start, rng, knowing)
 
-    def search(self, state, kernel, policy, limits, progress, observer, seed, start,
+    def search(self, state, knowing, policy, limits, progress, observer, seed, start,
                stop) -> dict:
-        """One tree's search of ``kernel`` (cloned) within the limits (or until ``stop`` is
-        set): its raw root statistics, as ``merge_ismcts`` sums them."""
+        """One tree's search of ``knowing``'s kernel (cloned; a KnowingKernel) within the
+        limits (or until ``stop`` is set): its raw root statistics, as ``merge_ismcts`` sums
+        them."""
         selection = self.options["selection"]
         exploration = self.options["c"] if selection == "uct" else self.options["gamma"]
-        kernel = kernel.clone()
+        kernel = knowing.kernel.clone()
         tree = ISMCTS(kernel, policy, observer, selection,
                       exploration, seed, self.options["max_nodes"],
                       self.options["playout"], self.options["warmup"],
@@ -128,7 +129,7 @@ class ISMCTSEngine(Engine):
         for past_soft_limit in run_in_chunks(tree, limits, start):
             if progress:
                 progress(self.result(state, ismcts_statistics(tree), observer, start, None,
-                                     None))
+                                     knowing))
             if past_soft_limit:
                 break
         return ismcts_statistics(tree)
@@ -182,5 +183,4 @@ class ISMCTSEngine(Engine):
                   **({"real_simulations": stats["real_simulations"]}
                      if self.options["redraw"] else {}),
                   **({"play": how} if how else {}),
-                  **({"knowledge": knowing.knowledge, "plies_seen": knowing.plies}
-                     if knowing else {})})
+                  "knowledge": knowing.knowledge, "plies_seen": knowing.plies})
