@@ -247,6 +247,7 @@ def test_a_record_is_analysed_with_its_history(tmp_path):
     ("another game", "record 1 is a mattock game, not cardbattle"),
     ("illegal record", "record ply 3 'play:999'"),
     ("illegal moves", "move 5: illegal move 'play:999'"),
+    ("past the end", "ply 300 is outside the record (0-6)"),     # the record, not 256, says
 ])
 def test_bad_history_is_one_line_and_exit_2(tmp_path, case, fragment):
     from crystalpick.engine import get_game
@@ -261,6 +262,9 @@ def test_bad_history_is_one_line_and_exit_2(tmp_path, case, fragment):
         lines[at] = "3. play:999"
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         args = ["--record", str(path)]
+    elif case == "past the end":
+        written_record(path, CardBattle(seed=2), 6, 2)
+        args = ["--record", str(path), "--ply", "300"]
     else:
         args = ["--seed", "3", "--moves", MOVES + " play:999"]
     result = analyse(*args, "--sims", "50")
