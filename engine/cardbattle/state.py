@@ -32,30 +32,36 @@ class CardBattleState(State):
         costs nothing more; a searcher keys by the kernel's running hash instead."""
         return []
 
-    def recorded_plies(self) -> list:
-        """Each ply since this state was made, in order, as ``[what each player saw of it
-        (information.ply_record), the position after it]``: replayed by the reference rules
-        from the last ply already recorded, and kept in the move log (never change them)."""
+    def information_state(self, player: int) -> tuple:
+        """§5: everything ``player`` has seen since this state was made (information.py),
+        replayed by the reference rules from the last ply already recorded."""
         from .reference import played_on      # reference.py builds on this module
         pending, link = [], self._played
         while link and not link[2]:
             pending.append(link)
             link = link[0]
         pos = link[2][1] if link else self.origin
+        attributes = self.game.cardset.attributes
         for link in reversed(pending):
-            record = ply_record(pos, self.game.cardset.attributes, link[1])
+            record = ply_record(pos, attributes, link[1])
             pos = played_on(pos, self.game.cardset, self.game.options, link[1])
             link[2].extend((record, pos))
+        records, link = [], self._played
+        while link:
+            records.append(link[2][0])
+            link = link[0]
+        return events(records[::-1], self.to_position(), attributes, player)
+
+    def recorded_plies(self) -> list:
+        """Each ply since this state was made, in order, as ``[what each player saw of it
+        (information.ply_record), the position after it]``, as :meth:`information_state`
+        replays and keeps them in the move log (once each: never change them)."""
+        self.information_state(0)
         plies, link = [], self._played
         while link:
             plies.append(link[2])
             link = link[0]
         return plies[::-1]
-
-    def information_state(self, player: int) -> tuple:
-        """§5: everything ``player`` has seen since this state was made (information.py)."""
-        return events([record for record, _ in self.recorded_plies()], self.to_position(),
-                      self.game.cardset.attributes, player)
 
     def position(self) -> str:
         return format_position(self.to_position(), self.game.cardset.attributes)
