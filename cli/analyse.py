@@ -9,11 +9,14 @@ import sys
 import click
 
 
-from .common import (SEATS, Interrupted, check_folder, command, game_arguments, json_option,
-                     load_state, seed_note, svg_option, use_colour, user_errors, write_svg)
+from crystalpick.engine.game import play_moves
+
+from .common import (SEATS, InputError, Interrupted, check_folder, command, game_arguments,
+                     json_option, load_state, seed_note, svg_option, use_colour, user_errors,
+                     write_svg)
 from .interrupts import stoppable
 from .output import analysis_document, analysis_text, diagram_marks
-from .params import DEPTH, MULTIPV, NODES, SIMS, TIME
+from .params import DEPTH, MULTIPV, NODES, REPLAY_PLY, SIMS, TIME
 
 
 @command()
@@ -32,12 +35,17 @@ from .params import DEPTH, MULTIPV, NODES, SIMS, TIME
 @click.option("--sims", type=SIMS, default=None, help="MCTS simulations.")
 @click.option("--multipv", type=MULTIPV, default=1, show_default=True,
               help="Number of best lines to report.")
+@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
+              help="Analyse a decision of this game record (its first game), knowing its "
+                   "history: the position after --ply plies, then --moves.")
+@click.option("--ply", type=REPLAY_PLY, default=None,
+              help="With --record: the plies of the record played (default: all).")
 @click.option("--stream", is_flag=True, help="With --json: one JSON line per search report.")
 @svg_option
 @json_option
 @user_errors
 def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time_limit, depth,
-            nodes, sims, multipv, stream, svg_path, as_json):
+            nodes, sims, multipv, record_path, ply, stream, svg_path, as_json):
     """Search a position: best move, principal variation and evaluation.
 
     Limits may be given in the engine spec (mcts:sims=500) or as --time/--depth/--nodes/
@@ -48,16 +56,28 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
     prints it (cardbattle view=P2 ...), and ismcts recommends a mixed strategy: a
     probability per option. --svg draws the position with every line found, its score or
     probability beside it. Ctrl-C stops the search and prints the best result found so far.
+
+    Given the history (--seed N --moves from the deal, or --record FILE), ismcts samples the
+    hidden cards from everything the player saw in it, not only the view now; the output
+    says which it had.
     """
     from crystalpick.search.analysis import request_analysis
 
     check_folder("--svg", svg_path, "the diagram")
-    game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    if record_path is None:
+        if ply is not None:
+            raise InputError("--ply counts the plies of a --record: give --record FILE")
+        game_obj, state = load_state(game, position, moves, rules, seed, tileset)
+    else:
+        game_obj, state = recorded_state(game, position, moves, rules, record_path, ply)
     request = request_analysis(state, engine_spec, {"depth": depth, "nodes": nodes,
                                                     "sims": sims, "time": time_limit},
                                seat=None if seat is None else SEATS.index(seat), seed=seed,
                                multipv=multipv)
     inputs = request.inputs(moves.split())
+    if record_path is not None:
+        inputs.update(record=record_path,
+                      record_ply=len(state.played_moves()) - len(moves.split()))
     if not as_json:
         seen = state
         if game_obj.capabilities.hidden_information:   # the viewer's screen: what they know
@@ -79,6 +99,18 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
             click.echo(f"setup {seed_note(game_obj)}")
     if interrupted:
         raise Interrupted("interrupted: the best result so far is above")
+
+
+def recorded_state(game, position, moves, rules, record_path, ply):
+    """``--record FILE``: the record's position after ``ply`` plies, then ``moves``; the
+    record gives the start and the rules, so neither may be given too."""
+    from crystalpick.search.match.records import record_state
+
+    if position or rules:
+        raise InputError("--record gives the start and the rules: POSITION, --rule and "
+                         "--deck cannot be given with it")
+    state = record_state(record_path, game, ply)
+    return state.game, play_moves(state, moves)
 
 
 @contextlib.contextmanager

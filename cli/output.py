@@ -56,10 +56,20 @@ def analysis_document(analysis, inputs: dict, final: bool, describe=None) -> dic
             line.move_str for line in analysis.lines if line.move == play),
             seed=analysis.seed, selection=analysis.info.get("selection"),
             play=analysis.info.get("play", "drawn"))
-        if "real_simulations" in analysis.info:
-            result["real_simulations"] = analysis.info["real_simulations"]
+        result.update({key: analysis.info[key] for key in
+                       ("real_simulations", "knowledge", "plies_seen") if key in analysis.info})
     return {"schema": SCHEMA, "final": final, "input": inputs,
             "point_of_view": analysis.point_of_view_name, "result": result}
+
+
+def knowledge_text(analysis) -> str:
+    """What an information-set search's determinizations rested on: the point of view's
+    whole record (the history given) or their view alone."""
+    pov = analysis.point_of_view_name
+    if analysis.info.get("knowledge") == "history":
+        plies = analysis.info["plies_seen"]
+        return f"from the history of {pov} ({plies:,} {'ply' if plies == 1 else 'plies'} seen)"
+    return f"from {pov}'s view only (earlier rounds unknown)"
 
 
 def mixed_table(analysis, to_move: str, describe=None) -> str:
@@ -75,8 +85,8 @@ def mixed_table(analysis, to_move: str, describe=None) -> str:
              f"{100 * line.win_probability:.1f}", str(line.visits)]
             for rank, line in enumerate(analysis.lines, 1)]
     widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
-    out = [f"a mixed strategy for {whose}, from {pov}'s own view (the hidden cards are "
-           f"sampled): play each option with the probability shown"]
+    out = [f"a mixed strategy for {whose}, {knowledge_text(analysis)}, the hidden cards "
+           f"sampled: play each option with the probability shown"]
     for row in [header] + rows:
         out.append("  ".join(cell.ljust(w) if i == 1 else cell.rjust(w)
                              for i, (cell, w) in enumerate(zip(row, widths))))

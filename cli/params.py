@@ -58,5 +58,6 @@ MOVE_TIME = Checked(match.MOVE_TIME)
 TOLERANCE = Checked(match.TOLERANCE)
 MAX_PLIES = Checked(match.MAX_PLIES)
 MATCH_ID = Checked(match.MATCH_ID)
-REPLAY_PLY = checked("ply", "int", 0, KERNEL_PLIES)       # replay: a ply of a record
+REPLAY_PLY = checked("ply", "int", 0, 10**6)   # a ply of a record: no kernel bounds a record
+# (a card battle game, with no length bound, can pass MAX_PLIES); the record checks its length
 RECORD_NUMBER = checked("game", "int", 1, 10**6)          # replay: a record of a file

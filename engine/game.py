@@ -170,15 +170,7 @@ class Game(ABC):
     def state(self, position: str | None = None, moves: Iterable[str] | str = ()) -> "State":
         """The position ``position`` (default: the start) after playing ``moves`` in notation."""
         state = self.new_initial_state() if position is None else self.parse_position(position)
-        if isinstance(moves, str):
-            moves = moves.split()
-        for number, text in enumerate(moves, 1):
-            try:
-                move = state.parse_move(text)
-            except GameError as err:
-                raise type(err)(f"move {number}: {err}") from None
-            state.play(move)
-        return state
+        return play_moves(state, moves)
 
     def small_configuration(self, name: str) -> "Game":
         """A named small configuration of this game (its rules and component data), for
@@ -411,6 +403,15 @@ class State(ABC):
         raise GameError(f"{self.game.name} has no hidden information: every player sees the "
                         f"whole state, so there is nothing to sample")
 
+    def knowing_kernel(self, player: int, seed: int) -> "KnowingKernel":
+        """A fresh search kernel of this position (no history below it) whose
+        ``determinize(player)`` draws only worlds that ``player``'s information state
+        allows, drawn from ``seed``: with moves played since the state was made, everything
+        they saw in them (a game with hidden information overrides this to read its
+        record), else their observation (this default: what a bare view allows, and all a
+        perfect-information game has to know)."""
+        return KnowingKernel(self.game.parse_position(self.position()).search_kernel())
+
     def svg(self, marks=()) -> str:
         """An SVG diagram of the position with ``marks`` drawn: (move, label, weight) triples
         (engine/marks.py MoveMark), rank 1 first, e.g. an analysis's lines with their scores;
@@ -447,6 +448,35 @@ class State(ABC):
         if player == TERMINAL:
             return "none (game over)"
         return self.game.player_names[player]
+
+
+def play_moves(state: "State", moves: Iterable[str] | str) -> "State":
+    """``state`` after playing ``moves`` (notation, a list or one string) on it; a
+    GameError naming the first bad move by its number."""
+    if isinstance(moves, str):
+        moves = moves.split()
+    for number, text in enumerate(moves, 1):
+        try:
+            move = state.parse_move(text)
+        except GameError as err:
+            raise type(err)(f"move {number}: {err}") from None
+        state.play(move)
+    return state
+
+
+@dataclass(frozen=True)
+class KnowingKernel:
+    """A search kernel for a searcher that reads one player's information only
+    (:meth:`State.knowing_kernel`), and what its determinizations rest on: the player's
+    record since the state was made, ``plies`` they saw made, or none (0): their view only."""
+
+    kernel: object
+    plies: int = 0
+
+    @property
+    def knowledge(self) -> str:
+        """``history`` or ``view``: what a search from this kernel says it knew."""
+        return "history" if self.plies else "view"
 
 
 class CopyMakeState(State):

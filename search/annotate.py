@@ -132,10 +132,11 @@ def game_header(record: GameRecord) -> tuple:
 
 
 def evaluate_position(settings: AnnotateSettings, header: tuple, position: str, record: int,
-                      index: int, viewer: int | None = None) -> Evaluation:
-    """One task: search ``position`` with a fresh engine (so the result does not depend on
-    which worker ran which position before), from ``viewer``'s view if given."""
-    state = _game(header).parse_position(position)
+                      index: int, viewer: int | None = None, moves: tuple = ()) -> Evaluation:
+    """One task: search ``position`` after ``moves`` (notation) with a fresh engine (so the
+    result does not depend on which worker ran which position before), from ``viewer``'s
+    view if given: with the moves, the viewer's whole record since ``position``."""
+    state = _game(header).state(position, moves)
     spec = parse_spec(settings.engine)
     # the position's own seed, for whatever takes one (the viewer counts where there is one)
     coordinates = (record, index) if viewer is None else (record, index, viewer)
@@ -215,6 +216,15 @@ class Plan:
         if state.current_player() == TERMINAL:
             plan.exact[len(positions) - 1] = Verdict(final_score(state.returns()))
         return plan
+
+    def searched(self, index: int) -> tuple[str, tuple]:
+        """What position ``index`` is searched from, ``(position, moves)``: with hidden
+        information the record's start and its moves up to there, so the mover's search
+        knows the whole history (docs/cardbattle.md, "Analysis from the history"), else the
+        position alone."""
+        if not self.hidden:
+            return self.positions[index], ()
+        return self.positions[0], tuple(ply.move for ply in self.record.plies[:index])
 
     def view(self, decision: Decision) -> int | None:
         """Whose view the decision's two positions are searched from (None: anyone's)."""
@@ -334,9 +344,10 @@ class Annotation:
         for number, index, viewer in self.tasks():
             plan = self.plans[number]
             view = "" if viewer is None else f"-{plan.names[viewer]}"
+            position, moves = plan.searched(index)
             executor.submit(f"crystalpick-annotate-{self.token}-{number}-{index}{view}",
                             evaluate_position, self.settings, game_header(plan.record),
-                            plan.positions[index], number, index, viewer)
+                            position, number, index, viewer, moves)
         try:
             for evaluation in executor.completed():
                 self.evaluations[evaluation.record, evaluation.index,

@@ -60,6 +60,9 @@ NOT_RUN = {
                                                            "tests/test_cli_play.py",
     "crystalpick annotate cardbattle games.rec --sims 5000 -o annotated.rec":
         "needs a card battle games.rec, which no page makes",
+    "crystalpick analyse cardbattle --record games.rec --ply 40":
+        "needs a card battle games.rec: tests/test_cardbattle_knowledge.py writes one and "
+        "analyses it",
     "crystalpick show cardbattle --cardset my-cards.toml --deck mine.toml --deck theirs.json":
         "the reader's own card set and decks",
     "crystalpick match mattock --engine mcts:time=0.2 --engine alphabeta:time=0.2 --games 200 "

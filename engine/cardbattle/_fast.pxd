@@ -6,6 +6,7 @@ from crystalpick.engine.kernel cimport GameKernel, u64
 cdef enum:
     SEATS = 2
     MAX_CARDS = 64          # per player: the kernel refuses a player owning more
+    _KNOWN_HANDS = 256      # other hands a player's record allows, drawn by determinize
     MAX_ATTRIBUTES = 8
     MAX_NUMBER = 4096
 
@@ -75,3 +76,8 @@ cdef int top_players(KState* s) noexcept nogil      # bit p set for each player 
 cdef class Kernel(GameKernel):
     cdef KState s
     cdef object cardset
+    # know_hands: determinize(known_player) draws the other hand from known[] (what that
+    # player's record allows, knowledge.py) while the other's unseen cards are known_unseen.
+    cdef u64 known[_KNOWN_HANDS]
+    cdef int known_count, known_player
+    cdef u64 known_unseen

@@ -27,6 +27,7 @@ cdef int M_BOOST = M.M_BOOST, M_PASS = M.M_PASS, M_DRAW = M.M_DRAW, M_TOSS = M.M
 cdef int REFILL_FIVE = 0, REFILL_ONE = 1, REFILL_NONE = 2
 REFILLS = ("five", "one", "none")
 KERNEL_CARDS = MAX_CARDS        # the most cards a player may own here (a pile is 64 bits)
+KNOWN_HANDS = _KNOWN_HANDS      # the most hands know_hands keeps
 
 
 # -- small helpers ---------------------------------------------------------------------------
@@ -802,9 +803,17 @@ cdef class Kernel(GameKernel):
         return False                # push_history grows it
 
     cdef int determinize(self, int player, u64* rng) noexcept nogil:
+        cdef int q = 1 - player
+        cdef u64 unseen
         record(&self.s)                       # the records of the real history, first
         push_history(&self.s)
         determinize_state(&self.s, player, rng)
+        if self.known_count and player == self.known_player:
+            unseen = self.s.c.hand[q] | self.s.c.deck[q]
+            if unseen == self.known_unseen:   # the position the hands were found for
+                self.s.c.hand[q] = self.known[0 if self.known_count == 1
+                                              else random_below(rng, self.known_count)]
+                self.s.c.deck[q] = unseen & ~self.s.c.hand[q]
         return 0
 
     cdef u64 observation_key(self, int player) noexcept nogil:
@@ -828,7 +837,28 @@ cdef class Kernel(GameKernel):
         twin.s.ply = self.s.ply
         memcpy(twin.s.history, self.s.history, self.s.ply * sizeof(Core))
         twin.cardset = self.cardset
+        twin.known_count, twin.known_player = self.known_count, self.known_player
+        twin.known_unseen = self.known_unseen
+        memcpy(twin.known, self.known, self.known_count * sizeof(u64))
         return twin
+
+    def know_hands(self, int player, unseen, hands):
+        """From now on ``determinize(player)`` draws the other hand from ``hands`` (card
+        numbers, each as likely as it is repeated; at most _KNOWN_HANDS) while the other
+        player's unseen cards (hand, deck, a secret choice taken back) are ``unseen``: the
+        hands ``player``'s whole record allows here (knowledge.py), not only their view."""
+        cdef int q = 1 - player, i
+        index = {self.s.d.number[q][i]: i for i in range(self.s.d.count[q])}
+
+        def mask(cards):
+            return sum(1 << index[card] for card in cards)
+        hands = list(hands)[:_KNOWN_HANDS]
+        if len(set(map(frozenset, hands))) == 1:
+            hands = hands[:1]                 # the record tells the hand: nothing to draw
+        for i, hand in enumerate(hands):
+            self.known[i] = mask(hand)
+        self.known_count, self.known_player = len(hands), player
+        self.known_unseen = mask(unseen)
 
     def to_position(self):
         cdef Core* c = &self.s.c

@@ -1,8 +1,9 @@
 """The Cython card battle behind the common interface; the kernel lives in ``_fast.pyx``."""
 from __future__ import annotations
 
-from ..game import KernelState, RuleError
-from ._fast import KERNEL_CARDS, Kernel
+from ..game import KernelState, KnowingKernel, RuleError
+from ._fast import KERNEL_CARDS, KNOWN_HANDS, Kernel
+from .knowledge import other_hand
 from .position import Position
 from .rules import returns
 from .state import CardBattleState
@@ -29,3 +30,19 @@ class FastState(KernelState, CardBattleState):
 
     def determinization(self, player: int, seed: int):
         return self.game._state(self.kernel.determinized(player, seed).to_position())
+
+    def knowing_kernel(self, player: int, seed: int) -> KnowingKernel:
+        """§5: with moves since the state was made, the kernel's determinize draws the
+        other hand from those ``player``'s whole record allows (knowledge.py); where the
+        record says nothing the view does not (none found), from the view."""
+        knowing = super().knowing_kernel(player, seed)
+        moves = self.played_moves()
+        if not moves:
+            return knowing
+        seen = [self.origin] + [pos for _, pos in self.recorded_plies()]
+        known = other_hand(seen, moves, self.game.cardset, player)
+        hands = known.hands(KNOWN_HANDS, seed) if known else []
+        if not hands:
+            return knowing
+        knowing.kernel.know_hands(player, known.unseen, hands)
+        return KnowingKernel(knowing.kernel, known.plies_seen)

@@ -52,6 +52,17 @@ class CardBattleState(State):
             link = link[0]
         return events(records[::-1], self.to_position(), attributes, player)
 
+    def recorded_plies(self) -> list:
+        """Each ply since this state was made, in order, as ``[what each player saw of it
+        (information.ply_record), the position after it]``, as :meth:`information_state`
+        replays and keeps them in the move log (once each: never change them)."""
+        self.information_state(0)
+        plies, link = [], self._played
+        while link:
+            plies.append(link[2])
+            link = link[0]
+        return plies[::-1]
+
     def position(self) -> str:
         return format_position(self.to_position(), self.game.cardset.attributes)
 

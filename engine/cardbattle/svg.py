@@ -66,10 +66,10 @@ def svg(observation: dict, cards: CardSet, title: str, marks=()) -> str:
     marks = [MoveMark(*m) for m in marks]
     players = tuple(seat["player"] for seat in observation["seats"])
     on_card, calls = {}, []
-    for style, mark in zip(styles(marks), marks):
+    for rank, (style, mark) in enumerate(zip(styles(marks), marks)):
         text = format_move(mark.move, cards.attributes, players)
         if kind_of(mark.move) in PUT_DOWN:
-            on_card.setdefault(payload_of(mark.move), (style, mark, text))
+            on_card.setdefault(payload_of(mark.move), (rank, style, mark, text))
         elif kind_of(mark.move) == M_CALL:
             calls.append((style, mark, text))
     seats = observation["seats"]
@@ -110,22 +110,24 @@ def svg(observation: dict, cards: CardSet, title: str, marks=()) -> str:
         elif seat["hand_count"]:
             parts.append(back_svg(x, top, f"{seat['hand_count']} in hand"))
         y += ROW_H + 40
-    parts += on_top(drawn)
+    parts += on_top([part for _, part in sorted(drawn)])     # drawn by place: rank order
     parts.append("</svg>")
     return "".join(parts)
 
 
-def card_mark(marked: tuple | None, x: float, y: float) -> list[list[str]]:
-    """A card's mark, if ``marked`` (style, mark, move text): the card outlined, a bar as
-    long as the mark's weight along its foot, its rank and label under it."""
+def card_mark(marked: tuple | None, x: float, y: float) -> list[tuple[int, list[str]]]:
+    """A card's mark, if ``marked`` (rank index, style, mark, move text), with its rank
+    index: the card outlined, a bar as long as the mark's weight along its foot, its rank
+    and label under it."""
     if marked is None:
         return []
-    style, mark, text = marked
+    rank, style, mark, text = marked
     body = [f'<rect class="mark" x="{x - 3}" y="{y - 3}" width="{CARD_W + 6}" '
             f'height="{CARD_H + 6}" rx="10" fill="none" stroke="{MARK}" '
             f'stroke-width="{style.width}"/>',
             weight_bar(x + 6, y + CARD_H - 12, CARD_W - 12, 7, mark.weight)]
-    return [group(style, text, mark.label, body, x + CARD_W / 2, y + CARD_H + 20, size=13)]
+    return [(rank, group(style, text, mark.label, body, x + CARD_W / 2, y + CARD_H + 20,
+                         size=13))]
 
 
 def weight_bar(x: float, y: float, length: float, height: float, weight: float) -> str:

@@ -99,22 +99,26 @@ class ISMCTSEngine(Engine):
         policy = state.game.playout_policy()
         if self.options["infer"]:
             policy.infer(state.search_kernel(), point_of_view)
+        # what the determinizations rest on: the player's whole record where the state has
+        # one, else their view (a fresh kernel: no history of the real game below the search)
+        knowing = state.knowing_kernel(point_of_view, seeds[0])
         if len(seeds) == 1:
-            stats = self.search(state, policy, limits, progress, point_of_view, seeds[0],
-                                start, stop)
+            stats = self.search(state, knowing, policy, limits, progress, point_of_view,
+                                seeds[0], start, stop)
         else:
             stats = merge_ismcts(run_in_workers([lambda seed=seed: self.search(
-                state, policy, limits, None, point_of_view, seed, start, stop)
+                state, knowing, policy, limits, None, point_of_view, seed, start, stop)
                 for seed in seeds]))
-        return self.result(state, stats, point_of_view, start, rng)
+        return self.result(state, stats, point_of_view, start, rng, knowing)
 
-    def search(self, state, policy, limits, progress, observer, seed, start, stop) -> dict:
-        """One tree's search within the limits (or until ``stop`` is set): its raw root
-        statistics, as ``merge_ismcts`` sums them."""
+    def search(self, state, knowing, policy, limits, progress, observer, seed, start,
+               stop) -> dict:
+        """One tree's search of ``knowing``'s kernel (cloned; a KnowingKernel) within the
+        limits (or until ``stop`` is set): its raw root statistics, as ``merge_ismcts`` sums
+        them."""
         selection = self.options["selection"]
         exploration = self.options["c"] if selection == "uct" else self.options["gamma"]
-        # a fresh kernel: no history of the real game below the search
-        kernel = state.game.parse_position(state.position()).search_kernel()
+        kernel = knowing.kernel.clone()
         tree = ISMCTS(kernel, policy, observer, selection,
                       exploration, seed, self.options["max_nodes"],
                       self.options["playout"], self.options["warmup"],
@@ -124,16 +128,18 @@ class ISMCTSEngine(Engine):
         tree.reset_counters()
         for past_soft_limit in run_in_chunks(tree, limits, start):
             if progress:
-                progress(self.result(state, ismcts_statistics(tree), observer, start, None))
+                progress(self.result(state, ismcts_statistics(tree), observer, start, None,
+                                     knowing))
             if past_soft_limit:
                 break
         return ismcts_statistics(tree)
 
-    def result(self, state, stats, observer, start, rng) -> Analysis:
+    def result(self, state, stats, observer, start, rng, knowing) -> Analysis:
         """Every option of the observer's decision with its share of the average strategy
         (uct: of the visits), its win rate and visits; the overall win probability is the
         strategy's expected win rate (the simulations' mean when the observer is not to
-        move). ``rng`` draws the move to play from the strategy (None: a progress report)."""
+        move), and what the determinizations rested on (``knowing``, a KnowingKernel).
+        ``rng`` draws the move to play from the strategy (None: a progress report)."""
         arms = stats["arms"]
         selection = self.options["selection"]
         weights = [(visits if selection == "uct" else strategy) for _, visits, _, strategy, _
@@ -176,4 +182,5 @@ class ISMCTSEngine(Engine):
                   "selection": selection, "observer": state.game.player_names[observer],
                   **({"real_simulations": stats["real_simulations"]}
                      if self.options["redraw"] else {}),
-                  **({"play": how} if how else {})})
+                  **({"play": how} if how else {}),
+                  "knowledge": knowing.knowledge, "plies_seen": knowing.plies})

@@ -76,6 +76,23 @@ class GameRecord:
         return state
 
 
+def record_state(path: str, game: str, plies: int | None = None, number: int = 1):
+    """The state after ``plies`` plies (default: all) of record ``number`` of the file
+    ``path``, which must be a ``game`` game, with every ply of it in the state's history, so
+    that a player's information state is their whole record since its start; a GameError
+    naming the file and the bad part otherwise."""
+    records = parse_records(read_text(path), path)
+    if not 1 <= number <= len(records):
+        raise GameError(f"{path} holds {len(records)} records; record {number} is not one")
+    record = records[number - 1]
+    if record.tags["Game"].lower() != game.lower():
+        raise GameError(f"{path}: record {number} is a {record.tags['Game']} game, not {game}")
+    try:
+        return record.replay(plies)
+    except GameError as err:
+        raise type(err)(f"{path}: {err}") from None
+
+
 def new_record(game, start, first: str, second: str, seed: int | None = None,
                **tags: str) -> GameRecord:
     """The one place a record's tags are made, for match games and terminal games alike:
