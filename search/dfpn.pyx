@@ -141,7 +141,7 @@ cdef class ProofNumberSearch:
     cdef public bint symmetry        # key the table by canonical keys (may change between calls)
     cdef public bint decompose       # search a turn as its stage and then the rest (ditto)
     cdef int attacker
-    cdef long long nodes, node_limit   # nodes: positions entered (children made)
+    cdef long long nodes, node_limit   # nodes: children listed (positions made, stage nodes)
     cdef long long expansions          # interior nodes searched by mid
     cdef double deadline
     cdef bint stopped, chance_seen
