@@ -116,7 +116,8 @@ def generate(seed: int, first: int, last: int) -> None:
 
 
 def run(seconds: float, report_path: str | None, part: str, exact: bool,
-        groups: list[int], mobility: bool, symmetry: str = "auto") -> None:
+        groups: list[int], mobility: bool, symmetry: str = "auto",
+        decompose: str = "auto") -> None:
     """Solve the positions of ``groups`` in ``part`` (K/N: every N-th from the K-th,
     1-based; several parts may run at once, each writing its own --json rows) and report
     per group."""
@@ -129,7 +130,7 @@ def run(seconds: float, report_path: str | None, part: str, exact: bool,
     rows = []
     for case in cases:
         group = int(case.id.split("-")[2])
-        solver = Solver(game, 64, mobility=mobility, symmetry=symmetry)
+        solver = Solver(game, 64, mobility=mobility, symmetry=symmetry, decompose=decompose)
         state = game.parse_position(case.position)
         solution = solver.solve(state, cpu_seconds=seconds, exact=exact)
         proven = solution.score is not None
@@ -212,6 +213,9 @@ def main() -> None:
     measure.add_argument("--symmetry", choices=("auto", "on", "off"), default="auto",
                          help="symmetric positions share table entries (default auto: "
                               "where two first moves are symmetric)")
+    measure.add_argument("--decompose", choices=("auto", "on", "off"), default="auto",
+                         help="search a turn as its dig and then its walk (default auto: on "
+                              "for Mattock)")
     commands.add_parser("regions", help="how many positions split into one-player "
                                         "territories, rock left to mine, legal turns")
     args = parser.parse_args()
@@ -221,7 +225,8 @@ def main() -> None:
         generate(args.seed, args.first, args.last)
     else:
         run(args.seconds, args.report, args.part, not args.proof_only,
-            args.group or list(PLIES_BEFORE_END), not args.no_mobility, args.symmetry)
+            args.group or list(PLIES_BEFORE_END), not args.no_mobility, args.symmetry,
+            args.decompose)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 :class:`~crystalpick.engine.game.Capabilities` says what a game asks of a searcher; a
 feature says what a game offers beyond the contract (OpenSpiel's ``GameType``, for offers):
-decks its players build, a greedy policy of its own, searcher defaults tuned to it. A game
+decks its players build, a greedy policy of its own, searcher defaults tuned to it, turns
+that split into stages. A game
 declares a feature by listing it among its bases; a caller asks :func:`provides` (or
 :func:`require`, which refuses in one line) instead of calling a method every game would
 have to carry. The contract tests check both ways: a declared feature is provided, an
@@ -124,4 +125,21 @@ def mcts_defaults(game) -> MCTSDefaults:
     return game.mcts_defaults if provides(game, TunedSearch) else MCTSDefaults()
 
 
-FEATURES: tuple[type[Feature], ...] = (DeckBuilding, GreedyPolicy, TunedSearch)
+class StagedTurns(Feature):
+    """A turn is two decisions of the mover, a first stage and then the rest (Mattock: the
+    dig, then the walk or none), which a searcher may take one at a time: choosing among a
+    few stages first and listing only the chosen stage's moves, as Amazons programs split a
+    queen move from its arrow. The stages themselves are the kernel's (engine/kernel.pxd
+    ``stages``, ``stage_moves``, ``stage_key``); a game declares here that they are worth
+    asking for (every kernel answers, by default one stage per move)."""
+
+    offers = "turns in stages"
+    needed_by = "a game whose turns split into a first stage and the rest"
+
+    @abstractmethod
+    def stage_notation(self, state, stage: int) -> str:
+        """A first stage of a turn in ``state`` as text: the beginning of its moves'
+        notation (Mattock's dig ``h5`` of ``h5`` and ``h5/h4-h5``)."""
+
+
+FEATURES: tuple[type[Feature], ...] = (DeckBuilding, GreedyPolicy, TunedSearch, StagedTurns)

@@ -54,6 +54,20 @@ cdef class GameKernel:
     # kernel whose history grows with the game (the card battle's) is never full.
     cdef bint history_full(self) noexcept nogil
     cdef u64 hash_key(self) noexcept nogil
+    # Turns in stages (engine/features.py StagedTurns): a move as two decisions of the mover,
+    # its first stage (Mattock: the dig) and the rest (the walk, or none), so a searcher may
+    # choose the stage before listing the rest. ``stages`` writes the distinct first stages
+    # of the legal moves (ids >= 0) and, where ``counts`` is not NULL, how many moves begin
+    # with each, if they fit in ``capacity``; returns their number either way. Default:
+    # every move a stage of its own.
+    cdef long long stages(self, int* out, long long* counts, long long capacity) noexcept nogil
+    # The legal moves that begin with ``stage``, the first ``capacity`` of them written;
+    # returns how many there are. Default: the stage itself (a move).
+    cdef long long stage_moves(self, int stage, int* out, long long capacity) noexcept nogil
+    # A key of the position after ``stage`` alone, the same player still to choose the rest:
+    # equal for equal such positions (however reached), never a position's hash_key.
+    # Default: hash_key() after the stage as a move, mixed with a constant.
+    cdef u64 stage_key(self, int stage) noexcept nogil
     # The least key over the images of this position under the game's symmetries (board
     # rotations and reflections, players exchanged where the rules allow): equal for
     # positions that are one game seen differently, whose value for the player to move is

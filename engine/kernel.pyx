@@ -7,6 +7,9 @@ from libc.stdlib cimport malloc, free
 
 from crystalpick.engine.rng cimport random_index
 
+# Mixed into the default stage_key, so a stage never shares a position's key.
+cdef u64 STAGE_SALT = 0xD6E8FEB86659FD93ULL
+
 
 cdef class GameKernel:
     cdef int player(self) noexcept nogil:
@@ -58,6 +61,25 @@ cdef class GameKernel:
 
     cdef double terminal_value(self) noexcept nogil:
         return 0.0
+
+    cdef long long stages(self, int* out, long long* counts, long long capacity) noexcept nogil:
+        cdef long long n = self.moves(out, capacity), i
+        if counts != NULL and n <= capacity:
+            for i in range(n):
+                counts[i] = 1
+        return n
+
+    cdef long long stage_moves(self, int stage, int* out, long long capacity) noexcept nogil:
+        if capacity > 0:
+            out[0] = stage
+        return 1
+
+    cdef u64 stage_key(self, int stage) noexcept nogil:
+        cdef u64 key
+        self.make(stage)
+        key = self.hash_key() ^ STAGE_SALT
+        self.unmake()
+        return key
 
     cdef long long perft_nodes(self, int depth, const volatile int* stop) noexcept nogil:
         """Generic perft: the last ply bulk-counted, so leaves are never played."""
@@ -150,6 +172,32 @@ cdef class GameKernel:
     @property
     def key(self):
         return self.hash_key()
+
+    def turn_stages(self):
+        """``[(stage, [its moves])]`` from ``stages`` and ``stage_moves``, in the kernel's
+        order (the tests check that they partition the legal moves)."""
+        cdef long long count = self.move_count()
+        cdef int* ids = <int*>malloc((count + 1) * sizeof(int))
+        cdef int* moves = <int*>malloc((count + 1) * sizeof(int))
+        cdef long long n, i, m
+        if ids == NULL or moves == NULL:
+            free(ids)
+            free(moves)
+            raise MemoryError()
+        try:
+            n = self.stages(ids, NULL, count + 1)
+            out = []
+            for i in range(n):
+                m = self.stage_moves(ids[i], moves, count + 1)
+                out.append((ids[i], [moves[j] for j in range(m)]))
+            return out
+        finally:
+            free(ids)
+            free(moves)
+
+    def stage_key_of(self, int stage):
+        """stage_key(stage) for Python (the tests compare it across move orders)."""
+        return self.stage_key(stage)
 
     @property
     def canonical(self):

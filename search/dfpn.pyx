@@ -33,6 +33,20 @@ table, which is what lets the search leave a subtree and come back to it.
 - A disproof records whether a draw was among its ends; without one, the attacker's
   disproof is the defender's win, with a length (longest resistance at the attacker's nodes).
 
+- Turns in stages (``decompose``; engine/kernel.pxd ``stages``): a turn is searched as two
+  decisions of its mover, the first stage (Mattock's dig) and then the rest (the walk, or
+  none). A position's children are then *stage nodes*, each the parent's position with one
+  stage chosen; a stage node's children are the positions after the stage's moves. Both are
+  the mover's nodes (OR where the attacker moves, AND elsewhere), so the numbers are the
+  same minimum and sum over the same moves, grouped; what changes is the work: a position
+  is expanded into its ~17 digs, each judged by one representative (its first move, the
+  dig without a walk: its numbers, the mover's summed number times the stage's move count),
+  and only a chosen dig's walks are made. A stage node takes no ply (its children take
+  it), is keyed by the kernel's ``stage_key`` (a dig reached from different positions is
+  one entry), and its children are positions keyed as always, so different walks that
+  reach the same position share an entry. The proofs are the same: tests compare the
+  values with the search that makes every move at once.
+
 Keys: the kernel's Zobrist key, mixed with a constant per attacker, so proofs for both
 players share the table. With ``symmetry`` the key is the kernel's canonical key (the least
 over the position's symmetric images, which may exchange the players) mixed with whether the
@@ -89,7 +103,8 @@ cdef struct Entry:
 
 cdef struct Child:
     u64 key
-    int move
+    int move                     # a move, or a stage's id where ``stage`` is set
+    char stage                   # a stage node: the parent's position with ``move`` chosen
     u32 pn
     u32 dn
     short length                 # proof (or unbounded disproof) length from the child
@@ -115,15 +130,18 @@ cdef class ProofNumberSearch:
     cdef Evaluator evaluator
     cdef Entry* table
     cdef u64 slot_mask
-    cdef Child* child_lists[MAX_PLIES]
-    cdef long long capacity[MAX_PLIES]
+    # a list per level of the tree: with stages, a turn is two levels
+    cdef Child* child_lists[2 * MAX_PLIES]
+    cdef long long capacity[2 * MAX_PLIES]
     cdef int* move_scratch
+    cdef long long* count_scratch   # the stages' move counts, sized as move_scratch
     cdef long long move_scratch_size
     cdef double epsilon, init_scale
     cdef bint mobility
     cdef public bint symmetry        # key the table by canonical keys (may change between calls)
+    cdef public bint decompose       # search a turn as its stage and then the rest (ditto)
     cdef int attacker
-    cdef long long nodes, node_limit   # nodes: positions entered (children made)
+    cdef long long nodes, node_limit   # nodes: children listed (positions made, stage nodes)
     cdef long long expansions          # interior nodes searched by mid
     cdef double deadline
     cdef bint stopped, chance_seen
@@ -134,12 +152,13 @@ cdef class ProofNumberSearch:
         self.stop = StopFlag()
         self.table = NULL
         self.move_scratch = NULL
+        self.count_scratch = NULL
         memset(self.child_lists, 0, sizeof(self.child_lists))
         memset(self.capacity, 0, sizeof(self.capacity))
 
     def __init__(self, GameKernel kernel, Evaluator evaluator, int hash_megabytes=64,
                  double epsilon=0.25, double init_scale=150.0, bint mobility=True,
-                 bint symmetry=False):
+                 bint symmetry=False, bint decompose=False):
         cdef u64 slots = 1
         if hash_megabytes < 1:
             raise ValueError("the table needs at least 1 MB")
@@ -156,11 +175,13 @@ cdef class ProofNumberSearch:
         self.init_scale = init_scale
         self.mobility = mobility
         self.symmetry = symmetry
+        self.decompose = decompose
 
     def __dealloc__(self):
         free(self.table)
         free(self.move_scratch)
-        for i in range(MAX_PLIES):
+        free(self.count_scratch)
+        for i in range(2 * MAX_PLIES):
             free(self.child_lists[i])
 
     def set_kernel(self, GameKernel kernel):
@@ -260,6 +281,11 @@ cdef class ProofNumberSearch:
 
     # -- expansion ---------------------------------------------------------------------------
 
+    cdef inline u64 stage_table_key(self, int stage) noexcept nogil:
+        """The table key of a stage of the kernel's position (for the attacker)."""
+        cdef u64 key = self.kernel.stage_key(stage) ^ ATTACKER_SALT[self.attacker]
+        return key if key != 0 else 1
+
     cdef inline u64 child_key(self) noexcept nogil:
         """The table key of the kernel's position (not over: a player is to move)."""
         cdef u64 key
@@ -314,34 +340,62 @@ cdef class ProofNumberSearch:
             return True
         return False
 
-    cdef long long expand(self, int ply, int budget, bint cutoff=True) noexcept nogil:
-        """List the children of the node at ``ply`` with their numbers; 0 if out of memory.
-        With ``cutoff``, the list ends at the first child whose game is over with a real win
-        for the player moving here: that child alone decides the node, by the shortest
-        possible line, so making and judging its siblings would be wasted (near the end of
-        a game most of a proof's nodes are such positions)."""
-        cdef long long n = self.kernel.moves(self.move_scratch, self.move_scratch_size)
-        cdef long long i
-        cdef bint or_node = self.kernel.player() == self.attacker
-        cdef Child* child
+    cdef bint make_room(self, long long n, int ply) noexcept nogil:
+        """Grow the move scratch and the child list of ``ply`` to hold ``n``; False if out
+        of memory."""
         cdef int* grown
+        cdef long long* counts
+        cdef Child* kids
         if n > self.move_scratch_size:
             grown = <int*>realloc(self.move_scratch, n * sizeof(int))
             if grown == NULL:
-                return 0
+                return False
             self.move_scratch = grown
+            counts = <long long*>realloc(self.count_scratch, n * sizeof(long long))
+            if counts == NULL:
+                return False
+            self.count_scratch = counts
             self.move_scratch_size = n
-            self.kernel.moves(self.move_scratch, n)
         if n > self.capacity[ply]:
-            child = <Child*>realloc(self.child_lists[ply], n * sizeof(Child))
-            if child == NULL:
-                return 0
-            self.child_lists[ply] = child
+            kids = <Child*>realloc(self.child_lists[ply], n * sizeof(Child))
+            if kids == NULL:
+                return False
+            self.child_lists[ply] = kids
             self.capacity[ply] = n
+        return True
+
+    cdef long long list_moves(self, int ply, int stage) noexcept nogil:
+        """The moves of the kernel's position (``stage`` -1) or of one of its stages into
+        the move scratch, with room for their children at ``ply``; 0 if out of memory."""
+        cdef long long size = self.move_scratch_size
+        cdef long long n = self.kernel.moves(self.move_scratch, size) if stage < 0 \
+            else self.kernel.stage_moves(stage, self.move_scratch, size)
+        if not self.make_room(n, ply):
+            return 0
+        if n > size:
+            if stage < 0:
+                self.kernel.moves(self.move_scratch, n)
+            else:
+                self.kernel.stage_moves(stage, self.move_scratch, n)
+        return n
+
+    cdef long long expand(self, int ply, int budget, bint cutoff=True,
+                          int stage=-1) noexcept nogil:
+        """List the children of the node at ``ply`` with their numbers: the positions after
+        every move, or after the moves of ``stage`` (>= 0, a stage node's); 0 if out of
+        memory. With ``cutoff``, the list ends at the first child whose game is over with a
+        real win for the player moving here: that child alone decides the node, by the
+        shortest possible line, so making and judging its siblings would be wasted (near
+        the end of a game most of a proof's nodes are such positions)."""
+        cdef long long n = self.list_moves(ply, stage)
+        cdef long long i
+        cdef bint or_node = self.kernel.player() == self.attacker
+        cdef Child* child
         self.nodes += n
         for i in range(n):
             child = &self.child_lists[ply][i]
             child.move = self.move_scratch[i]
+            child.stage = 0
             self.kernel.make(child.move)
             child.settled = self.settle(child, budget)
             if cutoff and child.settled and self.kernel.player() == -2 and not child.draw \
@@ -358,6 +412,48 @@ cdef class ProofNumberSearch:
             self.kernel.unmake()
         return n
 
+    cdef long long expand_stages(self, int ply, int budget) noexcept nogil:
+        """List the stages of the kernel's position as stage nodes at ``ply`` (searched with
+        ``budget``, the position's own: the stage's moves take the ply); 0 if out of
+        memory. A new stage node gets the numbers of the position after its first move,
+        the number the mover sums times the stage's move count (the sum over its moves if
+        they were alike)."""
+        cdef long long size = self.move_scratch_size
+        cdef long long n = self.kernel.stages(self.move_scratch, self.count_scratch, size)
+        cdef long long i
+        cdef bint or_node = self.kernel.player() == self.attacker
+        cdef int first
+        cdef Child* child
+        if not self.make_room(n, ply):
+            return 0
+        if n > size:
+            self.kernel.stages(self.move_scratch, self.count_scratch, n)
+        self.nodes += n
+        for i in range(n):
+            child = &self.child_lists[ply][i]
+            child.move = self.move_scratch[i]
+            child.stage = 1
+            child.settled = 0
+            child.length = 0
+            child.draw = 0
+            child.key = self.stage_table_key(child.move)
+            if self.lookup(child.key, budget, child):
+                continue
+            self.kernel.stage_moves(child.move, &first, 1)
+            self.kernel.make(first)
+            if self.settle(child, budget if budget >= UNBOUNDED else budget - 1):
+                child.pn, child.dn = 1, 1        # its expansion decides it
+                child.length = 0
+                child.draw = 0
+            else:
+                self.initial_numbers(child)
+            self.kernel.unmake()
+            if or_node:
+                child.dn = saturate(<u64n>child.dn * self.count_scratch[i])
+            else:
+                child.pn = saturate(<u64n>child.pn * self.count_scratch[i])
+        return n
+
     # -- the search --------------------------------------------------------------------------
 
     cdef inline bint out_of_budget(self) noexcept nogil:
@@ -369,10 +465,11 @@ cdef class ProofNumberSearch:
         return self.stopped
 
     cdef void combine(self, Child* kids, long long n, bint or_node, Child* node,
-                      long long* best, u32* second) noexcept nogil:
+                      long long* best, u32* second, int step) noexcept nogil:
         """The node's numbers from its children's, the child to search next (the first of
         the smallest minimised number) and the runner-up's number, which the best child's
-        threshold is set from."""
+        threshold is set from; ``step``: plies from the node to its children (0 from a
+        position to its stages)."""
         cdef long long i
         cdef u64n total = 0
         cdef u32 low = INFINITE, runner = INFINITE, mine
@@ -394,10 +491,10 @@ cdef class ProofNumberSearch:
             node.dn = low
             node.pn = INFINITE if low == 0 else saturate(total)
         if node.pn == 0 or node.dn == 0:
-            self.settled_length(kids, n, or_node, node)
+            self.settled_length(kids, n, or_node, node, step)
 
     cdef void settled_length(self, Child* kids, long long n, bint or_node,
-                             Child* node) noexcept nogil:
+                             Child* node, int step) noexcept nogil:
         """Length (and draw mark) of a proven or disproven node. Where one child decides
         (the winner moves) it is the shortest such child, a real win before a draw; where
         every child decides (the loser moves) the longest, a draw if any is one."""
@@ -417,22 +514,28 @@ cdef class ProofNumberSearch:
             else:
                 length = max(length, kids[i].length)
                 draw = draw or kids[i].draw
-        node.length = <short>(length + 1)
+        node.length = <short>(length + step)
         node.draw = draw
 
     cdef void mid(self, int ply, int budget, u32 th_pn, u32 th_dn, Child* node) noexcept nogil:
-        """Search the kernel's (non-terminal) position until one of its numbers reaches its
-        threshold; leave the result in ``node`` and the table."""
+        """Search the kernel's (non-terminal) position, or with ``node.stage`` one of its
+        stages, until one of its numbers reaches its threshold; leave the result in
+        ``node`` and the table."""
         cdef bint or_node = self.kernel.player() == self.attacker
+        cdef bint split = self.decompose and not node.stage   # children are stage nodes
         cdef long long n, best, i
         cdef u32 second, child_th_pn, child_th_dn
         cdef u64n start = self.nodes, grown
-        cdef int child_budget = budget if budget >= UNBOUNDED else budget - 1
+        cdef int child_budget = budget if budget >= UNBOUNDED or split else budget - 1
+        cdef int step = 0 if split else 1
         cdef Child* kids
         cdef Child* chosen
         self.expansions += 1
         self.out_of_budget()
-        n = self.expand(ply, child_budget)
+        if split:
+            n = self.expand_stages(ply, child_budget)
+        else:
+            n = self.expand(ply, child_budget, True, node.move if node.stage else -1)
         if n == 0:                 # out of memory: nothing proven
             self.stopped = True
             return
@@ -441,7 +544,7 @@ cdef class ProofNumberSearch:
             for i in range(n):
                 if not kids[i].settled:
                     self.lookup(kids[i].key, child_budget, &kids[i])
-            self.combine(kids, n, or_node, node, &best, &second)
+            self.combine(kids, n, or_node, node, &best, &second, step)
             if node.pn >= th_pn or node.dn >= th_dn or self.stopped:
                 break
             chosen = &kids[best]
@@ -452,11 +555,14 @@ cdef class ProofNumberSearch:
             else:
                 child_th_dn = <u32>min(<u64n>th_dn, grown)
                 child_th_pn = sum_threshold(th_pn, node.pn, chosen.pn)
-            self.kernel.make(chosen.move)
-            self.mid(ply + 1, child_budget, child_th_pn, child_th_dn, chosen)
-            self.kernel.unmake()
+            if chosen.stage:
+                self.mid(ply + 1, child_budget, child_th_pn, child_th_dn, chosen)
+            else:
+                self.kernel.make(chosen.move)
+                self.mid(ply + 1, child_budget, child_th_pn, child_th_dn, chosen)
+                self.kernel.unmake()
             if self.stopped:
-                self.combine(kids, n, or_node, node, &best, &second)
+                self.combine(kids, n, or_node, node, &best, &second, step)
                 break
         self.save(node, budget, self.nodes - start)
 
@@ -475,6 +581,7 @@ cdef class ProofNumberSearch:
         self.chance_seen = False
         cdef int limit = UNBOUNDED if budget < 0 else min(budget, UNBOUNDED - 1)
         self.root.key = self.child_key()
+        self.root.stage = 0
         self.root.length = 0
         self.root.draw = 0
         with nogil:
@@ -530,6 +637,7 @@ cdef class ProofNumberSearch:
         cdef Child* kids
         cdef Child node
         self.stopped = False
+        node.stage = 0
         while self.kernel.player() >= 0 and len(line) < MAX_PLIES - 1:
             node.key = self.child_key()
             if not self.lookup(node.key, remaining, &node) or (node.pn != 0 and node.dn != 0):

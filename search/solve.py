@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 from crystalpick.engine.game import GameError
 
+from .decompose import use_decomposition
 from .dfpn import DISPROVEN_STATUS, PROVEN_STATUS, ProofNumberSearch
 from .headed_file import DamagedTable, check_headed, digest, read_headed, write_headed
 from .requirements import NO_CHANCE, PERFECT_INFORMATION, refuse
@@ -98,7 +99,7 @@ class Solver:
 
     def __init__(self, game, hash_megabytes: int = 64, epsilon: float = 0.25,
                  evaluation_order: bool = True, mobility: bool = True,
-                 symmetry: str = "auto"):
+                 symmetry: str = "auto", decompose: str = "auto"):
         refuse("solve", self.requires, game)
         self.game = game
         try:
@@ -112,6 +113,7 @@ class Solver:
         if symmetry not in SYMMETRY_CHOICES:
             raise ValueError(f"symmetry={symmetry}: expected {'|'.join(SYMMETRY_CHOICES)}")
         self.symmetry = symmetry
+        self.searcher.decompose = use_decomposition(decompose, game)
         self.loaded_entries = 0
 
     # -- the table file --------------------------------------------------------------------

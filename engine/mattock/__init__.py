@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 
-from ..features import MCTSDefaults, TunedSearch
+from ..features import MCTSDefaults, StagedTurns, TunedSearch
 from ..game import BenchSettings, Game, RuleOption
 from .board import board, random_start_cells
 from .notation import EMPTY, ROCK, TILE, Position, parse_position, start_position
 
 
-class Mattock(Game, TunedSearch):
+class Mattock(Game, TunedSearch, StagedTurns):
     name = "mattock"
     player_names = ("first", "second")
     # Every ply mines one rock cell: at most 127 - 12 on size 7 (61 - 6 on size 5).
@@ -43,6 +43,12 @@ class Mattock(Game, TunedSearch):
                    "start cells: the fixed layout, or drawn per sector and mirrored through "
                    "the centre (seeded with --seed)"),
     )
+
+    def stage_notation(self, state, stage: int) -> str:
+        """A turn's first stage is its dig (rules section 4: Mine, then the optional Move);
+        the kernel numbers a dig by its cell, which is also the turn that digs it and walks
+        nowhere."""
+        return state.move_to_str(stage)
 
     def _state(self, position: Position):
         if self.impl == "fast":

@@ -36,6 +36,8 @@ cdef u64 KEYS[3 * MAX_CELLS + 1]
 for _i in range(3 * MAX_CELLS + 1):
     KEYS[_i] = _PY_KEYS[_i]
 cdef int SIDE_KEY = 3 * MAX_CELLS
+# Mixed into a stage's key (a dig whose walk is still to choose), so none is a position's.
+cdef u64 STAGE_KEY = 0x8E3AD5C1A7F2B96DULL
 
 # IMAGE_KEYS[size][kind][cell][image]: the key that a tile (kind 0) or a miner of player
 # kind - 1 on ``cell`` contributes to the image's key (zobrist.image_key_tables). The image
@@ -505,65 +507,83 @@ cdef long long count_turns(MState* s, Labels* own) noexcept nogil:
     return total
 
 
-cdef long long generate_turns(MState* s, Labels* own, int* out, long long capacity) noexcept nogil:
-    """Write the turns (mine cell ascending; no move first, then source, target ascending)
-    to ``out`` while they fit in ``capacity``; return how many there are in all.
+cdef inline long long turns_mining(MState* s, Labels* own, int c, u64* empty, int* out,
+                                   long long capacity, long long n) noexcept nogil:
+    """Append the turns mining ``c`` (no move first, then source, target ascending) to
+    ``out[n:]`` while they fit in ``capacity``; return the new count.
 
-    For each mine cell, a source's targets are the empty tiles of its group, where the groups
-    the cell merges count as one (holding the cell itself: a re-entered miner's source, else
-    a target); groups are cell sets, so only the targets are visited."""
+    A source's targets are the empty tiles of its group, where the groups the cell merges
+    count as one (holding the cell itself: a re-entered miner's source, else a target);
+    groups are cell sets, so only the targets are visited."""
     cdef int* group = own.group
     cdef int merged[3]
     cdef u64 merged_cells[WORDS]
-    cdef u64 empty[WORDS]
     cdef u64 sources[WORDS]
     cdef u64 targets[WORDS]
     cdef u64* within
     cdef u64 bits, source_bits
     cdef int p = s.to_move
     cdef int placed = s.on_board[p] < s.miners_per_player
+    cdef int j, w, v, source, target
+    if n < capacity:
+        out[n] = c
+    n += 1
+    merged_groups(s, c, own, merged)
+    merged_cells[0] = merged_cells[1] = 0
+    for j in range(3):
+        if merged[j] >= 0:
+            for w in range(WORDS):
+                merged_cells[w] |= own.members[merged[j]][w]
+    # c is a source when a miner re-enters on it, else a target of the merged group
+    for w in range(WORDS):
+        sources[w] = s.miners_of[p][w]
+    if placed:
+        set_bit(sources, c)
+    for v in range(WORDS):
+        source_bits = sources[v]
+        while source_bits:
+            source = v * 64 + lowest_bit(source_bits)
+            source_bits &= source_bits - 1
+            if source == c or in_merged(group[source], merged):
+                within = &merged_cells[0]
+            else:
+                within = &own.members[group[source]][0]
+            for w in range(WORDS):
+                targets[w] = empty[w] & within[w]
+            if not placed and within == &merged_cells[0]:
+                set_bit(targets, c)
+            for w in range(WORDS):
+                bits = targets[w]
+                while bits:
+                    target = w * 64 + lowest_bit(bits)
+                    bits &= bits - 1
+                    if n < capacity:
+                        out[n] = move_code(c, source, target)
+                    n += 1
+    return n
+
+
+cdef long long generate_turns(MState* s, Labels* own, int* out, long long capacity) noexcept nogil:
+    """Write the turns (mine cell ascending, each cell's as ``turns_mining``) to ``out``
+    while they fit in ``capacity``; return how many there are in all."""
+    cdef u64 empty[WORDS]
     cdef long long n = 0
     cdef int cells[MAX_CELLS]
-    cdef int c, j, k, w, v, source, target
+    cdef int k
     empty_tiles(s, empty)
     for k in range(mine_cells(s, own, cells, MAX_CELLS)):
-        c = cells[k]
-        if n < capacity:
-            out[n] = c
-        n += 1
-        merged_groups(s, c, own, merged)
-        merged_cells[0] = merged_cells[1] = 0
-        for j in range(3):
-            if merged[j] >= 0:
-                for w in range(WORDS):
-                    merged_cells[w] |= own.members[merged[j]][w]
-        # c is a source when a miner re-enters on it, else a target of the merged group
-        for w in range(WORDS):
-            sources[w] = s.miners_of[p][w]
-        if placed:
-            set_bit(sources, c)
-        for v in range(WORDS):
-            source_bits = sources[v]
-            while source_bits:
-                source = v * 64 + lowest_bit(source_bits)
-                source_bits &= source_bits - 1
-                if source == c or in_merged(group[source], merged):
-                    within = &merged_cells[0]
-                else:
-                    within = &own.members[group[source]][0]
-                for w in range(WORDS):
-                    targets[w] = empty[w] & within[w]
-                if not placed and within == &merged_cells[0]:
-                    set_bit(targets, c)
-                for w in range(WORDS):
-                    bits = targets[w]
-                    while bits:
-                        target = w * 64 + lowest_bit(bits)
-                        bits &= bits - 1
-                        if n < capacity:
-                            out[n] = move_code(c, source, target)
-                        n += 1
+        n = turns_mining(s, own, cells[k], empty, out, capacity, n)
     return n
+
+
+cdef inline u64 stage_key_of(MState* s, int c) noexcept nogil:
+    """The key of the position after digging ``c`` (and a re-entered miner placed on it),
+    the walk still to choose: the tile and the miner as make_move keys them, and the side
+    not yet passed, mixed with STAGE_KEY."""
+    cdef u64 key = s.key ^ tile_key(c) ^ STAGE_KEY
+    if s.on_board[s.to_move] < s.miners_per_player:
+        key ^= miner_key(s.to_move, c)
+    return key
 
 
 # -- make / unmake ---------------------------------------------------------------------------
@@ -817,6 +837,33 @@ cdef class Kernel:
 
     cdef u64 canonical_key(self) noexcept nogil:
         return canonical_key_of(&self.s)
+
+    # Turns in stages: the dig (a mine cell's id is the cell, which is also its turn
+    # without a walk), then the walk or none.
+    cdef long long stages(self, int* out, long long* counts, long long capacity) noexcept nogil:
+        cdef int cells[MAX_CELLS]
+        cdef long long turns[MAX_CELLS]
+        cdef Labels* own = labels_of(&self.s, self.s.to_move)
+        cdef int i, n
+        if counts == NULL:
+            n = mine_cells(&self.s, own, cells, MAX_CELLS)
+        else:
+            n = mine_cell_turns(&self.s, own, cells, turns)
+        if n <= capacity:
+            for i in range(n):
+                out[i] = cells[i]
+                if counts != NULL:
+                    counts[i] = turns[i]
+        return n
+
+    cdef long long stage_moves(self, int stage, int* out, long long capacity) noexcept nogil:
+        cdef u64 empty[WORDS]
+        empty_tiles(&self.s, empty)
+        return turns_mining(&self.s, labels_of(&self.s, self.s.to_move), stage, empty, out,
+                            capacity, 0)
+
+    cdef u64 stage_key(self, int stage) noexcept nogil:
+        return stage_key_of(&self.s, stage)
 
     cdef double terminal_value(self) noexcept nogil:
         return 1.0 if self.s.to_move == 1 else -1.0

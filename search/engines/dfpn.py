@@ -2,6 +2,7 @@
 otherwise a draw's score and the first move not proven to lose."""
 from __future__ import annotations
 
+from ..decompose import DECOMPOSE_CHOICES
 from ..options import EngineSchema, Option
 from ..result import Analysis, Line, line_strings
 from ..score import PovScore, Value
@@ -19,7 +20,10 @@ class DfpnEngine(Engine):
         limits=(NODES, TIME),
         options=(Option("hash", "int", 64, "Transposition table size in MiB.",
                         minimum=1, maximum=65536),
-                 SYMMETRY))
+                 SYMMETRY,
+                 Option("decompose", "choice", "auto", "Search a turn as its first stage and "
+                        "then the rest (auto: where the game's turns split so, as Mattock's "
+                        "dig and walk).", choices=DECOMPOSE_CHOICES)))
 
     stopped_by = ("nodes", "time", "clock")
     requires = Solver.requires
@@ -33,7 +37,8 @@ class DfpnEngine(Engine):
         """The solver (its table) for ``state``'s game."""
         if self.solver is None or self.game != state.game.identity:
             self.solver = Solver(state.game, self.options["hash"],
-                                 symmetry=self.options["symmetry"])
+                                 symmetry=self.options["symmetry"],
+                                 decompose=self.options["decompose"])
             self.game = state.game.identity
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
