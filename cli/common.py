@@ -151,8 +151,9 @@ def seed_note(game) -> str:
 
 class PositionCommand(click.Command):
     """A command whose POSITION words may start with '-', as the tool prints Mattock
-    positions (``-x3/-1---1/... o``): such a word is not an option of the command, so it is
-    read as a position word (kept in place), not refused as an unknown option."""
+    positions (``-x3/-1---1/... o``, ``---2/...``): such a word is not an option of the
+    command (no option name holds a '/'), so it is read as a position word (kept in place),
+    not refused as an unknown option."""
 
     PLACEHOLDER = "\x00position-word-{}"
 
@@ -165,8 +166,9 @@ class PositionCommand(click.Command):
         words, rewritten = [], []
         for index, arg in enumerate(args):
             previous = args[index - 1] if index else ""
-            if (arg.startswith("-") and not arg.startswith("--") and "/" in arg
-                    and arg.partition("=")[0] not in known and previous not in takes_value):
+            name = arg.partition("=")[0]
+            if (arg.startswith("-") and "/" in (name if arg.startswith("--") else arg)
+                    and name not in known and previous not in takes_value):
                 rewritten.append(self.PLACEHOLDER.format(len(words)))
                 words.append(arg)
             else:

@@ -221,13 +221,16 @@ def test_default_openings_are_distinct_reproducible_and_only_where_needed():
     assert default_openings(chance)[0] == []
 
 
-def test_a_position_starting_with_a_dash_is_read_as_printed():
-    position = "-x3/-1---1/1--1xo1/2-3--/2-1o--1-/1o-1-1--/1x2--1/1--2-/1---- o"
+@pytest.mark.parametrize("position", [
+    "-x3/-1---1/1--1xo1/2-3--/2-1o--1-/1o-1-1--/1x2--1/1--2-/1---- o",
+    "---2/1-1-2/--2x2/1-2o-x1/1-1--2o1/1-2-o-1/1--2x1/1----1/5 o"])   # mattock-end-06-01
+def test_a_position_starting_with_a_dash_is_read_as_printed(position):
     for command in (["show", "mattock"], ["moves", "mattock"], ["perft", "mattock", "-d", "1"]):
         result = run(*command, *position.split())
         assert result.exit_code == 0, result.output
         assert position in result.output or command[0] == "moves"
     refused(run("show", "mattock", "--bogus"), "No such option '--bogus'")
+    refused(run("show", "mattock", "--bogus=a/b"), "No such option '--bogus'")
 
 
 def test_perft_prints_the_position_it_counted_and_the_seed():
