@@ -376,7 +376,7 @@ cdef class OOS:
         cdef int base = self.kernel.plies(), depth = 0, player, position = 0, move
         cdef bint targeted = self.targeting > 0 and random_unit(&self.rng) < self.targeting
         # restricting: the path is still on the target and short of the current set
-        cdef bint restricting = True, through = False
+        cdef bint restricting = self.targeting > 0, through = False
         cdef double delta = self.targeting, q_target = 1.0, q_plain = 1.0
         cdef double own_reach = 1.0, other_reach = 1.0, total, kept_mass, prefix, weight
         cdef double result, u, tail, sigma_chosen
@@ -573,6 +573,22 @@ cdef class OOS:
         s = &self.slots[self.table[i].first]
         return [(s[k].move, s[k].average, s[k].regret, s[k].value, s[k].visits)
                 for k in range(self.table[i].count)]
+
+    def average_strategy(self, u64 information_key, int player):
+        """``{move: probability}`` of the average strategy at ``player``'s information set
+        of that key (its kernel ``information_state_key``), None if no iteration met it: the
+        whole game's strategy, which an offline run (targeting 0) approximates."""
+        cdef u64 key = set_key(information_key, player)
+        cdef long long i = self.slot_of(key), k
+        cdef Slot* s
+        cdef double total = 0.0
+        if self.table[i].key != key:
+            return None
+        s = &self.slots[self.table[i].first]
+        for k in range(self.table[i].count):
+            total += s[k].average
+        return {s[k].move: (s[k].average / total if total > 0 else 1.0 / self.table[i].count)
+                for k in range(self.table[i].count)}
 
     def reset_counters(self):
         self.simulations = 0

@@ -42,6 +42,7 @@ class InfoSet:
     position: str              # one position of the set (a state to ask a policy at)
     first_slot: int            # the set's moves are slots first_slot .. first_slot+len-1
     history: tuple[int, ...] = ()   # the moves from the root to that position
+    key: int = 0               # the information state's key (the observation's without recall)
 
 
 @dataclass
@@ -159,7 +160,8 @@ class _Builder:
             found = self.infoset_ids[key] = len(self.infosets)
             self.infosets.append(InfoSet(player, observation, moves, state.position(),
                                          len(self.slots),
-                                         tuple(state.played_moves()[self.root_plies:])))
+                                         tuple(state.played_moves()[self.root_plies:]),
+                                         key[1] if self.recall else 0))
             self.slots.extend([found] * len(moves))
         elif self.infosets[found].moves != moves:
             raise GameError(f"two states with the same observation for player {player + 1} "
