@@ -39,8 +39,12 @@ from crystalpick.search.stop cimport StopFlag
 
 cdef enum:
     CHECK_EVERY = 16
+    CHANCE_STEP = -1        # a chance node on the target, kept for the baselines' estimates
     TARGET_ROOM = 64        # keys a bare view's target may take before the root player decides
     UNTRACKED = -1          # a decision whose information set the full table could not take
+
+DEF BASELINE_RATE = 0.1     # the baselines' exponentially decaying average of sampled values
+
 
 cdef struct InfoSet:        # one information set: its moves are slots first .. first+count-1
     u64 key                 # 0: an empty table entry
@@ -53,6 +57,7 @@ cdef struct Slot:           # one move of an information set
     double average          # cumulative reach-weighted strategy: the average strategy
     double value            # sum of the mover's results in [0, 1] over the samples playing it
     long long visits
+    double baseline         # VR-MCCFR: the learnt value of the move, the first player's view
 
 cdef struct Step:           # one decision of the current iteration's history
     int first               # its information set's first slot (UNTRACKED: none)
@@ -62,6 +67,8 @@ cdef struct Step:           # one decision of the current iteration's history
     int chosen              # index of the sampled move among the set's slots
     double sigma            # the current strategy's probability of it
     double other_reach      # the other players' strategy reach (no chance) at this node
+    double before           # the sampling probability (no chance) of reaching the node
+    double after            # ... and of its child: their ratio is the move's, given the node
 
 
 cdef inline u64 set_key(u64 information, int player) noexcept nogil:
@@ -78,6 +85,7 @@ cdef class OOS:
     cdef readonly int root_player
     cdef readonly double targeting
     cdef readonly double epsilon
+    cdef readonly bint baselines        # VR-MCCFR's control variates in the estimates
     cdef readonly bint determinizes     # each iteration redraws what the root hides
     cdef readonly int history_plies     # plies from the root to the current position
     cdef u64 rng
@@ -116,7 +124,8 @@ cdef class OOS:
         self.restricted = NULL
 
     def __init__(self, GameKernel kernel, int root_player, double targeting=0.9,
-                 double epsilon=0.6, unsigned long long seed=0, long long max_infosets=2_000_000):
+                 double epsilon=0.6, unsigned long long seed=0, long long max_infosets=2_000_000,
+                 bint baselines=False):
         if root_player not in (0, 1):
             raise ValueError(f"root player must be 0 or 1, got {root_player}")
         if not (0.0 <= targeting <= 1.0 and 0.0 < epsilon <= 1.0):
@@ -126,6 +135,7 @@ cdef class OOS:
         self.root_player = root_player
         self.targeting = targeting
         self.epsilon = epsilon
+        self.baselines = baselines
         self.rng = seed
         self.max_infosets = max_infosets
         self.history_plies = kernel.plies()
@@ -292,6 +302,7 @@ cdef class OOS:
             self.slots[self.slot_count + k].average = 0.0
             self.slots[self.slot_count + k].value = 0.0
             self.slots[self.slot_count + k].visits = 0
+            self.slots[self.slot_count + k].baseline = 0.0
         self.slot_count += n
         self.infoset_count += 1
         return i
@@ -422,6 +433,7 @@ cdef class OOS:
                     chosen = random_index(self.restricted, n, &self.rng)
                 else:
                     chosen = random_index(self.chances, n, &self.rng)
+                prefix = delta * q_target + (1.0 - delta) * q_plain
                 # chance cancels between the reaches and the sampling probability: only the
                 # targeted scheme's renormalisation is left
                 if self.restricted[chosen] > 0:
@@ -429,6 +441,16 @@ cdef class OOS:
                 else:
                     q_target = 0.0
                     restricting = False
+                if not self.push_step(depth):
+                    return self.unwind(base, False)
+                step = &self.steps[depth]
+                step.first = UNTRACKED
+                step.player = CHANCE_STEP
+                step.root = False
+                step.sigma = 1.0
+                step.before = prefix
+                step.after = delta * q_target + (1.0 - delta) * q_plain
+                depth += 1
                 self.kernel.make(self.moves[chosen])
                 self.made += 1
                 if restricting:
@@ -513,6 +535,8 @@ cdef class OOS:
             step.chosen = <int>chosen
             step.sigma = self.chances[chosen]
             step.other_reach = other_reach
+            step.before = prefix
+            step.after = delta * q_target + (1.0 - delta) * q_plain
             depth += 1
             if player == update:
                 own_reach *= self.chances[chosen]
@@ -529,14 +553,20 @@ cdef class OOS:
             self.reached += 1
         total = delta * q_target + (1.0 - delta) * q_plain
         u = result if update == 0 else -result
+        for k in range(depth):
+            step = &self.steps[k]
+            if step.root:
+                self.slots[step.first + step.chosen].visits += 1
+                self.slots[step.first + step.chosen].value += \
+                    (1.0 + (result if step.player == 0 else -result)) / 2
+        if self.baselines:
+            self.learn_with_baselines(depth, u, update)
+            return self.unwind(base, True)
         tail = 1.0
         for k in range(depth - 1, -1, -1):
             step = &self.steps[k]
             if step.first != UNTRACKED:
                 s = &self.slots[step.first]
-                if step.root:
-                    s[step.chosen].visits += 1
-                    s[step.chosen].value += (1.0 + (result if step.player == 0 else -result)) / 2
                 if step.player == update and total > 0:
                     n = step.count
                     self.current_strategy(s, n, self.chances)
@@ -547,6 +577,44 @@ cdef class OOS:
                     s[step.chosen].regret += weight
             tail *= step.sigma
         return self.unwind(base, True)
+
+    cdef void learn_with_baselines(self, int depth, double u, int update) noexcept nogil:
+        """VR-MCCFR (Schmid et al. 2019): walking back from the end, each node's value for
+        ``update`` is estimated with a control variate, every move's learnt baseline, the
+        sampled move's corrected by its importance-weighted surprise, so the moves not sampled
+        get an estimate too and the regrets of ``update`` learn from all of them. The
+        probability of the sampled move given the node is the ratio of the path's sampling
+        probabilities after and before it, which covers the targeting mixture."""
+        cdef double value = u, sign = 1.0 if update == 0 else -1.0, ratio, node_value, weight
+        cdef long long k, a, n
+        cdef Step* step
+        cdef Slot* s
+        for k in range(depth - 1, -1, -1):
+            step = &self.steps[k]
+            if step.before <= 0 or step.after <= 0:
+                continue
+            ratio = step.after / step.before
+            if step.player == CHANCE_STEP:      # chance by its probability, renormalised
+                value /= ratio
+                continue
+            n = step.count
+            if step.first == UNTRACKED:         # uniform, baseline 0
+                value = value / ratio / n
+                continue
+            s = &self.slots[step.first]
+            self.current_strategy(s, n, self.chances)
+            for a in range(n):
+                self.sampling[a] = sign * s[a].baseline
+            self.sampling[step.chosen] += (value - sign * s[step.chosen].baseline) / ratio
+            node_value = 0.0
+            for a in range(n):
+                node_value += self.chances[a] * self.sampling[a]
+            if step.player == update:
+                weight = step.other_reach / step.before
+                for a in range(n):
+                    s[a].regret += weight * (self.sampling[a] - node_value)
+            s[step.chosen].baseline += BASELINE_RATE * (sign * value - s[step.chosen].baseline)
+            value = node_value
 
     cdef void consistent_uniform(self, long long n, int position) noexcept nogil:
         """The targeted scheme where every consistent move has sampling weight 0: uniform

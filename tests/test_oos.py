@@ -34,6 +34,7 @@ def test_a_good_spec_parses_to_typed_values():
     ("oos:epsilon=0", "epsilon=0: expected a finite number > 0 and <= 1"),
     ("oos:max_nodes=10", "max_nodes=10: expected an integer in 1024.."),
     ("oos:gamma=0.1", "oos has no option 'gamma'"),
+    ("oos:baselines=maybe", "baselines=maybe: expected true or false"),
 ])
 def test_a_bad_spec_is_refused_naming_the_bad_part(text, fragment):
     with pytest.raises(OptionError) as caught:
@@ -42,19 +43,23 @@ def test_a_bad_spec_is_refused_naming_the_bad_part(text, fragment):
     assert "\n" not in str(caught.value)
 
 
-def pennies_exploitability(game, sims: int) -> float:
+def pennies_exploitability(game, sims: int, baselines: bool = True) -> float:
     """The exact exploitability of oos at ``sims`` iterations per decision (seed 2) on the
     pennies game's tree, every information set asked with its history."""
     tree = build_tree(game.parse_position(PENNIES_POSITION), recall=True)
-    strategy = policy_strategy(tree, game, make_policy(f"oos:sims={sims}", seed=2))
+    spec = f"oos:sims={sims},baselines={str(baselines).lower()}"
+    strategy = policy_strategy(tree, game, make_policy(spec, seed=2))
     return exploitability(tree, (strategy, strategy), levels(tree)).exploitability
 
 
-def test_the_strategy_approaches_the_equilibrium_as_the_budget_grows(pennies):
+@pytest.mark.parametrize("baselines", [True, False])
+def test_the_strategy_approaches_the_equilibrium_as_the_budget_grows(pennies, baselines):
     """P1 holds 4 and 1, P2 5 and 2 and must win both rounds: the equilibrium plays each
     card half the time. A few iterations leave the average strategy lopsided; many bring
-    it close (the result is a function of the seed: no chance in the assertion)."""
-    small, large = pennies_exploitability(pennies, 30), pennies_exploitability(pennies, 30000)
+    it close, with VR-MCCFR's baselines or plain outcome sampling (the result is a function
+    of the seed: no chance in the assertion)."""
+    small = pennies_exploitability(pennies, 30, baselines)
+    large = pennies_exploitability(pennies, 30000, baselines)
     assert large < 0.03 and large < small / 3
 
 

@@ -39,6 +39,9 @@ class OOSEngine(Engine):
             Option("epsilon", "float", 0.6, "Share of uniformly random moves at the updated "
                    "player's decisions (outcome sampling's exploration).", minimum=0,
                    maximum=1, above_minimum=True),
+            Option("baselines", "bool", True, "VR-MCCFR's learnt baselines as control "
+                   "variates (Schmid et al. 2019): every move of a sampled node gets an "
+                   "estimate, which cuts outcome sampling's variance."),
             Option("max_nodes", "int", 2_000_000, "Information sets kept, at most (the others "
                    "play uniformly and learn nothing).", minimum=1024, maximum=2**30),
             Option("seed", "int", None, "Seed of the sampling and of the move drawn from the "
@@ -73,7 +76,7 @@ class OOSEngine(Engine):
     def start(self, state, observer: int, seed: int) -> OOS:
         kernel, plies = search_root(state)
         settings = (self.options["targeting"], self.options["epsilon"], seed,
-                    self.options["max_nodes"])
+                    self.options["max_nodes"], self.options["baselines"])
         try:
             return OOS(kernel, observer, *settings)
         except ValueError:
