@@ -3,14 +3,13 @@ history, targeted at the player's current information set; the recommendation is
 strategy there, a probability per option as ISMCTS shows its mixed strategy."""
 from __future__ import annotations
 
-import random
 import time
 
 from ..oos import OOS
 from ..options import EngineSchema, Option
 from ..result import Analysis, Line
 from ..score import Mean, PovScore
-from .base import NODES, SIMS, TIME, Engine, run_in_chunks
+from .base import NODES, SIMS, TIME, SeededEngine, run_in_chunks
 
 
 def search_root(state):
@@ -23,7 +22,7 @@ def search_root(state):
     return kernel, kernel.ply
 
 
-class OOSEngine(Engine):
+class OOSEngine(SeededEngine):
     """Online Outcome Sampling (Lisy, Lanctot, Bowling 2015) from the player's information
     state: an average strategy that approaches an equilibrium as the search grows."""
     name = "oos"
@@ -51,19 +50,10 @@ class OOSEngine(Engine):
     stopped_by = ("simulations", "nodes", "time", "clock")
     requires = ()
 
-    def __init__(self, **options):
-        self.options = self.schema.settings(options)
-        self.seed = self.options.pop("seed")
-        if self.seed is None:
-            self.seed = random.SystemRandom().randrange(2**63)
-        self.searches = 0
-
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         self.check_limits(limits)
         start = time.monotonic()
-        # each search of this engine draws from its own seed: the n-th move of a game alike
-        rng = random.Random(f"{self.seed}:{self.searches}")
-        self.searches += 1
+        rng = self.next_search_rng()
         search = self.start(state, point_of_view, rng.getrandbits(63))
         search.set_stop(stop)
         for past_soft_limit in run_in_chunks(search, limits, start):
