@@ -38,9 +38,10 @@ class OOSEngine(SeededEngine):
             Option("epsilon", "float", 0.6, "Share of uniformly random moves at the updated "
                    "player's decisions (outcome sampling's exploration).", minimum=0,
                    maximum=1, above_minimum=True),
-            Option("baselines", "bool", True, "VR-MCCFR's learnt baselines as control "
+            Option("baselines", "bool", False, "VR-MCCFR's learnt baselines as control "
                    "variates (Schmid et al. 2019): every move of a sampled node gets an "
-                   "estimate, which cuts outcome sampling's variance."),
+                   "estimate (better on small games, worse on hidden-3 offline: "
+                   "docs/cardbattle.md)."),
             Option("max_nodes", "int", 2_000_000, "Information sets kept, at most (the others "
                    "play uniformly and learn nothing).", minimum=1024, maximum=2**30),
             Option("seed", "int", None, "Seed of the sampling and of the move drawn from the "
