@@ -24,6 +24,11 @@ under the mixture of the two schemes (OOS's ``delta q_targeted + (1 - delta) q_u
 both tracked along the path, chance factored out because it cancels), so the estimates stay
 unbiased; a targeted iteration that meets a node with no consistent move updates nothing.
 
+With ``baselines`` the estimates are VR-MCCFR's (Schmid et al. 2019): walking back from the
+end, each node's value for the updated player comes from a learnt baseline per move (keyed by
+the position, hidden cards and all), the sampled move's corrected by its importance-weighted
+difference, so every move's regret learns (``learn_with_baselines``).
+
 Where the kernel's root hides something from the root player (a position given as a bare
 view, or a game record that starts from a full position), each iteration first redraws it
 with the kernel's ``determinize`` (uniform over what the player's view allows): the search
