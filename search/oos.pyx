@@ -642,7 +642,7 @@ cdef class OOS:
                 weight = step.other_reach / step.before
                 for a in range(n):
                     s[a].regret += weight * (self.sampling[a] - node_value)
-            b[step.chosen].baseline += BASELINE_RATE * (sign * value - b[step.chosen].baseline)
+            b[step.chosen].baseline += BASELINE_RATE * (sign * u - b[step.chosen].baseline)
             value = node_value
 
     cdef void consistent_uniform(self, long long n, int position) noexcept nogil:
