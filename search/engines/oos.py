@@ -112,5 +112,8 @@ class OOSEngine(SeededEngine):
             play_move=play,
             info={"simulations_per_second": search.simulations / elapsed if elapsed > 0
                   else 0.0, "observer": state.game.player_names[observer], "from": root,
+                  # the keys main's mixed-strategy output reads (branch 'history')
+                  "knowledge": "history" if search.history_plies else "view",
+                  "plies_seen": search.history_plies,
                   "through_information_set": search.reached,
                   "rejected": search.rejected})
