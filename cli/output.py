@@ -100,7 +100,9 @@ def mixed_table(analysis, to_move: str, describe=None) -> str:
             out.append(f"drawn from the mixed strategy with seed {analysis.seed}: {drawn}")
     real = analysis.info.get("real_simulations")
     reached = f", {real:,} with the real hand" if real is not None else ""
-    out.append(f"{analysis.simulations:,} simulations ({analysis.info.get('selection')}"
+    # ismcts names its selection rule, oos where it searched from (history or position)
+    how = analysis.info.get("selection") or f"from {analysis.info.get('from')}"
+    out.append(f"{analysis.simulations:,} simulations ({how}"
                f"{reached}), {analysis.nodes:,} nodes in {analysis.elapsed:.2f} s "
                f"({analysis.nps:,.0f} nodes/s)")
     return "\n".join(out)

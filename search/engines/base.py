@@ -3,6 +3,7 @@ spells alike, the refusals of a game or of limits that would never stop it, and 
 run loop of the simulation searchers (MCTS, ISMCTS)."""
 from __future__ import annotations
 
+import random
 import time
 from abc import ABC, abstractmethod
 
@@ -74,6 +75,24 @@ class Engine(ABC):
     def allocate(self, state) -> None:
         """Make what a search of ``state``'s game needs before it starts (nothing here:
         trees grow as they search)."""
+
+
+class SeededEngine(Engine):
+    """An engine whose searches draw from a seed (its ``seed`` option; unset: one drawn
+    now, so it can be printed), each search from its own stream: the n-th move of a game
+    searches alike whatever ran before in the process."""
+
+    def __init__(self, **options):
+        self.options = self.schema.settings(options)
+        self.seed = self.options.pop("seed")
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(2**63)
+        self.searches = 0
+
+    def next_search_rng(self) -> random.Random:
+        rng = random.Random(f"{self.seed}:{self.searches}")
+        self.searches += 1
+        return rng
 
 
 def not_enough_memory(engine: str) -> GameError:

@@ -4,7 +4,6 @@ root arms of N trees searched in worker processes (search/parallel.py, engines/r
 from __future__ import annotations
 
 import math
-import random
 import time
 
 from ..ismcts import AVERAGES, ISMCTS, OPPONENTS, PLAYOUTS, PLAYS, SELECTIONS
@@ -13,7 +12,7 @@ from ..parallel import run_in_workers
 from ..requirements import HIDDEN_INFORMATION
 from ..result import Analysis, Line
 from ..score import Mean, PovScore
-from .base import NODES, SIMS, TIME, Engine, run_in_chunks
+from .base import NODES, SIMS, TIME, SeededEngine, run_in_chunks
 from .roots import ismcts_statistics, merge_ismcts
 
 
@@ -27,7 +26,7 @@ def secure_move(lines) -> int:
                - 1 / math.sqrt(max(line.visits, 1))).move
 
 
-class ISMCTSEngine(Engine):
+class ISMCTSEngine(SeededEngine):
     """Information Set MCTS (search/ismcts.pyx) from one player's view: the observer is the
     point of view (by default the player to move), and nothing they cannot see is read."""
     name = "ismcts"
@@ -81,20 +80,11 @@ class ISMCTSEngine(Engine):
     stopped_by = ("simulations", "nodes", "time", "clock")
     requires = (HIDDEN_INFORMATION,)
 
-    def __init__(self, **options):
-        self.options = self.schema.settings(options)
-        self.seed = self.options.pop("seed")
-        if self.seed is None:
-            self.seed = random.SystemRandom().randrange(2**63)
-        self.searches = 0
-
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         self.check_limits(limits)
         self.refuse(state.game)
         start = time.monotonic()
-        # each search of this engine draws from its own seed: the n-th move of a game alike
-        rng = random.Random(f"{self.seed}:{self.searches}")
-        self.searches += 1
+        rng = self.next_search_rng()
         seeds = [rng.getrandbits(63) for _ in range(self.options["workers"])]
         policy = state.game.playout_policy()
         if self.options["infer"]:

@@ -21,9 +21,15 @@ from ..specs import parse_spec
 from .response import Strategy
 from .tree import GameTree
 
+HISTORY_ENGINES = ("oos",)      # the engines that search from the game's history
+
 
 class Policy(ABC):
     name: str
+    # Whether the policy reads the mover's whole information state (the game's history up to
+    # the decision), not only the observation: it is then asked once per information set, at
+    # a state replayed from the tree's root, instead of once per observation at a position.
+    reads_history = False
 
     @abstractmethod
     def probabilities(self, state) -> dict[int, float]:
@@ -55,6 +61,7 @@ class EnginePolicy(Policy):
         self.name = text
         self.options = self.spec.seeded(seed)
         self.limits = Limits(**self.spec.limits) if self.spec.limits else Limits(time=1.0)
+        self.reads_history = self.spec.name in HISTORY_ENGINES
 
     def probabilities(self, state):
         from ..analysis import analyse
@@ -78,14 +85,24 @@ def make_policy(text: str, seed: int = 1) -> Policy:
 
 def policy_strategy(tree: GameTree, game, policy: Policy, progress=None) -> Strategy:
     """``policy`` as a strategy over ``tree``'s information sets, asked at one position of
-    each set (any one: the policy reads only the observation) and once per observation."""
-    answers: dict[tuple[int, str], dict[int, float]] = {}
+    each set (any one: the policy reads only the observation) and once per observation; a
+    policy that reads the history is asked once per information set, at one history of it
+    replayed from the tree's root (any one: the information state is all it reads)."""
+    answers: dict[tuple[int, object], dict[int, float]] = {}
+
+    def asked(info):
+        if not policy.reads_history:
+            return game.parse_position(info.position)
+        state = tree.start.clone()
+        for move in info.history:
+            state.play(move)
+        return state
 
     def strategy(infoset: int) -> np.ndarray:
         info = tree.infosets[infoset]
-        key = (info.player, info.observation)
+        key = (info.player, infoset if policy.reads_history else info.observation)
         if key not in answers:
-            answers[key] = policy.probabilities(game.parse_position(info.position))
+            answers[key] = policy.probabilities(asked(info))
             if progress:
                 progress(len(answers))
         given = answers[key]

@@ -41,6 +41,8 @@ class InfoSet:
     moves: list[int]
     position: str              # one position of the set (a state to ask a policy at)
     first_slot: int            # the set's moves are slots first_slot .. first_slot+len-1
+    history: tuple[int, ...] = ()   # the moves from the root to that position
+    key: int = 0               # the information state's key (the observation's without recall)
 
 
 @dataclass
@@ -62,6 +64,7 @@ class GameTree:
     root: int
     recall: bool
     seconds: float = 0.0
+    start: object = None       # the root state (a clone): histories are replayed from it
     observation_pasts: dict = field(default_factory=dict)
     information_pasts: dict = field(default_factory=dict)
 
@@ -100,7 +103,7 @@ def build_tree(root_state, *, recall: bool = True,
     :class:`GameTree`; :class:`TreeTooLarge` past ``max_nodes`` nodes."""
     import time
     start = time.perf_counter()
-    builder = _Builder(recall, max_nodes)
+    builder = _Builder(recall, max_nodes, len(root_state.played_moves()))
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 10_000))
     try:
@@ -109,12 +112,14 @@ def build_tree(root_state, *, recall: bool = True,
         sys.setrecursionlimit(limit)
     tree = builder.finish(root)
     tree.seconds = time.perf_counter() - start
+    tree.start = root_state.clone()
     return tree
 
 
 class _Builder:
-    def __init__(self, recall: bool, max_nodes: int):
+    def __init__(self, recall: bool, max_nodes: int, root_plies: int):
         self.recall = recall
+        self.root_plies = root_plies
         self.max_nodes = max_nodes
         self.memo: dict = {}
         self.pasts: dict = {(): 0}          # interned own pasts: (parent, infoset, move)
@@ -154,7 +159,9 @@ class _Builder:
         if found is None:
             found = self.infoset_ids[key] = len(self.infosets)
             self.infosets.append(InfoSet(player, observation, moves, state.position(),
-                                         len(self.slots)))
+                                         len(self.slots),
+                                         tuple(state.played_moves()[self.root_plies:]),
+                                         key[1] if self.recall else 0))
             self.slots.extend([found] * len(moves))
         elif self.infosets[found].moves != moves:
             raise GameError(f"two states with the same observation for player {player + 1} "

@@ -1,0 +1,119 @@
+"""Online Outcome Sampling as an engine (search/oos.pyx): MCCFR from the root of the game's
+history, targeted at the player's current information set; the recommendation is the average
+strategy there, a probability per option as ISMCTS shows its mixed strategy."""
+from __future__ import annotations
+
+import time
+
+from ..oos import OOS
+from ..options import EngineSchema, Option
+from ..result import Analysis, Line
+from ..score import Mean, PovScore
+from .base import NODES, SIMS, TIME, SeededEngine, run_in_chunks
+
+
+def search_root(state):
+    """The kernel to search from and what it holds: a game with hidden information keeps
+    its history (OOS then searches from where it started, the deal for a game record);
+    with perfect information the position is all that matters."""
+    if state.game.capabilities.perfect_information:
+        return state.game.parse_position(state.position()).search_kernel(), 0
+    kernel = state.search_kernel().clone()
+    return kernel, kernel.ply
+
+
+class OOSEngine(SeededEngine):
+    """Online Outcome Sampling (Lisy, Lanctot, Bowling 2015) from the player's information
+    state: an average strategy that approaches an equilibrium as the search grows."""
+    name = "oos"
+    schema = EngineSchema(
+        "oos", "Online Outcome Sampling: regret minimisation from the start of the game, "
+               "targeted at the player's information state; a mixed strategy that converges "
+               "to an equilibrium.",
+        limits=(SIMS, NODES, TIME),
+        options=(
+            Option("targeting", "float", 0.9, "Share of iterations sampling only histories "
+                   "consistent with the player's information state (OOS's delta).",
+                   minimum=0, maximum=1),
+            Option("epsilon", "float", 0.6, "Share of uniformly random moves at the updated "
+                   "player's decisions (outcome sampling's exploration).", minimum=0,
+                   maximum=1, above_minimum=True),
+            Option("baselines", "bool", False, "VR-MCCFR's learnt baselines as control "
+                   "variates (Schmid et al. 2019): every move of a sampled node gets an "
+                   "estimate (better on small games, worse on hidden-3 offline: "
+                   "docs/cardbattle.md)."),
+            Option("max_nodes", "int", 2_000_000, "Information sets kept, at most (the others "
+                   "play uniformly and learn nothing).", minimum=1024, maximum=2**30),
+            Option("seed", "int", None, "Seed of the sampling and of the move drawn from the "
+                   "mixed strategy.", minimum=0, maximum=2**63 - 1, unset="random"),
+        ))
+
+    stopped_by = ("simulations", "nodes", "time", "clock")
+    requires = ()
+
+    def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
+        self.check_limits(limits)
+        start = time.monotonic()
+        rng = self.next_search_rng()
+        search = self.start(state, point_of_view, rng.getrandbits(63))
+        search.set_stop(stop)
+        for past_soft_limit in run_in_chunks(search, limits, start):
+            if progress:
+                progress(self.result(state, search, point_of_view, start, None))
+            if past_soft_limit:
+                break
+        return self.result(state, search, point_of_view, start, rng)
+
+    def start(self, state, observer: int, seed: int) -> OOS:
+        kernel, plies = search_root(state)
+        settings = (self.options["targeting"], self.options["epsilon"], seed,
+                    self.options["max_nodes"], self.options["baselines"])
+        try:
+            return OOS(kernel, observer, *settings)
+        except ValueError:
+            if not plies:
+                raise
+            # a history that starts at another player's secret choice cannot be targeted:
+            # the position's view alone, as for a position given without history
+            return OOS(state.game.parse_position(state.position()).search_kernel(), observer,
+                       *settings)
+
+    def result(self, state, search, observer, start, rng) -> Analysis:
+        """Every option of the observer's decision with its share of the average strategy,
+        its win rate over the iterations that played it and their number; the overall win
+        probability is the strategy's expected win rate. ``rng`` draws the move to play
+        from the strategy (None: a progress report)."""
+        slots = search.root_slots()
+        total = sum(average for _, average, _, _, _ in slots)
+        lines = []
+        for move, average, _, value, visits in slots:
+            share = average / total if total > 0 else 1.0 / len(slots)
+            rate = value / visits if visits else 0.5
+            lines.append(Line(move=move, move_str=state.move_to_str(move), pv=[move],
+                              pv_str=[state.move_to_str(move)], visits=visits,
+                              probability=share, score=PovScore(Mean(2 * rate - 1), observer)))
+        lines.sort(key=lambda line: (-line.probability, -line.visits))
+        expected = sum(line.probability * line.win_probability for line in lines) \
+            if lines else 0.5
+        play = None
+        if rng is not None and lines:
+            play = rng.choices([line.move for line in lines],
+                               [line.probability for line in lines])[0]
+        elapsed = time.monotonic() - start
+        root = (f"the history ({search.history_plies} plies)" if search.history_plies
+                else "the position alone")
+        return Analysis(
+            engine=self.name, point_of_view=observer,
+            point_of_view_name=state.game.player_names[observer], lines=lines,
+            score=PovScore(Mean(2 * expected - 1), observer), nodes=search.made,
+            elapsed=elapsed, nps=search.made / elapsed if elapsed > 0 else 0.0,
+            seldepth=search.max_depth, simulations=search.simulations, seed=self.seed,
+            tree_nodes=search.infoset_count, bytes_per_node=OOS.bytes_per_infoset(),
+            play_move=play,
+            info={"simulations_per_second": search.simulations / elapsed if elapsed > 0
+                  else 0.0, "observer": state.game.player_names[observer], "from": root,
+                  # the keys main's mixed-strategy output reads (branch 'history')
+                  "knowledge": "history" if search.history_plies else "view",
+                  "plies_seen": search.history_plies,
+                  "through_information_set": search.reached,
+                  "rejected": search.rejected})

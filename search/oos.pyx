@@ -1,0 +1,695 @@
+# cython: language_level=3
+"""Online Outcome Sampling (Lisy, Lanctot, Bowling 2015, "Online Monte Carlo Counterfactual
+Regret Minimization for Search in Imperfect Information Games") over any GameKernel.
+
+Outcome-sampling MCCFR (Lanctot et al. 2009) run from the root of the kernel's history (the
+deal, for a game record) rather than from the current position, so the strategies it
+averages are those of the whole game and converge to an equilibrium, which ISMCTS's do not.
+Each iteration samples one history to its end and updates one player's regrets (the players
+alternate): at that player's decisions a move is drawn by the current strategy (regret
+matching) mixed with ``epsilon`` uniform, elsewhere by the current strategy, chance by its
+probabilities. Regrets and average strategies live in one open-addressed hash table of
+information sets keyed by the kernel's ``information_state_key`` (perfect recall by
+construction, engine/kernel.pxd), so the search reads nothing a player cannot see.
+
+Targeting: with probability ``targeting`` an iteration samples only histories consistent with
+the root player's current information state, which the kernel's history gives as a
+sequence of keys (the player's key after every ply of the real history): at each chance node
+and decision on the way, the moves whose child keeps the player's key on that sequence,
+drawn in proportion to the chance probabilities, or at a decision to the strategy mixed with
+``epsilon`` uniform (for every player: another's secret choice must match what is revealed
+of it later, which a pure strategy rarely does); past the current information set, nothing
+is restricted. Every update is weighted by the probability of the sampled history
+under the mixture of the two schemes (OOS's ``delta q_targeted + (1 - delta) q_untargeted``,
+both tracked along the path, chance factored out because it cancels), so the estimates stay
+unbiased; a targeted iteration that meets a node with no consistent move updates nothing.
+
+With ``baselines`` the estimates are VR-MCCFR's (Schmid et al. 2019): walking back from the
+end, each node's value for the updated player comes from a learnt baseline per move (keyed by
+the position, hidden cards and all), the sampled move's corrected by its importance-weighted
+difference, so every move's regret learns (``learn_with_baselines``).
+
+Where the kernel's root hides something from the root player (a position given as a bare
+view, or a game record that starts from a full position), each iteration first redraws it
+with the kernel's ``determinize`` (uniform over what the player's view allows): the search
+is then of the game from that view, as ISMCTS's is. Deterministic for a given seed; time
+and the stop flag are checked between iterations.
+"""
+from libc.stdlib cimport malloc, realloc, free
+
+from crystalpick.engine.kernel cimport GameKernel, u64
+from crystalpick.engine.rng cimport random_index, random_unit
+from crystalpick.search.clock cimport now
+from crystalpick.search.stop cimport StopFlag
+
+cdef enum:
+    CHECK_EVERY = 16
+    CHANCE_STEP = -1        # a chance node on the target, kept for the baselines' estimates
+    TARGET_ROOM = 64        # keys a bare view's target may take before the root player decides
+    UNTRACKED = -1          # a decision whose information set the full table could not take
+
+DEF BASELINE_RATE = 0.1     # the baselines' exponentially decaying average of sampled values
+
+
+cdef struct InfoSet:        # one information set: its moves are slots first .. first+count-1
+    u64 key                 # 0: an empty table entry
+    int first
+    int count
+
+cdef struct Slot:           # one move of an information set
+    int move
+    double regret           # cumulative counterfactual regret
+    double average          # cumulative reach-weighted strategy: the average strategy
+    double value            # sum of the mover's results in [0, 1] over the samples playing it
+    long long visits
+    double baseline         # VR-MCCFR: the learnt value of the move, the first player's view
+
+cdef struct Step:           # one decision of the current iteration's history
+    int first               # its information set's first slot (UNTRACKED: none)
+    int baseline_first      # the first slot of its position's baselines (UNTRACKED: none)
+    int count
+    bint root               # the root player's current information set
+    int player
+    int chosen              # index of the sampled move among the set's slots
+    double sigma            # the current strategy's probability of it
+    double other_reach      # the other players' strategy reach (no chance) at this node
+    double before           # the sampling probability (no chance) of reaching the node
+    double after            # ... and of its child: their ratio is the move's, given the node
+
+
+cdef inline u64 set_key(u64 information, int player) noexcept nogil:
+    cdef u64 z = information ^ ((<u64>(player + 2)) * 0x9E3779B97F4A7C15ULL)
+    z = (z ^ (z >> 31)) * 0xBF58476D1CE4E5B9ULL
+    z = z ^ (z >> 29)
+    return z if z else 1
+
+
+cdef class OOS:
+    """The search for ``root_player`` of the kernel's current position; the kernel (a clone
+    the caller gives up) is unwound to the root of its history."""
+    cdef GameKernel kernel
+    cdef readonly int root_player
+    cdef readonly double targeting
+    cdef readonly double epsilon
+    cdef readonly bint baselines        # VR-MCCFR's control variates in the estimates
+    cdef readonly bint determinizes     # each iteration redraws what the root hides
+    cdef readonly int history_plies     # plies from the root to the current position
+    cdef u64 rng
+    cdef u64* target                    # the root player's keys along the real history
+    cdef int target_length
+    cdef u64 root_set                   # the table key of the current information set
+    cdef InfoSet* table
+    cdef long long table_size
+    cdef readonly long long infoset_count
+    cdef readonly long long baseline_count  # positions with baselines (in the same table)
+    cdef long long max_infosets
+    cdef Slot* slots
+    cdef long long slot_count, slot_capacity
+    cdef Step* steps
+    cdef int step_capacity
+    cdef int* moves
+    cdef double* chances
+    cdef double* sampling
+    cdef double* restricted
+    cdef long long buffer_size
+    cdef readonly long long simulations
+    cdef readonly long long made
+    cdef readonly long long rejected    # targeted iterations that met no consistent move
+    cdef readonly long long reached     # iterations through the current information set
+    cdef readonly int max_depth
+    cdef StopFlag stop
+
+    def __cinit__(self):
+        self.stop = StopFlag()
+        self.target = NULL
+        self.table = NULL
+        self.slots = NULL
+        self.steps = NULL
+        self.moves = NULL
+        self.chances = NULL
+        self.sampling = NULL
+        self.restricted = NULL
+
+    def __init__(self, GameKernel kernel, int root_player, double targeting=0.9,
+                 double epsilon=0.6, unsigned long long seed=0, long long max_infosets=2_000_000,
+                 bint baselines=False):
+        if root_player not in (0, 1):
+            raise ValueError(f"root player must be 0 or 1, got {root_player}")
+        if not (0.0 <= targeting <= 1.0 and 0.0 < epsilon <= 1.0):
+            raise ValueError(f"targeting is a share in 0..1 and epsilon in (0, 1], got "
+                             f"{targeting}, {epsilon}")
+        self.kernel = kernel
+        self.root_player = root_player
+        self.targeting = targeting
+        self.epsilon = epsilon
+        self.baselines = baselines
+        self.rng = seed
+        self.max_infosets = max_infosets
+        self.history_plies = kernel.plies()
+        self.target_length = 0
+        self.target = <u64*>malloc((self.history_plies + TARGET_ROOM) * sizeof(u64))
+        if self.target == NULL:
+            raise MemoryError()
+        self.record_target()
+        self.probe_root(seed)
+        self.root_set = set_key(self.target[self.target_length - 1], root_player)
+        self.table_size = 4096
+        self.slot_capacity = 16384
+        self.step_capacity = 256
+        self.buffer_size = 256
+        self.table = <InfoSet*>malloc(self.table_size * sizeof(InfoSet))
+        self.slots = <Slot*>malloc(self.slot_capacity * sizeof(Slot))
+        self.steps = <Step*>malloc(self.step_capacity * sizeof(Step))
+        if not (self.table and self.slots and self.steps and self.grow_buffers(256)):
+            raise MemoryError()
+        for i in range(self.table_size):
+            self.table[i].key = 0
+
+    def __dealloc__(self):
+        free(self.target)
+        free(self.table)
+        free(self.slots)
+        free(self.steps)
+        free(self.moves)
+        free(self.chances)
+        free(self.sampling)
+        free(self.restricted)
+
+    @staticmethod
+    def bytes_per_infoset():
+        """An information set, its share of the table and a few moves."""
+        return 2 * sizeof(InfoSet) + 3 * sizeof(Slot)
+
+    def set_stop(self, StopFlag flag=None):
+        self.stop = StopFlag() if flag is None else flag
+
+    cdef void add_target(self, u64 key) noexcept:
+        if self.target_length == 0 or self.target[self.target_length - 1] != key:
+            self.target[self.target_length] = key
+            self.target_length += 1
+
+    cdef void record_target(self):
+        """The root player's keys along the history, oldest first (a key repeated by plies
+        they do not see kept once); the kernel is left at the root."""
+        cdef int n = self.history_plies, i
+        cdef u64* keys = <u64*>malloc((n + 1) * sizeof(u64))
+        if keys == NULL:
+            raise MemoryError()
+        for i in range(n, -1, -1):
+            keys[i] = self.kernel.information_state_key(self.root_player)
+            if i:
+                self.kernel.unmake()
+        for i in range(n + 1):
+            self.add_target(keys[i])
+        free(keys)
+
+    cdef void probe_root(self, u64 seed):
+        """Whether the root hides anything to redraw (``determinize`` works), and that the
+        root player's record still starts the target after a redraw. A bare view at another
+        player's secret choice takes that choice back: the target then is the record along
+        one way through the choices they wait on (all look the same to the root player)."""
+        cdef u64 probe = seed
+        cdef int move
+        cdef GameKernel twin = <GameKernel>self.kernel.clone()
+        self.determinizes = twin.determinize(self.root_player, &probe) == 0
+        if not self.determinizes or \
+                twin.information_state_key(self.root_player) == self.target[0]:
+            return
+        if self.history_plies:
+            raise ValueError("the history starts at another player's secret choice: search "
+                             "from the position alone")
+        self.target_length = 0
+        self.add_target(twin.information_state_key(self.root_player))
+        while twin.player() >= 0 and twin.player() != self.root_player:
+            if twin.moves(&move, 1) < 1:
+                break
+            twin.make(move)
+            if self.target_length == TARGET_ROOM - 1:
+                break
+            self.add_target(twin.information_state_key(self.root_player))
+        if twin.player() != self.root_player:
+            raise ValueError("the root player's decision is not reached from this view")
+
+    # -- the table of information sets -------------------------------------------------------
+
+    cdef bint grow_buffers(self, long long n) noexcept nogil:
+        cdef int* m = <int*>realloc(self.moves, n * sizeof(int))
+        if m == NULL:
+            return False
+        self.moves = m
+        cdef double* c = <double*>realloc(self.chances, n * sizeof(double))
+        if c == NULL:
+            return False
+        self.chances = c
+        c = <double*>realloc(self.sampling, n * sizeof(double))
+        if c == NULL:
+            return False
+        self.sampling = c
+        c = <double*>realloc(self.restricted, n * sizeof(double))
+        if c == NULL:
+            return False
+        self.restricted = c
+        self.buffer_size = n
+        return True
+
+    cdef long long load_moves(self) noexcept nogil:
+        """The legal moves (or chance outcomes) into ``moves``; -1 if out of memory."""
+        cdef long long n = self.kernel.moves(self.moves, self.buffer_size)
+        if n > self.buffer_size:
+            if not self.grow_buffers(2 * n):
+                return -1
+            self.kernel.moves(self.moves, n)
+        return n
+
+    cdef long long slot_of(self, u64 key) noexcept nogil:
+        cdef long long i = <long long>(key & <u64>(self.table_size - 1))
+        while self.table[i].key != 0 and self.table[i].key != key:
+            i = (i + 1) & (self.table_size - 1)
+        return i
+
+    cdef bint grow_table(self) noexcept nogil:
+        cdef long long size = 2 * self.table_size, i, j
+        cdef InfoSet* old = self.table
+        cdef InfoSet* grown = <InfoSet*>malloc(size * sizeof(InfoSet))
+        if grown == NULL:
+            return False
+        for i in range(size):
+            grown[i].key = 0
+        self.table = grown
+        self.table_size, size = size, self.table_size
+        for i in range(size):
+            if old[i].key != 0:
+                j = self.slot_of(old[i].key)
+                self.table[j] = old[i]
+        free(old)
+        return True
+
+    cdef long long create(self, u64 key, long long n) noexcept nogil:
+        """A new table entry for ``key`` with the ``n`` moves loaded; UNTRACKED if the table
+        is full or memory runs out."""
+        cdef long long i, k
+        cdef Slot* grown
+        if self.infoset_count >= self.max_infosets:
+            return UNTRACKED
+        if 2 * (self.infoset_count + 1) > self.table_size and not self.grow_table():
+            return UNTRACKED
+        if self.slot_count + n > self.slot_capacity:
+            grown = <Slot*>realloc(self.slots, 2 * (self.slot_count + n) * sizeof(Slot))
+            if grown == NULL:
+                return UNTRACKED
+            self.slots = grown
+            self.slot_capacity = 2 * (self.slot_count + n)
+        i = self.slot_of(key)
+        self.table[i].key = key
+        self.table[i].first = <int>self.slot_count
+        self.table[i].count = <int>n
+        for k in range(n):
+            self.slots[self.slot_count + k].move = self.moves[k]
+            self.slots[self.slot_count + k].regret = 0.0
+            self.slots[self.slot_count + k].average = 0.0
+            self.slots[self.slot_count + k].value = 0.0
+            self.slots[self.slot_count + k].visits = 0
+            self.slots[self.slot_count + k].baseline = 0.0
+        self.slot_count += n
+        self.infoset_count += 1
+        return i
+
+    cdef void current_strategy(self, Slot* s, long long n, double* out) noexcept nogil:
+        """Regret matching over the slots ``s``: in proportion to the positive regrets
+        (uniform if none is); uniform for an untracked set (NULL)."""
+        cdef double total = 0.0, r
+        cdef long long k
+        if s == NULL:
+            for k in range(n):
+                out[k] = 1.0 / n
+            return
+        for k in range(n):
+            r = s[k].regret
+            out[k] = r if r > 0 else 0.0
+            total += out[k]
+        for k in range(n):
+            out[k] = out[k] / total if total > 0 else 1.0 / n
+
+    # -- running -----------------------------------------------------------------------------
+
+    def run(self, long long simulations, double deadline=0.0, long long node_limit=0):
+        """Run up to ``simulations`` more iterations, stopping early at the monotonic
+        ``deadline``, at ``node_limit`` positions entered or when the stop flag is set;
+        return how many ran (the first always runs). MemoryError if memory runs out."""
+        cdef long long done = 0
+        cdef bint ok = True
+        with nogil:
+            while done < simulations:
+                if node_limit > 0 and self.made >= node_limit and done:
+                    break
+                if done % CHECK_EVERY == 0 and done and (
+                        self.stop.word[0] or (deadline > 0 and now() > deadline)):
+                    break
+                ok = self.iterate(<int>(self.simulations & 1))
+                if not ok:
+                    break
+                done += 1
+                self.simulations += 1
+        if not ok:
+            raise MemoryError()
+        return done
+
+    cdef inline int on_target(self, int position) noexcept nogil:
+        """Where the root player's key now stands on the target from ``position``: the same
+        (``position``), one further, or -1 (off the target)."""
+        cdef u64 key = self.kernel.information_state_key(self.root_player)
+        if key == self.target[position]:
+            return position
+        if position + 1 < self.target_length and key == self.target[position + 1]:
+            return position + 1
+        return -1
+
+    cdef long long consistent(self, long long n, int position, double* weights) noexcept nogil:
+        """Zero the ``weights`` of the moves loaded whose child leaves the target; the
+        number kept."""
+        cdef long long k, kept = 0
+        for k in range(n):
+            self.kernel.make(self.moves[k])
+            if self.on_target(position) < 0:
+                weights[k] = 0.0
+            else:
+                kept += 1
+            self.kernel.unmake()
+        return kept
+
+    cdef bint push_step(self, int depth) noexcept nogil:
+        cdef Step* grown
+        if depth < self.step_capacity:
+            return True
+        grown = <Step*>realloc(self.steps, 2 * self.step_capacity * sizeof(Step))
+        if grown == NULL:
+            return False
+        self.steps = grown
+        self.step_capacity *= 2
+        return True
+
+    cdef bint iterate(self, int update) noexcept nogil:
+        """One sampled history from the root, updating ``update``'s regrets and average
+        strategy; False if out of memory."""
+        cdef int base = self.kernel.plies(), depth = 0, player, position = 0, move
+        cdef bint targeted = self.targeting > 0 and random_unit(&self.rng) < self.targeting
+        # restricting: the path is still on the target and short of the current set
+        cdef bint restricting = self.targeting > 0, through = False
+        cdef double delta = self.targeting, q_target = 1.0, q_plain = 1.0
+        cdef double own_reach = 1.0, other_reach = 1.0, total, kept_mass, prefix, weight
+        cdef double result, u, tail, sigma_chosen
+        cdef long long n, k, chosen, kept, index
+        cdef u64 key
+        cdef Slot* s
+        cdef Step* step
+        if self.determinizes:
+            self.kernel.determinize(self.root_player, &self.rng)
+        if self.on_target(0) != 0:
+            restricting = False
+            q_target = 0.0
+            if targeted:
+                self.rejected += 1
+                return self.unwind(base, True)
+        while True:
+            player = self.kernel.player()
+            if player == -2:
+                break
+            if player == -1:
+                if not restricting:
+                    move = self.kernel.sample_outcome(&self.rng)
+                    if move < 0:
+                        return self.unwind(base, False)
+                    self.kernel.make(move)
+                    self.made += 1
+                    continue
+                n = self.load_moves()
+                if n <= 0 or self.kernel.outcome_probabilities(self.chances, n) != n:
+                    return self.unwind(base, False)
+                for k in range(n):
+                    self.restricted[k] = self.chances[k]
+                kept = self.consistent(n, position, self.restricted)
+                kept_mass = 0.0
+                for k in range(n):
+                    kept_mass += self.restricted[k]
+                if targeted and kept_mass <= 0:
+                    self.rejected += 1
+                    return self.unwind(base, True)
+                if targeted:
+                    for k in range(n):
+                        self.restricted[k] /= kept_mass
+                    chosen = random_index(self.restricted, n, &self.rng)
+                else:
+                    chosen = random_index(self.chances, n, &self.rng)
+                prefix = delta * q_target + (1.0 - delta) * q_plain
+                # chance cancels between the reaches and the sampling probability: only the
+                # targeted scheme's renormalisation is left
+                if self.restricted[chosen] > 0:
+                    q_target /= kept_mass
+                else:
+                    q_target = 0.0
+                    restricting = False
+                if not self.push_step(depth):
+                    return self.unwind(base, False)
+                step = &self.steps[depth]
+                step.first = UNTRACKED
+                step.player = CHANCE_STEP
+                step.root = False
+                step.sigma = 1.0
+                step.before = prefix
+                step.after = delta * q_target + (1.0 - delta) * q_plain
+                depth += 1
+                self.kernel.make(self.moves[chosen])
+                self.made += 1
+                if restricting:
+                    position = self.on_target(position)
+                continue
+            # a decision
+            if restricting and player == self.root_player and \
+                    position == self.target_length - 1 and \
+                    self.kernel.information_state_key(player) == self.target[position]:
+                restricting = False         # the current information set: free from here
+                through = True
+            key = set_key(self.kernel.information_state_key(player), player)
+            index = self.slot_of(key)
+            if self.table[index].key == key:
+                n = self.table[index].count
+                if n > self.buffer_size and not self.grow_buffers(2 * n):
+                    return self.unwind(base, False)
+                s = &self.slots[self.table[index].first]
+                for k in range(n):
+                    self.moves[k] = s[k].move
+            else:
+                n = self.load_moves()
+                if n <= 0:
+                    return self.unwind(base, False)
+                index = self.create(key, n)
+                s = &self.slots[self.table[index].first] if index != UNTRACKED else NULL
+            self.current_strategy(s, n, self.chances)       # sigma
+            for k in range(n):
+                self.sampling[k] = (self.epsilon / n + (1.0 - self.epsilon) * self.chances[k]
+                                    if player == update else self.chances[k])
+            if restricting:
+                # the targeted scheme explores at every player's decisions: another
+                # player's secret choice, drawn by their strategy alone, could rarely match
+                # what is revealed of it later
+                for k in range(n):
+                    self.restricted[k] = self.epsilon / n + (1.0 - self.epsilon) * self.chances[k]
+                kept = self.consistent(n, position, self.restricted)
+                if kept == 0 and targeted:
+                    self.rejected += 1
+                    return self.unwind(base, True)
+                kept_mass = 0.0
+                for k in range(n):
+                    kept_mass += self.restricted[k]
+                if kept_mass <= 0 and kept > 0:     # the kept moves unplayed: uniform
+                    for k in range(n):
+                        self.restricted[k] = 0.0
+                    self.consistent_uniform(n, position)
+                    kept_mass = <double>kept
+                for k in range(n):
+                    self.restricted[k] /= kept_mass if kept_mass > 0 else 1.0
+                chosen = random_index(self.restricted if targeted else self.sampling, n,
+                                      &self.rng)
+            else:
+                chosen = random_index(self.sampling, n, &self.rng)
+            prefix = delta * q_target + (1.0 - delta) * q_plain
+            if player == update and s != NULL and prefix > 0:
+                # stochastically weighted averaging: own reach over the sampling probability;
+                # at the current information set each update counts alike, since the player's
+                # own earlier choices that reached it may be ones its strategy no longer
+                # makes, which would freeze the average there (the regrets do not depend on
+                # the player's own reach)
+                weight = 1.0 if through and not restricting and key == self.root_set \
+                    else own_reach / prefix
+                for k in range(n):
+                    s[k].average += weight * self.chances[k]
+            if restricting:
+                if self.restricted[chosen] > 0:
+                    q_target *= self.restricted[chosen]
+                else:
+                    q_target = 0.0
+                    restricting = False
+            else:
+                q_target *= self.sampling[chosen]
+            q_plain *= self.sampling[chosen]
+            if not self.push_step(depth):
+                return self.unwind(base, False)
+            step = &self.steps[depth]
+            step.first = self.table[index].first if index != UNTRACKED else UNTRACKED
+            step.baseline_first = self.baseline_slots(n) if self.baselines else UNTRACKED
+            step.count = <int>n
+            step.root = index != UNTRACKED and key == self.root_set
+            step.player = player
+            step.chosen = <int>chosen
+            step.sigma = self.chances[chosen]
+            step.other_reach = other_reach
+            step.before = prefix
+            step.after = delta * q_target + (1.0 - delta) * q_plain
+            depth += 1
+            if player == update:
+                own_reach *= self.chances[chosen]
+            else:
+                other_reach *= self.chances[chosen]
+            self.kernel.make(self.moves[chosen])
+            self.made += 1
+            if restricting:
+                position = self.on_target(position)
+        result = self.kernel.terminal_value()
+        if depth > self.max_depth:
+            self.max_depth = depth
+        if through:
+            self.reached += 1
+        total = delta * q_target + (1.0 - delta) * q_plain
+        u = result if update == 0 else -result
+        for k in range(depth):
+            step = &self.steps[k]
+            if step.root:
+                self.slots[step.first + step.chosen].visits += 1
+                self.slots[step.first + step.chosen].value += \
+                    (1.0 + (result if step.player == 0 else -result)) / 2
+        if self.baselines:
+            self.learn_with_baselines(depth, u, update)
+            return self.unwind(base, True)
+        tail = 1.0
+        for k in range(depth - 1, -1, -1):
+            step = &self.steps[k]
+            if step.first != UNTRACKED:
+                s = &self.slots[step.first]
+                if step.player == update and total > 0:
+                    n = step.count
+                    self.current_strategy(s, n, self.chances)
+                    weight = u * step.other_reach / total * tail
+                    sigma_chosen = self.chances[step.chosen]
+                    for chosen in range(n):
+                        s[chosen].regret -= weight * sigma_chosen
+                    s[step.chosen].regret += weight
+            tail *= step.sigma
+        return self.unwind(base, True)
+
+    cdef int baseline_slots(self, long long n) noexcept nogil:
+        """The first slot of the current position's baselines, one per move loaded, made if
+        new (UNTRACKED if the table is full). Keyed by the position, hidden cards and all:
+        the value of a move depends on them, and a baseline shared by an information set's
+        histories, as first tried, left hidden-3's offline exploitability at 10^6 iterations
+        worse than none."""
+        cdef u64 key = set_key(self.kernel.hash_key(), 5)
+        cdef long long i = self.slot_of(key)
+        if self.table[i].key == key:
+            return self.table[i].first
+        i = self.create(key, n)
+        if i == UNTRACKED:
+            return UNTRACKED
+        self.infoset_count -= 1
+        self.baseline_count += 1
+        return self.table[i].first
+
+    cdef void learn_with_baselines(self, int depth, double u, int update) noexcept nogil:
+        """VR-MCCFR (Schmid et al. 2019): walking back from the end, each node's value for
+        ``update`` is estimated with a control variate, every move's learnt baseline, the
+        sampled move's corrected by its importance-weighted surprise, so the moves not sampled
+        get an estimate too and the regrets of ``update`` learn from all of them. The
+        probability of the sampled move given the node is the ratio of the path's sampling
+        probabilities after and before it, which covers the targeting mixture."""
+        cdef double value = u, sign = 1.0 if update == 0 else -1.0, ratio, node_value, weight
+        cdef long long k, a, n
+        cdef Step* step
+        cdef Slot* s
+        cdef Slot* b
+        for k in range(depth - 1, -1, -1):
+            step = &self.steps[k]
+            if step.before <= 0 or step.after <= 0:
+                continue
+            ratio = step.after / step.before
+            if step.player == CHANCE_STEP:      # chance by its probability, renormalised
+                value /= ratio
+                continue
+            n = step.count
+            if step.first == UNTRACKED or step.baseline_first == UNTRACKED:   # baseline 0
+                s = &self.slots[step.first] if step.first != UNTRACKED else NULL
+                self.current_strategy(s, n, self.chances)
+                value = value / ratio * self.chances[step.chosen]
+                continue
+            s = &self.slots[step.first]
+            b = &self.slots[step.baseline_first]
+            self.current_strategy(s, n, self.chances)
+            for a in range(n):
+                self.sampling[a] = sign * b[a].baseline
+            self.sampling[step.chosen] += (value - sign * b[step.chosen].baseline) / ratio
+            node_value = 0.0
+            for a in range(n):
+                node_value += self.chances[a] * self.sampling[a]
+            if step.player == update:
+                weight = step.other_reach / step.before
+                for a in range(n):
+                    s[a].regret += weight * (self.sampling[a] - node_value)
+            b[step.chosen].baseline += BASELINE_RATE * (sign * u - b[step.chosen].baseline)
+            value = node_value
+
+    cdef void consistent_uniform(self, long long n, int position) noexcept nogil:
+        """The targeted scheme where every consistent move has sampling weight 0: uniform
+        over them (``restricted`` 1 where kept, before normalisation)."""
+        cdef long long k
+        for k in range(n):
+            self.restricted[k] = 1.0
+        self.consistent(n, position, self.restricted)
+
+    cdef bint unwind(self, int base, bint ok) noexcept nogil:
+        while self.kernel.plies() > base:
+            self.kernel.unmake()
+        return ok
+
+    # -- what the search found -------------------------------------------------------------
+
+    def root_slots(self):
+        """``(move, average-strategy sum, regret, value sum, visits)`` per move of the root
+        player's current information set (empty if no iteration reached it)."""
+        cdef long long i = self.slot_of(self.root_set), k
+        cdef Slot* s
+        if self.table[i].key != self.root_set:
+            return []
+        s = &self.slots[self.table[i].first]
+        return [(s[k].move, s[k].average, s[k].regret, s[k].value, s[k].visits)
+                for k in range(self.table[i].count)]
+
+    def average_strategy(self, u64 information_key, int player):
+        """``{move: probability}`` of the average strategy at ``player``'s information set
+        of that key (its kernel ``information_state_key``), None if no iteration met it: the
+        whole game's strategy, which an offline run (targeting 0) approximates."""
+        cdef u64 key = set_key(information_key, player)
+        cdef long long i = self.slot_of(key), k
+        cdef Slot* s
+        cdef double total = 0.0
+        if self.table[i].key != key:
+            return None
+        s = &self.slots[self.table[i].first]
+        for k in range(self.table[i].count):
+            total += s[k].average
+        return {s[k].move: (s[k].average / total if total > 0 else 1.0 / self.table[i].count)
+                for k in range(self.table[i].count)}
+
+    def reset_counters(self):
+        self.simulations = 0
+        self.made = 0
+        self.rejected = 0
+        self.reached = 0
+        self.max_depth = 0

@@ -1,0 +1,109 @@
+"""Online Outcome Sampling (search/oos.pyx, search/engines/oos.py): its spec, that its
+strategy approaches the equilibrium as the budget grows (measured exactly on the
+matching-pennies card game, search/exact), that it stops when told, repeats itself for a
+seed and recommends a distribution over the legal moves only."""
+from __future__ import annotations
+
+import pytest
+
+from crystalpick.search import Limits, analyse, make_engine
+from crystalpick.search.exact.levels import levels
+from crystalpick.search.exact.policy import make_policy, policy_strategy
+from crystalpick.search.exact.response import exploitability
+from crystalpick.search.exact.tree import build_tree
+from crystalpick.search.options import OptionError
+from crystalpick.search.specs import parse_spec
+from crystalpick.search.stop import StopFlag
+
+from test_ismcts import PENNIES_POSITION, pennies_game
+
+
+@pytest.fixture(scope="module")
+def pennies(tmp_path_factory):
+    return pennies_game(tmp_path_factory.mktemp("pennies"))
+
+
+def test_a_good_spec_parses_to_typed_values():
+    spec = parse_spec("oos:sims=500,targeting=0.5,epsilon=0.3,seed=7")
+    assert spec.options == {"targeting": 0.5, "epsilon": 0.3, "seed": 7}
+    assert spec.limits == {"simulations": 500}
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ("oos:targeting=1.5", "targeting=1.5: expected a finite number in 0..1"),
+    ("oos:epsilon=0", "epsilon=0: expected a finite number > 0 and <= 1"),
+    ("oos:max_nodes=10", "max_nodes=10: expected an integer in 1024.."),
+    ("oos:gamma=0.1", "oos has no option 'gamma'"),
+    ("oos:baselines=maybe", "baselines=maybe: expected true or false"),
+])
+def test_a_bad_spec_is_refused_naming_the_bad_part(text, fragment):
+    with pytest.raises(OptionError) as caught:
+        parse_spec(text)
+    assert fragment in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def pennies_exploitability(game, sims: int, baselines: bool = True) -> float:
+    """The exact exploitability of oos at ``sims`` iterations per decision (seed 2) on the
+    pennies game's tree, every information set asked with its history."""
+    tree = build_tree(game.parse_position(PENNIES_POSITION), recall=True)
+    spec = f"oos:sims={sims},baselines={str(baselines).lower()}"
+    strategy = policy_strategy(tree, game, make_policy(spec, seed=2))
+    return exploitability(tree, (strategy, strategy), levels(tree)).exploitability
+
+
+@pytest.mark.parametrize("baselines", [True, False])
+def test_the_strategy_approaches_the_equilibrium_as_the_budget_grows(pennies, baselines):
+    """P1 holds 4 and 1, P2 5 and 2 and must win both rounds: the equilibrium plays each
+    card half the time. A few iterations leave the average strategy lopsided; many bring
+    it close, with VR-MCCFR's baselines or plain outcome sampling (the result is a function
+    of the seed: no chance in the assertion)."""
+    small = pennies_exploitability(pennies, 30, baselines)
+    large = pennies_exploitability(pennies, 30000, baselines)
+    assert large < 0.03 and large < small / 3
+
+
+def test_the_second_chooser_searches_from_the_history(pennies):
+    """After P1's secret choice P2 decides with the history behind it, and cannot tell which
+    card P1 chose: its strategy is the equilibrium's whichever it was."""
+    for secret in ("play:1", "play:2"):
+        result = analyse(pennies.state(PENNIES_POSITION, secret),
+                         make_engine("oos", seed=4), Limits(simulations=20000))
+        assert result.info["from"] == "the history (1 plies)"
+        assert result.mixed and all(abs(line.probability - 0.5) < 0.05
+                                    for line in result.lines)
+
+
+def test_a_position_without_history_is_searched_from_the_view(pennies):
+    result = analyse(pennies.parse_position(PENNIES_POSITION), make_engine("oos", seed=1),
+                     Limits(simulations=2000))
+    assert result.info["from"] == "the position alone"
+    assert result.lines
+
+
+def test_probabilities_cover_the_legal_moves_and_sum_to_one(pennies):
+    state = pennies.state(PENNIES_POSITION, "play:1")
+    result = analyse(state, make_engine("oos", seed=5), Limits(simulations=3000))
+    assert sorted(line.move for line in result.lines) == sorted(state.legal_moves())
+    assert sum(line.probability for line in result.lines) == pytest.approx(1.0)
+    assert result.play_move in state.legal_moves()
+
+
+def test_a_seed_repeats_the_search(pennies):
+    state = pennies.state(PENNIES_POSITION)
+
+    def run(seed):
+        result = analyse(state, make_engine("oos", seed=seed), Limits(simulations=5000))
+        return [(line.move, line.probability, line.visits) for line in result.lines]
+    assert run(11) == run(11)
+    assert run(11) != run(12)
+
+
+def test_the_stop_flag_ends_the_search(pennies):
+    """The flag set at the first progress report: the search returns what it has instead of
+    running its (practically endless) budget."""
+    stop = StopFlag()
+    result = analyse(pennies.state(PENNIES_POSITION), make_engine("oos", seed=1),
+                     Limits(simulations=10**12), progress=lambda _: stop.set(), stop=stop)
+    assert 0 < result.simulations < 10**6
+    assert result.lines
