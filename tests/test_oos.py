@@ -107,3 +107,27 @@ def test_the_stop_flag_ends_the_search(pennies):
                      Limits(simulations=10**12), progress=lambda _: stop.set(), stop=stop)
     assert 0 < result.simulations < 10**6
     assert result.lines
+
+
+def test_a_decision_no_iteration_reached_is_uniform_and_still_answered():
+    """Deep in a full card battle few targeted samples get through to the player's
+    information set (found in a match: 273 of 300 rejected, no move returned and the match
+    died); CFR's starting strategy, uniform over the legal moves, is the answer then."""
+    import random
+
+    from crystalpick.engine import get_game, sample_chance
+    state, rng, decisions = get_game("cardbattle").new_initial_state(), random.Random(1), 0
+    while decisions < 10:
+        if state.is_chance_node():
+            state.play(sample_chance(state, rng.random()))
+            continue
+        state.play(rng.choice(state.legal_moves()))
+        decisions += 1
+    while state.is_chance_node():
+        state.play(sample_chance(state, rng.random()))
+    result = analyse(state, make_engine("oos", seed=3), Limits(simulations=1))
+    assert result.info["through_information_set"] == 0
+    legal = state.legal_moves()
+    assert sorted(line.move for line in result.lines) == sorted(legal)
+    assert all(line.probability == pytest.approx(1 / len(legal)) for line in result.lines)
+    assert result.move_to_play in legal

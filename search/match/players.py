@@ -89,6 +89,8 @@ class SearchPlayer(Player):
             result = analyse(state, self.engine, limits)
         except Exception as err:      # a built-in engine that raises has crashed
             raise EngineCrashed(f"{type(err).__name__}: {err}") from err
+        if result.move_to_play is None:
+            raise EngineCrashed(f"{self.engine.name} returned no move")
         comment = {"score": result.score.text(), "pov": result.point_of_view_name,
                    "nodes": result.nodes}
         if result.depth is not None:
