@@ -92,6 +92,7 @@ cdef class OOS:
     cdef readonly int root_player
     cdef readonly double targeting
     cdef readonly double epsilon
+    cdef readonly double tremble        # every current strategy's uniform share
     cdef readonly bint baselines        # VR-MCCFR's control variates in the estimates
     cdef readonly bint determinizes     # each iteration redraws what the root hides
     cdef readonly int history_plies     # plies from the root to the current position
@@ -133,16 +134,17 @@ cdef class OOS:
 
     def __init__(self, GameKernel kernel, int root_player, double targeting=0.9,
                  double epsilon=0.6, unsigned long long seed=0, long long max_infosets=2_000_000,
-                 bint baselines=False):
+                 bint baselines=False, double tremble=0.0):
         if root_player not in (0, 1):
             raise ValueError(f"root player must be 0 or 1, got {root_player}")
-        if not (0.0 <= targeting <= 1.0 and 0.0 < epsilon <= 1.0):
-            raise ValueError(f"targeting is a share in 0..1 and epsilon in (0, 1], got "
-                             f"{targeting}, {epsilon}")
+        if not (0.0 <= targeting <= 1.0 and 0.0 < epsilon <= 1.0 and 0.0 <= tremble < 1.0):
+            raise ValueError(f"targeting is a share in 0..1, epsilon in (0, 1] and tremble "
+                             f"in [0, 1), got {targeting}, {epsilon}, {tremble}")
         self.kernel = kernel
         self.root_player = root_player
         self.targeting = targeting
         self.epsilon = epsilon
+        self.tremble = tremble
         self.baselines = baselines
         self.rng = seed
         self.max_infosets = max_infosets
@@ -330,6 +332,7 @@ cdef class OOS:
             total += out[k]
         for k in range(n):
             out[k] = out[k] / total if total > 0 else 1.0 / n
+            out[k] = (1.0 - self.tremble) * out[k] + self.tremble / n
 
     # -- running -----------------------------------------------------------------------------
 
