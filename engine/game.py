@@ -387,6 +387,12 @@ class State(ABC):
         """A 64-bit key of :meth:`information_state` (the kernel's where there is one)."""
         return hash(self.information_state_string(player)) & (2**64 - 1)
 
+    def information_set_key(self, player: int) -> int:
+        """A 64-bit key of the player's information set: :meth:`information_state_key` with
+        what the rules make strategically irrelevant forgotten (engine/kernel.pxd
+        ``information_set_key``; default: nothing is)."""
+        return self.information_state_key(player)
+
     def information_state_string(self, player: int) -> str:
         """:meth:`information_state` as one line: its events' texts joined by ``; ``, each
         after its kind."""
@@ -536,6 +542,10 @@ class KernelState(State):
     def information_state_key(self, player: int) -> int:
         """The kernel's 64-bit key of :meth:`information_state` (engine/kernel.pxd)."""
         return self.kernel.information_state_key_of(player)
+
+    def information_set_key(self, player: int) -> int:
+        """The kernel's 64-bit key of the player's information set (engine/kernel.pxd)."""
+        return self.kernel.information_set_key_of(player)
 
     def clone(self):
         twin = type(self).__new__(type(self))

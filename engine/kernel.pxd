@@ -97,3 +97,11 @@ cdef class GameKernel:
     # information the information state is the history, and the position is all of it that
     # matters to play, so searchers merge transpositions on purpose.
     cdef u64 information_state_key(self, int player) noexcept nogil
+    # A 64-bit key of ``player``'s information set: the information state with what the
+    # rules make strategically irrelevant forgotten (the card battle: the order of chance
+    # outcomes between two decisions, which uniformly shuffled decks make uninformative), so
+    # equal keys are histories the player can tell apart only by such an order, with the
+    # same legal moves; searchers that learn per information set (oos, search/exact's tree)
+    # key by it, or what they learn is spread over orders that mean nothing. Default:
+    # information_state_key(player).
+    cdef u64 information_set_key(self, int player) noexcept nogil

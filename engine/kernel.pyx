@@ -116,6 +116,9 @@ cdef class GameKernel:
     cdef u64 information_state_key(self, int player) noexcept nogil:
         return self.hash_key()
 
+    cdef u64 information_set_key(self, int player) noexcept nogil:
+        return self.information_state_key(player)
+
     # -- Python boundary -----------------------------------------------------------------------
 
     def current_player(self):
@@ -237,6 +240,10 @@ cdef class GameKernel:
     def information_state_key_of(self, int player):
         """information_state_key(player) for Python (tests compare it with the strings)."""
         return self.information_state_key(player)
+
+    def information_set_key_of(self, int player):
+        """information_set_key(player) for Python (the exact solver's tree keys by it)."""
+        return self.information_set_key(player)
 
     def clone(self):
         """An independent copy of the position and its history (the game's own)."""

@@ -9,8 +9,9 @@ Each iteration samples one history to its end and updates one player's regrets (
 alternate): at that player's decisions a move is drawn by the current strategy (regret
 matching) mixed with ``epsilon`` uniform, elsewhere by the current strategy, chance by its
 probabilities. Regrets and average strategies live in one open-addressed hash table of
-information sets keyed by the kernel's ``information_state_key`` (perfect recall by
-construction, engine/kernel.pxd), so the search reads nothing a player cannot see.
+information sets keyed by the kernel's ``information_set_key`` (perfect recall by
+construction, and draws that differ only in their order merged, engine/kernel.pxd), so the
+search reads nothing a player cannot see and learns once what means the same.
 
 Targeting: with probability ``targeting`` an iteration samples only histories consistent with
 the root player's current information state, which the kernel's history gives as a
@@ -91,6 +92,7 @@ cdef class OOS:
     cdef readonly int root_player
     cdef readonly double targeting
     cdef readonly double epsilon
+    cdef readonly double tremble        # every current strategy's uniform share
     cdef readonly bint baselines        # VR-MCCFR's control variates in the estimates
     cdef readonly bint determinizes     # each iteration redraws what the root hides
     cdef readonly int history_plies     # plies from the root to the current position
@@ -132,16 +134,17 @@ cdef class OOS:
 
     def __init__(self, GameKernel kernel, int root_player, double targeting=0.9,
                  double epsilon=0.6, unsigned long long seed=0, long long max_infosets=2_000_000,
-                 bint baselines=False):
+                 bint baselines=False, double tremble=0.0):
         if root_player not in (0, 1):
             raise ValueError(f"root player must be 0 or 1, got {root_player}")
-        if not (0.0 <= targeting <= 1.0 and 0.0 < epsilon <= 1.0):
-            raise ValueError(f"targeting is a share in 0..1 and epsilon in (0, 1], got "
-                             f"{targeting}, {epsilon}")
+        if not (0.0 <= targeting <= 1.0 and 0.0 < epsilon <= 1.0 and 0.0 <= tremble < 1.0):
+            raise ValueError(f"targeting is a share in 0..1, epsilon in (0, 1] and tremble "
+                             f"in [0, 1), got {targeting}, {epsilon}, {tremble}")
         self.kernel = kernel
         self.root_player = root_player
         self.targeting = targeting
         self.epsilon = epsilon
+        self.tremble = tremble
         self.baselines = baselines
         self.rng = seed
         self.max_infosets = max_infosets
@@ -196,7 +199,7 @@ cdef class OOS:
         if keys == NULL:
             raise MemoryError()
         for i in range(n, -1, -1):
-            keys[i] = self.kernel.information_state_key(self.root_player)
+            keys[i] = self.kernel.information_set_key(self.root_player)
             if i:
                 self.kernel.unmake()
         for i in range(n + 1):
@@ -213,20 +216,20 @@ cdef class OOS:
         cdef GameKernel twin = <GameKernel>self.kernel.clone()
         self.determinizes = twin.determinize(self.root_player, &probe) == 0
         if not self.determinizes or \
-                twin.information_state_key(self.root_player) == self.target[0]:
+                twin.information_set_key(self.root_player) == self.target[0]:
             return
         if self.history_plies:
             raise ValueError("the history starts at another player's secret choice: search "
                              "from the position alone")
         self.target_length = 0
-        self.add_target(twin.information_state_key(self.root_player))
+        self.add_target(twin.information_set_key(self.root_player))
         while twin.player() >= 0 and twin.player() != self.root_player:
             if twin.moves(&move, 1) < 1:
                 break
             twin.make(move)
             if self.target_length == TARGET_ROOM - 1:
                 break
-            self.add_target(twin.information_state_key(self.root_player))
+            self.add_target(twin.information_set_key(self.root_player))
         if twin.player() != self.root_player:
             raise ValueError("the root player's decision is not reached from this view")
 
@@ -329,6 +332,7 @@ cdef class OOS:
             total += out[k]
         for k in range(n):
             out[k] = out[k] / total if total > 0 else 1.0 / n
+            out[k] = (1.0 - self.tremble) * out[k] + self.tremble / n
 
     # -- running -----------------------------------------------------------------------------
 
@@ -357,7 +361,7 @@ cdef class OOS:
     cdef inline int on_target(self, int position) noexcept nogil:
         """Where the root player's key now stands on the target from ``position``: the same
         (``position``), one further, or -1 (off the target)."""
-        cdef u64 key = self.kernel.information_state_key(self.root_player)
+        cdef u64 key = self.kernel.information_set_key(self.root_player)
         if key == self.target[position]:
             return position
         if position + 1 < self.target_length and key == self.target[position + 1]:
@@ -466,10 +470,10 @@ cdef class OOS:
             # a decision
             if restricting and player == self.root_player and \
                     position == self.target_length - 1 and \
-                    self.kernel.information_state_key(player) == self.target[position]:
+                    self.kernel.information_set_key(player) == self.target[position]:
                 restricting = False         # the current information set: free from here
                 through = True
-            key = set_key(self.kernel.information_state_key(player), player)
+            key = set_key(self.kernel.information_set_key(player), player)
             index = self.slot_of(key)
             if self.table[index].key == key:
                 n = self.table[index].count
@@ -673,7 +677,7 @@ cdef class OOS:
 
     def average_strategy(self, u64 information_key, int player):
         """``{move: probability}`` of the average strategy at ``player``'s information set
-        of that key (its kernel ``information_state_key``), None if no iteration met it: the
+        of that key (its kernel ``information_set_key``), None if no iteration met it: the
         whole game's strategy, which an offline run (targeting 0) approximates."""
         cdef u64 key = set_key(information_key, player)
         cdef long long i = self.slot_of(key), k

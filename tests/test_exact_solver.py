@@ -11,6 +11,7 @@ import pytest
 
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.engine.cardbattle.smallgames import FOLDER, small_game, small_games
+from crystalpick.engine.game import CHANCE, TERMINAL
 from crystalpick.search.engines import ENGINES, SIMS
 from crystalpick.search.exact.cfr import CFRPlus, solve_cfr
 from crystalpick.search.exact.induction import NotExact, solve_by_induction
@@ -184,6 +185,47 @@ def test_information_states_alone_have_perfect_recall(config):
     assert report["perfect_recall_from_information_states"]
     assert report["information_state_groups"] == len(tree.infosets)
     assert report["information_state_groups"] > report["observation_groups"]
+
+
+@pytest.mark.parametrize("name", ["open-3", "boost-3"])
+def test_information_set_keys_merge_what_the_tree_merges(name):
+    """The order of draws between two decisions means nothing (uniform shuffles), so the
+    tree merges histories that differ only in it (same position, same own pasts) while
+    the ordered information state tells them apart: the information set key must merge
+    exactly those. Keyed by the ordered state, the tree has as many information sets as
+    keyed by the set key, and its representatives' set keys are all different (no more is
+    merged); along random games every decision's set key is that of the tree node reached
+    (every order is merged), while more ordered keys than set keys are met there."""
+    import random
+    root = CardBattle().small_configuration(name).setup_state()
+    reference = build_tree(root, ordered=True)
+    tree = build_tree(root)
+    assert len(tree.infosets) == len(reference.infosets)
+    representatives = set()
+    for info in reference.infosets:
+        state = root.clone()
+        for move in info.history:
+            state.play(move)
+        representatives.add((info.player, state.information_set_key(info.player)))
+    assert len(representatives) == len(reference.infosets)
+    rng, ordered, merged = random.Random(1), set(), set()
+    for _ in range(1000):
+        state, node = root.clone(), tree.root
+        while state.current_player() != TERMINAL:
+            player = state.current_player()
+            if player == CHANCE:
+                outcomes = state.chance_outcomes()
+                move = rng.choices([m for m, _ in outcomes], [p for _, p in outcomes])[0]
+            else:
+                assert state.information_set_key(player) == \
+                    tree.infosets[tree.infoset[node]].key
+                ordered.add((player, state.information_state_key(player)))
+                merged.add((player, state.information_set_key(player)))
+                move = rng.choice(state.legal_moves())
+            node = next(tree.edge_child[edge] for edge in tree.children(node)
+                        if tree.edge_move[edge] == move)
+            state.play(move)
+    assert len(ordered) > len(merged)
 
 
 def test_the_projection_onto_observations():

@@ -50,6 +50,10 @@ cdef struct Core:
     # Each player's information state up to this node (its view here not yet in it), valid
     # when ``recorded``; the move that led here extends the previous Core's (_fast.pyx record).
     u64 info[SEATS]
+    # ... and its information set (_fast.pyx remember_set): the record with the order of
+    # the chance outcomes since the player's last seen node forgotten, whose sum is pending
+    u64 set_info[SEATS]
+    u64 pending[SEATS]
     int recorded, last_move
 
 # The history grows on the heap with the game (grow_history): a card game has no useful

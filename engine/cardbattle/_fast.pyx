@@ -562,6 +562,7 @@ cdef u64 observed_key(KState* s, Core* c, int player) noexcept nogil:
 cdef enum:
     VIEW_EVENT = 1
     MOVE_EVENT = 2
+    CHANCE_EVENTS = 3
 
 
 cdef inline u64 chain(u64 key, u64 kind, u64 value) noexcept nogil:
@@ -599,6 +600,44 @@ cdef u64 remember(KState* s, Core* before, int player, int move) noexcept nogil:
     return key
 
 
+cdef inline bint unordered(KState* s, Core* c) noexcept nogil:
+    """Whether the outcome of chance node ``c`` joins the unordered run of chance outcomes
+    since the last node the players saw act: every deck is shuffled uniformly, so the order
+    of draws between two decisions tells nothing about anything hidden and leaves the same
+    position. Not a tie-break draw with tie-boosts=yes: a boost (or a hidden pass, §5)
+    may be decided between its draws, after seeing them in their order."""
+    return is_chance(c.phase) and not (c.phase == TIEBREAK and s.d.tie_boosts)
+
+
+cdef inline u64 settled(u64 key, u64 pending) noexcept nogil:
+    """The set record with its pending run of chance outcomes closed."""
+    return chain(key, CHANCE_EVENTS, pending) if pending else key
+
+
+cdef void remember_set(KState* s, Core* before, Core* now, int player, int move) noexcept nogil:
+    """``player``'s information set after the ply that plays ``move`` in ``before``, as
+    remember, except that within a run of unordered chance outcomes only the first node's
+    view is kept (the run's later views show partial draws, in their order) and the
+    outcomes as the player sees them are summed, an order-free multiset closed into the
+    record at the next node the player sees (settled). Nothing at another player's
+    hidden boost decision unless they boost: a pass looks like no decision (§5)."""
+    cdef u64 key = before.set_info[player], pending = before.pending[player]
+    cdef long long seen = seen_move(before, player, move)
+    if unordered(s, before):
+        if not pending:
+            key = chain(key, VIEW_EVENT, observed_key(s, before, player))
+        pending += mix(20, <u64>seen & 0xFFFFF, <u64>seen >> 20) | 1
+    elif not hidden_decision(before, player) or seen >= 0:
+        key = settled(key, pending)
+        pending = 0
+        if not hidden_decision(before, player):
+            key = chain(key, VIEW_EVENT, observed_key(s, before, player))
+        if seen >= 0:
+            key = chain(key, MOVE_EVENT, <u64>seen)
+    now.set_info[player] = key
+    now.pending[player] = pending
+
+
 cdef void record(KState* s) noexcept nogil:
     """Bring the records up to the current Core. make only notes its move (a search that
     never asks pays nothing); the first question extends the records from the last Core
@@ -616,6 +655,7 @@ cdef void record(KState* s) noexcept nogil:
         now = &s.history[k] if k < s.ply else &s.c
         for p in range(SEATS):
             now.info[p] = remember(s, before, p, now.last_move)
+            remember_set(s, before, now, p, now.last_move)
         now.recorded = 1
 
 
@@ -625,6 +665,16 @@ cdef u64 information_key(KState* s, int player) noexcept nogil:
     if hidden_decision(&s.c, player):
         return s.c.info[player]
     return chain(s.c.info[player], VIEW_EVENT, observed_key(s, &s.c, player))
+
+
+cdef u64 set_record_key(KState* s, int player) noexcept nogil:
+    """The set record closed as information_key closes the record: its pending run, then
+    the view of the current node."""
+    record(s)
+    cdef u64 key = settled(s.c.set_info[player], s.c.pending[player])
+    if hidden_decision(&s.c, player):
+        return key
+    return chain(key, VIEW_EVENT, observed_key(s, &s.c, player))
 
 
 # -- the position key (zobrist.py) -----------------------------------------------------------
@@ -821,6 +871,9 @@ cdef class Kernel(GameKernel):
 
     cdef u64 information_state_key(self, int player) noexcept nogil:
         return information_key(&self.s, player)
+
+    cdef u64 information_set_key(self, int player) noexcept nogil:
+        return set_record_key(&self.s, player)
 
     # -- Python side (the generic methods are GameKernel's) --
     def clone(self):

@@ -42,6 +42,10 @@ class OOSEngine(SeededEngine):
                    "variates (Schmid et al. 2019): every move of a sampled node gets an "
                    "estimate (better on small games, worse on hidden-3 offline: "
                    "docs/cardbattle.md)."),
+            Option("tremble", "float", 0.0, "Uniform share mixed into every current strategy, "
+                   "so no information set of the history loses all weight to a strategy "
+                   "that never plays a move seen there (its regrets would stop learning).",
+                   minimum=0, maximum=0.5),
             Option("max_nodes", "int", 2_000_000, "Information sets kept, at most (the others "
                    "play uniformly and learn nothing).", minimum=1024, maximum=2**30),
             Option("seed", "int", None, "Seed of the sampling and of the move drawn from the "
@@ -67,7 +71,8 @@ class OOSEngine(SeededEngine):
     def start(self, state, observer: int, seed: int) -> OOS:
         kernel, plies = search_root(state)
         settings = (self.options["targeting"], self.options["epsilon"], seed,
-                    self.options["max_nodes"], self.options["baselines"])
+                    self.options["max_nodes"], self.options["baselines"],
+                    self.options["tremble"])
         try:
             return OOS(kernel, observer, *settings)
         except ValueError:

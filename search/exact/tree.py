@@ -5,10 +5,13 @@ everything in the position: two of a million positions collide with a chance nea
 every player's own past is the same, so different orders of the same draws become one node
 (their chance probabilities add) while no two histories a player can tell apart are ever
 merged. A node's information set (at a decision) is keyed by the mover and its information
-state (``information_state_key``: everything it has observed since the root, its own moves
-included), which has perfect recall by construction. The own past (the sequence of (information
-set, move) of its earlier decisions) is kept only as a check: an information state met after
-two different own move sequences is an error, and ``recall_report`` also says how often the
+set key (``information_set_key``: everything it has observed since the root, its own moves
+included, with what the rules make irrelevant forgotten, such as the order of draws between
+two decisions), which has perfect recall by construction; with ``ordered=True`` by the
+information state itself (``information_state_key``, order and all), where the node merging
+alone picks which of the orders names a set: the reference the set keys are tested against.
+The own past (the sequence of (information set, move) of its earlier decisions) is kept only
+as a check: an information set met after two different own move sequences is an error, and ``recall_report`` also says how often the
 observation alone (a snapshot, which forgets an earlier call, for instance) would have merged
 different own pasts.
 
@@ -97,13 +100,13 @@ def win_probability(returns) -> float:
     return 0.5 + (returns[0] - returns[1]) / 4.0
 
 
-def build_tree(root_state, *, recall: bool = True,
-               max_nodes: int = DEFAULT_MAX_NODES) -> GameTree:
+def build_tree(root_state, *, recall: bool = True, max_nodes: int = DEFAULT_MAX_NODES,
+               ordered: bool = False) -> GameTree:
     """Enumerate every history from ``root_state`` (a clone is walked) into a
     :class:`GameTree`; :class:`TreeTooLarge` past ``max_nodes`` nodes."""
     import time
     start = time.perf_counter()
-    builder = _Builder(recall, max_nodes, len(root_state.played_moves()))
+    builder = _Builder(recall, max_nodes, len(root_state.played_moves()), ordered)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 10_000))
     try:
@@ -117,8 +120,9 @@ def build_tree(root_state, *, recall: bool = True,
 
 
 class _Builder:
-    def __init__(self, recall: bool, max_nodes: int, root_plies: int):
+    def __init__(self, recall: bool, max_nodes: int, root_plies: int, ordered: bool):
         self.recall = recall
+        self.ordered = ordered
         self.root_plies = root_plies
         self.max_nodes = max_nodes
         self.memo: dict = {}
@@ -145,7 +149,8 @@ class _Builder:
         observation = state.observation_string(player)
         self.observation_pasts.setdefault((player, observation), set()).add(actions)
         if self.recall:
-            key = (player, state.information_state_key(player))
+            key = (player, state.information_state_key(player) if self.ordered
+                   else state.information_set_key(player))
             pasts = self.information_pasts.setdefault(key, set())
             pasts.add(actions)
             if len(pasts) > 1:
