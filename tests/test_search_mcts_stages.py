@@ -91,8 +91,10 @@ def test_a_set_stop_flag_and_the_node_limit_end_the_search():
     stopped = analyse(state, staged(), Limits(nodes=3_000_000), stop=flag)
     assert stopped.best_move in state.legal_moves() and stopped.simulations < 1024
     limited = analyse(state, staged(), Limits(nodes=20_000))
-    whole_turns = len(state.legal_moves())        # no simulation enters more positions
-    assert 20_000 <= limited.nodes < 20_000 + 2 * whole_turns
+    # the same seed one simulation short stays below the limit: the search ended at the
+    # first simulation that reached it
+    shorter = analyse(state, staged(), Limits(simulations=limited.simulations - 1))
+    assert shorter.nodes < 20_000 <= limited.nodes
     timed = analyse(state, staged(), Limits(time=0.2))
     assert timed.best_move in state.legal_moves() and timed.simulations > 0
 
@@ -135,3 +137,10 @@ def test_decompose_is_an_engine_option_checked_against_the_game():
         analyse(maatatahay, staged(), Limits(simulations=10))
     assert analyse(maatatahay, MCTSEngine(seed=1, decompose="auto"),
                    Limits(simulations=10)).best_move in maatatahay.legal_moves()
+
+
+def test_root_parallel_trees_sum_their_moves_and_stages():
+    state = midgame()
+    result = analyse(state, staged(11, workers=2), Limits(simulations=600), multipv=3)
+    assert result.workers == 2 and result.simulations == 1200
+    assert result.best_move in state.legal_moves() and result.lines[0].visits > 0
