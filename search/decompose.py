@@ -16,8 +16,8 @@ from crystalpick.engine.features import StagedTurns, provides, require
 DECOMPOSE_CHOICES = ("auto", "on", "off")
 
 
-# Whether MCTS's ``decompose=auto`` takes staged turns in stages (docs/search.md, "MCTS over
-# digs and walks").
+# Whether MCTS's ``decompose=auto`` takes staged turns in stages: its measured answer
+# (docs/search.md, MCTS, "Turns in stages").
 MCTS_AUTO = False
 
 
