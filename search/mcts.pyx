@@ -11,6 +11,14 @@ probabilities; with many, sample one by its probability. Proven results (MCTS-
 Solver) come from terminal nodes: a decision node is proven as soon as one child wins for its
 mover or all children are proven; a chance node when all outcomes are proven equal.
 
+With ``decompose`` (issue 32) a decision node's children are the first stages of its moves
+(engine/kernel.pxd ``stages``; Mattock's digs), chosen by UCT over the statistics the stage's
+moves share, and a stage node's children are its moves (Mattock's walks), as Amazons programs
+split a queen move from its arrow. A stage node makes no move (the kernel stays at its
+parent's position), so it is expanded on its first visit, never played out from; a stage of
+one move is that move's node, so a game without stages searches the plain tree. The answer is
+a whole move: the most visited stage's most visited move (docs/search.md measures the trade).
+
 Everything here is deterministic for a given seed: the generator (engine/rng.pxd) is the
 only source of randomness, and time limits and the stop flag are only checked between
 simulations.
@@ -45,6 +53,8 @@ cdef struct Node:
                             # with ``minimax``, the minimax of the priors below it)
     signed char mover       # player to move here, -1 chance, -2 terminal, -3 not yet seen
     signed char proven
+    signed char stage       # a stage node (decompose): the parent's position with the
+                            # stage ``move`` chosen, its children the stage's moves
 
 
 def check_prior_options(str playout, double prior, double minimax, double widen=0.0):
@@ -91,7 +101,9 @@ cdef class MCTS:
     cdef public double minimax    # weight of the priors' minimax in selection (0: none)
     cdef public double widen      # progressive widening: moves considered per sqrt(visit)
     cdef u64 rng
+    cdef public bint decompose    # a turn as two decisions: its first stage, then the rest
     cdef int* moves
+    cdef long long* counts        # with decompose, how many moves begin with each stage
     cdef long long moves_size
     cdef double* probabilities
     cdef long long probabilities_size
@@ -105,13 +117,14 @@ cdef class MCTS:
         self.stop = StopFlag()
         self.nodes = NULL
         self.moves = NULL
+        self.counts = NULL
         self.probabilities = NULL
 
     def __init__(self, GameKernel kernel, Evaluator evaluator, PlayoutPolicy policy,
                  double exploration=0.5, str playout="random", bint solver=True,
                  unsigned long long seed=0, int max_nodes=16_000_000, int playout_depth=0,
                  double evaluation_scale=150.0, double prior=0.0, double minimax=0.0,
-                 double widen=0.0):
+                 double widen=0.0, bint decompose=False):
         """``evaluator``, ``policy``, ``playout_depth`` and ``evaluation_scale`` are the game's
         (engine/game.py); the scale is in evaluation units per logistic unit. ``prior`` > 0:
         each new move is valued by the evaluation of the position it leads to, counted as
@@ -120,7 +133,12 @@ cdef class MCTS:
         below it as the tree grows (implicit minimax backups), and selection mixes that in
         with this weight. ``widen`` > 0 (needs priors): progressive widening, a node's
         moves are sorted best prior first and selection considers only the first
-        1 + widen x sqrt(visits) of them."""
+        1 + widen x sqrt(visits) of them. ``decompose``: a decision node's children are
+        the first stages of its moves (engine/kernel.pxd ``stages``), each a *stage node*
+        whose children are the stage's moves (a stage of one move is that move's node), so a
+        stage's statistics are shared by its moves and a node is expanded into its few stages
+        rather than its many moves; a stage node is valued before its first visit by its
+        first move's prior."""
         if playout not in ("random", "heuristic", "prior"):
             raise ValueError(f"unknown playout {playout!r}; expected random, heuristic or "
                              f"prior")
@@ -143,21 +161,24 @@ cdef class MCTS:
         self.prior = prior
         self.minimax = minimax
         self.widen = widen
+        self.decompose = decompose
         self.rng = seed
         self.max_nodes = max_nodes
         self.node_capacity = 1024
         self.nodes = <Node*>malloc(self.node_capacity * sizeof(Node))
         self.moves_size = 1024
         self.moves = <int*>malloc(self.moves_size * sizeof(int))
+        self.counts = <long long*>malloc(self.moves_size * sizeof(long long))
         self.probabilities_size = 1024
         self.probabilities = <double*>malloc(self.probabilities_size * sizeof(double))
-        if not (self.nodes and self.moves and self.probabilities):
+        if not (self.nodes and self.moves and self.counts and self.probabilities):
             raise MemoryError()
         self.reset_root()
 
     def __dealloc__(self):
         free(self.nodes)
         free(self.moves)
+        free(self.counts)
         free(self.probabilities)
 
     cdef void reset_root(self) noexcept nogil:
@@ -174,6 +195,7 @@ cdef class MCTS:
         node.probability = probability
         node.mover = UNKNOWN_MOVER
         node.proven = NOT_PROVEN
+        node.stage = 0
 
     # -- statistics for the Python side -----------------------------------------------------
 
@@ -189,15 +211,47 @@ cdef class MCTS:
 
     def root_children(self):
         """``(move, visits, value sum from player 0's view, proven result or None)`` per
-        child of the root, in move-generation order (with ``widen``, best prior first)."""
+        move of the root, in move-generation order (with ``widen``, best prior first); with
+        ``decompose``, stage by stage, the moves of a stage never chosen with no visits."""
         cdef Node* root = &self.nodes[0]
-        cdef Node* child
         out = []
         for i in range(root.child_count if root.first_child >= 0 else 0):
+            self.append_moves(root.first_child + i, out)
+        return out
+
+    def root_stage_visits(self):
+        """``{move: visits}`` of the root's child holding each move in the tree: with
+        ``decompose`` its stage node (whose visits its moves share), otherwise the move's
+        own. The tree's choice is the most visited such child, then its most visited move."""
+        cdef Node* root = &self.nodes[0]
+        cdef Node* child
+        cdef Node* below
+        out = {}
+        for i in range(root.child_count if root.first_child >= 0 else 0):
             child = &self.nodes[root.first_child + i]
+            if not child.stage:
+                out[child.move] = child.visits
+            for j in range(child.child_count if child.stage and child.first_child >= 0 else 0):
+                below = &self.nodes[child.first_child + j]
+                out[below.move] = child.visits
+        return out
+
+    cdef append_moves(self, int index, list out):
+        """Append the root's moves under child ``index``: itself, or a stage node's."""
+        cdef Node* child = &self.nodes[index]
+        cdef long long n, i
+        if not child.stage:
             out.append((child.move, child.visits, child.value,
                         proven_result(child) if child.proven else None))
-        return out
+        elif child.first_child >= 0:
+            for i in range(child.child_count):
+                self.append_moves(child.first_child + i, out)
+        else:
+            n = self.load_stage_moves(child.move)
+            if n < 0:
+                raise MemoryError()
+            for i in range(n):
+                out.append((self.moves[i], 0, 0.0, None))
 
     def root_summary(self):
         """``(mover, visits, value sum, proven result or None)`` of the root."""
@@ -216,16 +270,25 @@ cdef class MCTS:
         return line
 
     cdef int child_with_move(self, int parent, int move) noexcept nogil:
+        """The node of ``move`` below ``parent`` (through its stage nodes), or -1."""
         cdef Node* node = &self.nodes[parent]
-        cdef int i
+        cdef Node* child
+        cdef int i, found
         if node.first_child < 0:
             return -1
         for i in range(node.child_count):
-            if self.nodes[node.first_child + i].move == move:
+            child = &self.nodes[node.first_child + i]
+            if child.stage:
+                found = self.child_with_move(node.first_child + i, move)
+                if found >= 0:
+                    return found
+            elif child.move == move:
                 return node.first_child + i
         return -1
 
     cdef int most_visited_child(self, int parent) noexcept nogil:
+        """The most visited move's node below ``parent``, or -1: through a stage node, the
+        most visited stage's most visited move (the tree's two decisions)."""
         cdef Node* node = &self.nodes[parent]
         cdef int i, best = -1, best_visits = 0
         if node.first_child < 0:
@@ -234,6 +297,8 @@ cdef class MCTS:
             if self.nodes[node.first_child + i].visits > best_visits:
                 best_visits = self.nodes[node.first_child + i].visits
                 best = node.first_child + i
+        if best >= 0 and self.nodes[best].stage:
+            return self.most_visited_child(best)
         return best
 
     # -- running -----------------------------------------------------------------------------
@@ -265,8 +330,9 @@ cdef class MCTS:
         return done
 
     cdef bint simulate(self) noexcept nogil:
-        """One simulation; False only if out of memory for move lists."""
-        cdef int depth = 0, index = 0, i
+        """One simulation; False only if out of memory for move lists. ``depth`` counts
+        the nodes of the path, ``plies`` the moves made (a stage node makes none)."""
+        cdef int depth = 0, plies = 0, index = 0, i
         cdef Node* node
         cdef double result
         self.path[0] = 0
@@ -287,20 +353,23 @@ cdef class MCTS:
                         depth < MAX_DEPTH - 1 and self.expand(index):
                     result = self.best_prior(index)
                     break
-                if (index != 0 and node.visits == 0) or depth >= MAX_DEPTH - 1 \
-                        or not self.expand(index):
+                # a stage node is no position of its own to play out from
+                if (index != 0 and node.visits == 0 and not node.stage) \
+                        or depth >= MAX_DEPTH - 1 or not self.expand(index):
                     result = self.run_playout()
                     if result != result:          # NaN: out of memory
                         return False
                     break
                 node = &self.nodes[index]         # expand may have moved the array
             index = self.select(index)
-            self.kernel.make(self.nodes[index].move)
-            self.made += 1
+            if not self.nodes[index].stage:
+                self.kernel.make(self.nodes[index].move)
+                self.made += 1
+                plies += 1
             depth += 1
             self.path[depth] = index
-        if depth > self.max_tree_depth:
-            self.max_tree_depth = depth
+        if plies > self.max_tree_depth:
+            self.max_tree_depth = plies
         for i in range(depth, -1, -1):
             node = &self.nodes[self.path[i]]
             node.visits += 1
@@ -311,13 +380,18 @@ cdef class MCTS:
             if (self.solver and i < depth and node.proven == NOT_PROVEN
                     and self.nodes[self.path[i + 1]].proven != NOT_PROVEN):
                 self.try_prove(self.path[i])
-            if i > 0:
+            if i > 0 and not node.stage:
                 self.kernel.unmake()
         return True
 
     cdef bint expand(self, int index) noexcept nogil:
-        """Give ``index`` its children (all moves or outcomes); False if the tree is full."""
-        cdef long long n = self.load_moves(self.nodes[index].mover)
+        """Give ``index`` its children (all moves or outcomes; with ``decompose``, a
+        decision node its stages and a stage node its moves); False if the tree is full."""
+        cdef signed char mover = self.nodes[index].mover
+        cdef bint split = self.decompose and mover >= 0 and not self.nodes[index].stage
+        cdef long long n = self.load_stages() if split else \
+            self.load_stage_moves(self.nodes[index].move) if self.nodes[index].stage else \
+            self.load_moves(mover)
         cdef int i, first
         cdef Node* grown
         if n <= 0 or self.node_count + n > self.max_nodes:
@@ -329,17 +403,33 @@ cdef class MCTS:
             self.nodes = grown
             self.node_capacity *= 2
         first = self.node_count
-        for i in range(n):
-            self.init_node(first + i, self.moves[i],
-                           self.probabilities[i] if self.nodes[index].mover == -1 else
-                           self.prior_value(self.moves[i]) if self.prior > 0 else 1.0)
-        if self.widen > 0 and self.nodes[index].mover >= 0:
+        if split:
+            self.init_stages(first, n, mover)
+        else:
+            for i in range(n):
+                self.init_node(first + i, self.moves[i],
+                               self.probabilities[i] if mover == -1 else
+                               self.prior_value(self.moves[i]) if self.prior > 0 else 1.0)
+        if self.widen > 0 and mover >= 0:
             qsort(&self.nodes[first], n, sizeof(Node), higher_prior_first
-                  if self.nodes[index].mover == 0 else lower_prior_first)
+                  if mover == 0 else lower_prior_first)
         self.node_count += n
         self.nodes[index].first_child = first
         self.nodes[index].child_count = n
         return True
+
+    cdef void init_stages(self, int first, long long n, signed char mover) noexcept nogil:
+        """Nodes ``first``.. for the ``n`` stages in ``moves``: a stage of several moves a
+        stage node of ``mover``'s, one of a single move that move's node; each valued by
+        its first move's prior (for Mattock the dig without a walk)."""
+        cdef int i, move
+        for i in range(n):
+            self.kernel.stage_moves(self.moves[i], &move, 1)
+            self.init_node(first + i, self.moves[i] if self.counts[i] > 1 else move,
+                           self.prior_value(move) if self.prior > 0 else 1.0)
+            if self.counts[i] > 1:
+                self.nodes[first + i].stage = 1
+                self.nodes[first + i].mover = mover
 
     cdef inline int considered(self, Node* node) noexcept nogil:
         """How many of decision node ``node``'s children selection looks at: all, or with
@@ -383,18 +473,48 @@ cdef class MCTS:
                 best = sign * self.nodes[node.first_child + i].probability
         return sign * best
 
+    cdef bint grow_moves(self, long long n) noexcept nogil:
+        """Make room for ``n`` moves (and stage counts); False if out of memory."""
+        cdef int* grown = <int*>realloc(self.moves, n * sizeof(int))
+        cdef long long* grown_counts
+        if grown == NULL:
+            return False
+        self.moves = grown
+        grown_counts = <long long*>realloc(self.counts, n * sizeof(long long))
+        if grown_counts == NULL:
+            return False
+        self.counts = grown_counts
+        self.moves_size = n
+        return True
+
+    cdef long long load_stages(self) noexcept nogil:
+        """Fill ``moves`` with the first stages of the legal moves and ``counts`` with how
+        many moves begin with each; -1 if out of memory."""
+        cdef long long n = self.kernel.stages(self.moves, self.counts, self.moves_size)
+        if n > self.moves_size:
+            if not self.grow_moves(n):
+                return -1
+            self.kernel.stages(self.moves, self.counts, n)
+        return n
+
+    cdef long long load_stage_moves(self, int stage) noexcept nogil:
+        """Fill ``moves`` with the legal moves that begin with ``stage``; -1 if out of
+        memory."""
+        cdef long long n = self.kernel.stage_moves(stage, self.moves, self.moves_size)
+        if n > self.moves_size:
+            if not self.grow_moves(n):
+                return -1
+            self.kernel.stage_moves(stage, self.moves, n)
+        return n
+
     cdef long long load_moves(self, int player) noexcept nogil:
         """Fill ``moves`` (and at a chance node, ``player`` -1, ``probabilities``); -1 if out
         of memory."""
         cdef long long n = self.kernel.moves(self.moves, self.moves_size)
-        cdef int* grown
         cdef double* grown_p
         if n > self.moves_size:
-            grown = <int*>realloc(self.moves, n * sizeof(int))
-            if grown == NULL:
+            if not self.grow_moves(n):
                 return -1
-            self.moves = grown
-            self.moves_size = n
             self.kernel.moves(self.moves, n)
         if player == -1:
             if n > self.probabilities_size:
@@ -577,17 +697,23 @@ cdef class MCTS:
         return self.compact(found)
 
     cdef int find(self, int index, u64 key, int plies) noexcept nogil:
-        """The node below ``index`` whose position has ``key`` (old kernel), or -1."""
+        """The node below ``index`` whose position has ``key`` (old kernel), or -1; a stage
+        node is searched through, taking no ply."""
         cdef Node* node = &self.nodes[index]
+        cdef Node* child
         cdef int i, found
-        if self.kernel.hash_key() == key:
+        if not node.stage and self.kernel.hash_key() == key:
             return index
         if plies == 0 or node.first_child < 0:
             return -1
         for i in range(node.child_count):
-            self.kernel.make(self.nodes[node.first_child + i].move)
-            found = self.find(node.first_child + i, key, plies - 1)
-            self.kernel.unmake()
+            child = &self.nodes[node.first_child + i]
+            if child.stage:
+                found = self.find(node.first_child + i, key, plies)
+            else:
+                self.kernel.make(child.move)
+                found = self.find(node.first_child + i, key, plies - 1)
+                self.kernel.unmake()
             if found >= 0:
                 return found
         return -1

@@ -11,6 +11,7 @@ import time
 from crystalpick.engine.features import mcts_defaults
 from crystalpick.engine.game import GameError
 
+from ..decompose import DECOMPOSE_CHOICES, MCTS_AUTO, use_decomposition
 from ..mcts import MCTS, check_prior_options
 from ..options import EngineSchema, Option, OptionError
 from ..parallel import run_in_workers
@@ -54,6 +55,9 @@ class MCTSEngine(Engine):
             Option("widen", "float", None, "Progressive widening: a node's moves sorted by "
                    "prior, selection looks at the first 1 + widen x sqrt(visits) (0: all; "
                    "needs prior > 0; default: the game's).", minimum=0, unset="game"),
+            Option("decompose", "choice", "auto", "Choose a turn's first stage by its "
+                   "statistics, then a move of it (Mattock: the dig, then the walk; auto: as "
+                   "measured, docs/search.md).", choices=DECOMPOSE_CHOICES),
             Option("seed", "int", None, "Seed of the search's random generator.",
                    minimum=0, maximum=2**63 - 1, unset="random"),
         ))
@@ -115,6 +119,7 @@ class MCTSEngine(Engine):
         except ValueError as err:
             raise GameError(f"{err} ({game.name}'s defaults: {defaults})") from None
         options["exploration"] = options.pop("c")
+        options["decompose"] = use_decomposition(options["decompose"], game, MCTS_AUTO)
         return options
 
     def tree_for(self, state) -> tuple[MCTS, int]:
@@ -148,12 +153,14 @@ class MCTSEngine(Engine):
 
     @staticmethod
     def settled(tree, state) -> bool:
-        """Past the soft limit, stop unless the most visited move is not the best valued."""
+        """Past the soft limit, stop unless the most visited move (of the most visited
+        stage) is not the best valued."""
         sign = 1 if root_view(state) == 0 else -1
         children = [c for c in tree.root_children() if c[1] > 0]
         if not children:
             return True
-        most = max(children, key=lambda c: c[1])
+        stage_visits = tree.root_stage_visits()
+        most = max(children, key=lambda c: (stage_visits[c[0]], c[1]))
         best = max(children, key=lambda c: sign * c[2] / c[1])
         return most[0] == best[0]
 
@@ -161,9 +168,11 @@ class MCTSEngine(Engine):
         mover_sign = 1 if root_view(state) == 0 else -1
 
         def rank(child):
+            """Proven wins first, proven losses last, else the tree's choice: the most
+            visited stage (with ``decompose``), then the most visited move of it."""
             move, visits, value, proven = child
             proven_rank = 0 if proven is None else 2 if mover_sign * proven > 0 else -1
-            return (proven_rank, visits)
+            return (proven_rank, stats["stage_visits"].get(move, visits), visits)
 
         # at a chance node the children are outcomes, not moves anyone chooses
         ordered = [] if state.is_chance_node() else sorted(stats["children"], key=rank,

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 def mcts_statistics(tree, kept: int) -> dict:
     """What ``MCTSEngine.result`` reads of a tree: each root move's visits, value and proof,
-    the principal variations of the eight most visited, the counts; ``kept`` is the number
-    of nodes reused from the previous move's tree."""
-    children = tree.root_children()
-    top = sorted(children, key=lambda c: -c[1])[:8]
+    the visits of the root child holding it (its stage's, with ``decompose``), the principal
+    variations of the eight most visited, the counts; ``kept`` is the number of nodes reused
+    from the previous move's tree."""
+    children, stage_visits = tree.root_children(), tree.root_stage_visits()
+    top = sorted(children, key=lambda c: (stage_visits.get(c[0], 0), c[1]), reverse=True)[:8]
     return {
-        "children": children,
+        "children": children, "stage_visits": stage_visits,
         "pvs": {c[0]: tree.principal_variation(c[0]) for c in top},
         "root": tree.root_summary(),
         "simulations": tree.simulations, "nodes": tree.made,
@@ -20,11 +21,14 @@ def mcts_statistics(tree, kept: int) -> dict:
 
 
 def merge_mcts(results: list[dict]) -> dict:
-    """MCTS's trees: sum visits and values per root move; keep the PV of the tree that
-    visited it most."""
+    """MCTS's trees: sum visits and values per root move (and its stage's visits); keep the
+    PV of the tree that visited it most."""
     children: dict[int, list] = {}
+    stage_visits: dict[int, int] = {}
     best_pv: dict[int, tuple[int, list[int]]] = {}
     for stats in results:
+        for move, visits in stats["stage_visits"].items():
+            stage_visits[move] = stage_visits.get(move, 0) + visits
         for move, visits, value, proven in stats["children"]:
             entry = children.setdefault(move, [move, 0, 0.0, None])
             entry[1] += visits
@@ -35,7 +39,7 @@ def merge_mcts(results: list[dict]) -> dict:
     roots = [s["root"] for s in results]
     proven = next((r[3] for r in roots if r[3] is not None), None)
     return {
-        "children": [tuple(c) for c in children.values()],
+        "children": [tuple(c) for c in children.values()], "stage_visits": stage_visits,
         "pvs": {move: pv for move, (_, pv) in best_pv.items()},
         "root": (roots[0][0], sum(r[1] for r in roots), sum(r[2] for r in roots), proven),
         "simulations": sum(s["simulations"] for s in results),
