@@ -171,6 +171,7 @@ def play(session, options, resume: bool, announce, report, text, progress) -> No
     try:
         session.run(on_game)
     except KeyboardInterrupt:             # Ctrl-C or SIGTERM (cli/interrupts.py)
+        session.reload()
         stopped = Interrupted(f"interrupted: {session.finished_games} finished games are "
                               f"saved in {session.db.path}; {hint}")
     except EngineStartError as err:

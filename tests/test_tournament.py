@@ -251,3 +251,27 @@ def test_a_tournament_on_a_dask_cluster_plays_the_local_pools_games(tmp_path):
     assert moves(tmp_path / "local.sqlite") == moves(tmp_path / "cluster.sqlite")
     assert len(moves(tmp_path / "local.sqlite")) == 6
     assert document_of(local.output)["ratings"] == document_of(remote.output)["ratings"]
+
+
+def test_report_of_a_stop_between_storing_and_counting_a_game(tmp_path, monkeypatch):
+    """A Ctrl-C landing just after a game is stored, before it is counted, still reports
+    every stored game (the report is read back from the database)."""
+    from crystalpick.search.match.db import ResultsDB
+
+    add_game = ResultsDB.add_game
+    calls = []
+
+    def stored_then_interrupted(self, *args):
+        added = add_game(self, *args)
+        calls.append(added)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return added
+
+    monkeypatch.setattr(ResultsDB, "add_game", stored_then_interrupted)
+    db = tmp_path / "race.sqlite"
+    result = run(*TOURNAMENT, "--db", str(db), "--json")
+    output = result.output          # the JSON document, then the one line saying where
+    document, _ = json.JSONDecoder().raw_decode(output[output.index("{"):])
+    assert document["interrupted"] is True
+    assert document["games"] == len(stored_games(db)) == 2

@@ -156,6 +156,12 @@ class MatchSession:
         if self.tournament_id is not None:
             self.db.set_tournament_status(self.tournament_id, "finished")
 
+    def reload(self) -> None:
+        """Read the matches' finished games back from the database: a Ctrl-C raised between
+        storing a game and counting it must not leave the report one game short of what
+        is stored."""
+        self.states = [load_match(self.db, state.match_id) for state in self.states]
+
     @property
     def finished_games(self) -> int:
         return sum(len(state.finished) for state in self.states)
