@@ -117,7 +117,7 @@ def generate(seed: int, first: int, last: int) -> None:
 
 def run(seconds: float, report_path: str | None, part: str, exact: bool,
         groups: list[int], mobility: bool, symmetry: str = "auto",
-        decompose: str = "auto", weak: bool = True, epsilon: float = 0.25) -> None:
+        decompose: str = "auto", weak: bool = True, epsilon: float = 1.0) -> None:
     """Solve the positions of ``groups`` in ``part`` (K/N: every N-th from the K-th,
     1-based; several parts may run at once, each writing its own --json rows) and report
     per group."""
@@ -219,8 +219,9 @@ def main() -> None:
                               "for Mattock)")
     measure.add_argument("--no-weak", action="store_true",
                          help="the solver summing its children's numbers, not the weak rule")
-    measure.add_argument("--epsilon", type=float, default=0.25,
-                         help="the 1+epsilon threshold growth (default 0.25)")
+    measure.add_argument("--epsilon", type=float, default=1.0,
+                         help="the 1+epsilon trick's epsilon (default 1.0, the solver's; "
+                              "0.25 before issue 32's measurements)")
     commands.add_parser("regions", help="how many positions split into one-player "
                                         "territories, rock left to mine, legal turns")
     args = parser.parse_args()

@@ -10,7 +10,8 @@ table, which is what lets the search leave a subtree and come back to it.
 
 - Seesaw effect: the 1+epsilon trick (Pawlewicz and Lew 2007): the best child's threshold
   is ``second best * (1 + epsilon)`` instead of ``second best + 1``, so the search stays
-  longer in one subtree when two siblings have close numbers.
+  longer in one subtree when two siblings have close numbers (epsilon 1 by default: on the
+  endgame suite it proved as much as 0.25 in less time, docs/search.md).
 - Initial numbers from the game's evaluation (df-pn+ style): a new child the evaluation
   likes for the attacker starts with proof number ~ exp(-e / scale) and disproof number
   ~ exp(e / scale), both at least 1; ``init_scale = 0`` gives the classic 1 / 1.
@@ -164,7 +165,7 @@ cdef class ProofNumberSearch:
         memset(self.capacity, 0, sizeof(self.capacity))
 
     def __init__(self, GameKernel kernel, Evaluator evaluator, int hash_megabytes=64,
-                 double epsilon=0.25, double init_scale=150.0, bint mobility=True,
+                 double epsilon=1.0, double init_scale=150.0, bint mobility=True,
                  bint symmetry=False, bint decompose=False, bint weak=True):
         cdef u64 slots = 1
         if hash_megabytes < 1:

@@ -97,7 +97,7 @@ class Solver:
     # df-pn proves results of games without chance or hidden information only
     requires = (PERFECT_INFORMATION, NO_CHANCE)
 
-    def __init__(self, game, hash_megabytes: int = 64, epsilon: float = 0.25,
+    def __init__(self, game, hash_megabytes: int = 64, epsilon: float = 1.0,
                  evaluation_order: bool = True, mobility: bool = True,
                  symmetry: str = "auto", decompose: str = "auto", weak: bool = True):
         refuse("solve", self.requires, game)
