@@ -117,7 +117,7 @@ def generate(seed: int, first: int, last: int) -> None:
 
 def run(seconds: float, report_path: str | None, part: str, exact: bool,
         groups: list[int], mobility: bool, symmetry: str = "auto",
-        decompose: str = "auto") -> None:
+        decompose: str = "auto", weak: bool = True, epsilon: float = 1.0) -> None:
     """Solve the positions of ``groups`` in ``part`` (K/N: every N-th from the K-th,
     1-based; several parts may run at once, each writing its own --json rows) and report
     per group."""
@@ -130,7 +130,8 @@ def run(seconds: float, report_path: str | None, part: str, exact: bool,
     rows = []
     for case in cases:
         group = int(case.id.split("-")[2])
-        solver = Solver(game, 64, mobility=mobility, symmetry=symmetry, decompose=decompose)
+        solver = Solver(game, 64, epsilon=epsilon, mobility=mobility, symmetry=symmetry,
+                        decompose=decompose, weak=weak)
         state = game.parse_position(case.position)
         solution = solver.solve(state, cpu_seconds=seconds, exact=exact)
         proven = solution.score is not None
@@ -216,6 +217,11 @@ def main() -> None:
     measure.add_argument("--decompose", choices=("auto", "on", "off"), default="auto",
                          help="search a turn as its dig and then its walk (default auto: on "
                               "for Mattock)")
+    measure.add_argument("--no-weak", action="store_true",
+                         help="the solver summing its children's numbers, not the weak rule")
+    measure.add_argument("--epsilon", type=float, default=1.0,
+                         help="the 1+epsilon trick's epsilon (default 1.0, the solver's; "
+                              "0.25 before issue 32's measurements)")
     commands.add_parser("regions", help="how many positions split into one-player "
                                         "territories, rock left to mine, legal turns")
     args = parser.parse_args()
@@ -226,7 +232,7 @@ def main() -> None:
     else:
         run(args.seconds, args.report, args.part, not args.proof_only,
             args.group or list(PLIES_BEFORE_END), not args.no_mobility, args.symmetry,
-            args.decompose)
+            args.decompose, not args.no_weak, args.epsilon)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ table, which is what lets the search leave a subtree and come back to it.
 
 - Seesaw effect: the 1+epsilon trick (Pawlewicz and Lew 2007): the best child's threshold
   is ``second best * (1 + epsilon)`` instead of ``second best + 1``, so the search stays
-  longer in one subtree when two siblings have close numbers.
+  longer in one subtree when two siblings have close numbers (epsilon 1 by default: on the
+  endgame suite it proved as much as 0.25 in less time, docs/search.md).
 - Initial numbers from the game's evaluation (df-pn+ style): a new child the evaluation
   likes for the attacker starts with proof number ~ exp(-e / scale) and disproof number
   ~ exp(e / scale), both at least 1; ``init_scale = 0`` gives the classic 1 / 1.
@@ -20,6 +21,13 @@ table, which is what lets the search leave a subtree and come back to it.
   search then prefers lines that leave the loser few replies. On six suite positions 6
   plies from the end this proved 3 instead of 2 within 10 s, the two proven before in a
   fifth of the time (docs/search.md).
+- Weak proof numbers (``weak``, on by default; Ueda et al., "Weak Proof-Number Search",
+  2008): the number a node sums over its children is the largest child's plus one per other
+  child not yet settled against it, not the sum. Mattock's digs commute, so many children
+  share their subtrees (a DAG, not a tree) and the sum counts the shared work once per
+  parent: a loser's node with a few hundred turns looked far harder to refute than it is.
+  The best child's threshold on that number is the node's less one per other open child.
+  Only the order of the search changes, never a value (docs/search.md has the measurement).
 - Cut-off expansion: the children list of a node ends at the first child whose game is
   over with a win for the player moving there.
 - Lengths: a proven node stores the length of its proof (plies to the end along the proof:
@@ -112,12 +120,12 @@ cdef struct Child:
     char settled                 # terminal or out of budget: never in the table
 
 
-cdef inline u32 sum_threshold(u32 threshold, u32 total, u32 part) noexcept nogil:
+cdef inline u32 sum_threshold(u32 threshold, u64n others) noexcept nogil:
     """A child's threshold on the number its parent sums: what is left of the parent's
     once the other children's share is taken (an infinite threshold stays infinite)."""
     if threshold >= INFINITE:
         return INFINITE
-    return saturate(<u64n>threshold - total + part)
+    return saturate(<u64n>threshold - others) if threshold > others else 0
 
 
 cdef inline u32 saturate(u64n value) noexcept nogil:
@@ -137,7 +145,7 @@ cdef class ProofNumberSearch:
     cdef long long* count_scratch   # the stages' move counts, sized as move_scratch
     cdef long long move_scratch_size
     cdef double epsilon, init_scale
-    cdef bint mobility
+    cdef bint mobility, weak
     cdef public bint symmetry        # key the table by canonical keys (may change between calls)
     cdef public bint decompose       # search a turn as its stage and then the rest (ditto)
     cdef int attacker
@@ -157,8 +165,8 @@ cdef class ProofNumberSearch:
         memset(self.capacity, 0, sizeof(self.capacity))
 
     def __init__(self, GameKernel kernel, Evaluator evaluator, int hash_megabytes=64,
-                 double epsilon=0.25, double init_scale=150.0, bint mobility=True,
-                 bint symmetry=False, bint decompose=False):
+                 double epsilon=1.0, double init_scale=150.0, bint mobility=True,
+                 bint symmetry=False, bint decompose=False, bint weak=True):
         cdef u64 slots = 1
         if hash_megabytes < 1:
             raise ValueError("the table needs at least 1 MB")
@@ -176,6 +184,7 @@ cdef class ProofNumberSearch:
         self.mobility = mobility
         self.symmetry = symmetry
         self.decompose = decompose
+        self.weak = weak
 
     def __dealloc__(self):
         free(self.table)
@@ -465,18 +474,25 @@ cdef class ProofNumberSearch:
         return self.stopped
 
     cdef void combine(self, Child* kids, long long n, bint or_node, Child* node,
-                      long long* best, u32* second, int step) noexcept nogil:
+                      long long* best, u32* second, u64n* others, int step) noexcept nogil:
         """The node's numbers from its children's, the child to search next (the first of
-        the smallest minimised number) and the runner-up's number, which the best child's
-        threshold is set from; ``step``: plies from the node to its children (0 from a
-        position to its stages)."""
-        cdef long long i
+        the smallest minimised number), the runner-up's number, which the best child's
+        threshold is set from, and ``others``: what the other children add to the summed
+        number (the best child's threshold on it is the node's less that); ``step``: plies
+        from the node to its children (0 from a position to its stages). With ``weak`` the
+        summed number is the largest child's plus one per other unsettled child (weak
+        proof-number search), not the sum."""
+        cdef long long i, open_kids = 0
         cdef u64n total = 0
-        cdef u32 low = INFINITE, runner = INFINITE, mine
+        cdef u32 low = INFINITE, runner = INFINITE, mine, summed, largest = 0
         best[0] = 0
         for i in range(n):
             mine = kids[i].pn if or_node else kids[i].dn       # minimised here
-            total += kids[i].dn if or_node else kids[i].pn     # summed here
+            summed = kids[i].dn if or_node else kids[i].pn     # summed here
+            total += summed
+            if summed != 0:
+                open_kids += 1
+                largest = max(largest, summed)
             if mine < low:
                 runner = low
                 low = mine
@@ -484,6 +500,12 @@ cdef class ProofNumberSearch:
             elif mine < runner:
                 runner = mine
         second[0] = runner
+        if self.weak:
+            total = largest + open_kids - 1 if open_kids > 0 else 0
+            others[0] = open_kids - 1 if open_kids > 0 else 0
+        else:
+            summed = kids[best[0]].dn if or_node else kids[best[0]].pn
+            others[0] = total - summed
         if or_node:
             node.pn = low
             node.dn = INFINITE if low == 0 else saturate(total)
@@ -525,7 +547,7 @@ cdef class ProofNumberSearch:
         cdef bint split = self.decompose and not node.stage   # children are stage nodes
         cdef long long n, best, i
         cdef u32 second, child_th_pn, child_th_dn
-        cdef u64n start = self.nodes, grown
+        cdef u64n start = self.nodes, grown, others
         cdef int child_budget = budget if budget >= UNBOUNDED or split else budget - 1
         cdef int step = 0 if split else 1
         cdef Child* kids
@@ -544,17 +566,17 @@ cdef class ProofNumberSearch:
             for i in range(n):
                 if not kids[i].settled:
                     self.lookup(kids[i].key, child_budget, &kids[i])
-            self.combine(kids, n, or_node, node, &best, &second, step)
+            self.combine(kids, n, or_node, node, &best, &second, &others, step)
             if node.pn >= th_pn or node.dn >= th_dn or self.stopped:
                 break
             chosen = &kids[best]
             grown = <u64n>second + 1 + <u64n>(second * self.epsilon)
             if or_node:
                 child_th_pn = <u32>min(<u64n>th_pn, grown)
-                child_th_dn = sum_threshold(th_dn, node.dn, chosen.dn)
+                child_th_dn = sum_threshold(th_dn, others)
             else:
                 child_th_dn = <u32>min(<u64n>th_dn, grown)
-                child_th_pn = sum_threshold(th_pn, node.pn, chosen.pn)
+                child_th_pn = sum_threshold(th_pn, others)
             if chosen.stage:
                 self.mid(ply + 1, child_budget, child_th_pn, child_th_dn, chosen)
             else:
@@ -562,7 +584,7 @@ cdef class ProofNumberSearch:
                 self.mid(ply + 1, child_budget, child_th_pn, child_th_dn, chosen)
                 self.kernel.unmake()
             if self.stopped:
-                self.combine(kids, n, or_node, node, &best, &second, step)
+                self.combine(kids, n, or_node, node, &best, &second, &others, step)
                 break
         self.save(node, budget, self.nodes - start)
 

@@ -97,16 +97,16 @@ class Solver:
     # df-pn proves results of games without chance or hidden information only
     requires = (PERFECT_INFORMATION, NO_CHANCE)
 
-    def __init__(self, game, hash_megabytes: int = 64, epsilon: float = 0.25,
+    def __init__(self, game, hash_megabytes: int = 64, epsilon: float = 1.0,
                  evaluation_order: bool = True, mobility: bool = True,
-                 symmetry: str = "auto", decompose: str = "auto"):
+                 symmetry: str = "auto", decompose: str = "auto", weak: bool = True):
         refuse("solve", self.requires, game)
         self.game = game
         try:
             self.searcher = ProofNumberSearch(
                 game.new_initial_state().search_kernel().clone(), game.evaluator(),
                 hash_megabytes, epsilon, game.evaluation_scale if evaluation_order else 0.0,
-                mobility)
+                mobility, weak=weak)
         except MemoryError:
             raise GameError(f"not enough memory for a table of {hash_megabytes} MB (lower "
                             f"--hash)") from None

@@ -115,6 +115,33 @@ def test_agrees_without_evaluation_order_and_epsilon(position, value):
     assert solution.score == Proven(*value)
 
 
+@pytest.mark.parametrize("position,value", SMALL, ids=[p for p, _ in SMALL])
+def test_summed_numbers_prove_what_the_weak_rule_proves(position, value):
+    """The weak rule (the default) only orders the search: summing the children's numbers
+    proves the same exact values."""
+    state = get_game("mattock").parse_position(position)
+    solution = Solver(state.game, 4, weak=False).solve(state, nodes=5_000_000)
+    assert solution.score == Proven(*value)
+    assert solution.exact
+
+
+def test_the_weak_rule_agrees_with_summed_numbers_on_the_endgame_suite():
+    """Suite positions 6 plies out proven both with and without the weak rule have the same
+    value, and its proof's main line plays out to that result."""
+    game = get_game("mattock")
+    both = 0
+    for case in endgames(6)[:4]:
+        state = game.parse_position(case.position)
+        weak = Solver(game, 16).solve(state, nodes=2_000_000, exact=False)
+        summed = Solver(game, 16, weak=False).solve(state, nodes=2_000_000, exact=False)
+        if weak.score is None or summed.score is None:
+            continue
+        both += 1
+        assert weak.score.result == summed.score.result, case.id
+        check_line(state, weak.line, weak.score.result)
+    assert both >= 2
+
+
 @pytest.mark.parametrize("case", load_solved("mattock"), ids=lambda case: case.id)
 def test_agrees_with_alphabeta_on_the_solved_positions(case):
     state = get_game("mattock").parse_position(case.position)
