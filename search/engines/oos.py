@@ -48,12 +48,20 @@ class OOSEngine(SeededEngine):
                    minimum=0, maximum=0.5),
             Option("max_nodes", "int", 2_000_000, "Information sets kept, at most (the others "
                    "play uniformly and learn nothing).", minimum=1024, maximum=2**30),
+            Option("reuse", "bool", True, "Keep the table from one decision to the next of "
+                   "a game and go on searching it towards the new information set, as the "
+                   "paper's online search does (docs/cardbattle.md measures both)."),
             Option("seed", "int", None, "Seed of the sampling and of the move drawn from the "
                    "mixed strategy.", minimum=0, maximum=2**63 - 1, unset="random"),
         ))
 
     stopped_by = ("simulations", "nodes", "time", "clock")
     requires = ()
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.reuse = self.options.pop("reuse")
+        self.kept: tuple[tuple, int, OOS] | None = None   # game identity, observer, search
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         self.check_limits(limits)
@@ -69,7 +77,20 @@ class OOSEngine(SeededEngine):
         return self.result(state, search, point_of_view, start, rng)
 
     def start(self, state, observer: int, seed: int) -> OOS:
+        """The search of this decision: the kept one of the same game continued towards the
+        new information set (``reuse``), else a fresh one."""
         kernel, plies = search_root(state)
+        identity = state.game.identity
+        if self.reuse and self.kept is not None and self.kept[:2] == (identity, observer):
+            search = self.kept[2]
+            if search.retarget(kernel.clone(), seed):
+                search.reset_counters()
+                return search
+        search = self.fresh(state, kernel, plies, observer, seed)
+        self.kept = (identity, observer, search) if self.reuse else None
+        return search
+
+    def fresh(self, state, kernel, plies: int, observer: int, seed: int) -> OOS:
         settings = (self.options["targeting"], self.options["epsilon"], seed,
                     self.options["max_nodes"], self.options["baselines"],
                     self.options["tremble"])
