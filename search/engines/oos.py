@@ -67,28 +67,29 @@ class OOSEngine(SeededEngine):
         self.check_limits(limits)
         start = time.monotonic()
         rng = self.next_search_rng()
-        search = self.start(state, point_of_view, rng.getrandbits(63))
+        search, kept = self.start(state, point_of_view, rng.getrandbits(63))
         search.set_stop(stop)
         for past_soft_limit in run_in_chunks(search, limits, start):
             if progress:
-                progress(self.result(state, search, point_of_view, start, None))
+                progress(self.result(state, search, kept, point_of_view, start, None))
             if past_soft_limit:
                 break
-        return self.result(state, search, point_of_view, start, rng)
+        return self.result(state, search, kept, point_of_view, start, rng)
 
-    def start(self, state, observer: int, seed: int) -> OOS:
-        """The search of this decision: the kept one of the same game continued towards the
-        new information set (``reuse``), else a fresh one."""
+    def start(self, state, observer: int, seed: int) -> tuple[OOS, int]:
+        """The search of this decision and the information sets it starts with: the kept
+        one of the same game continued towards the new information set (``reuse``), else a
+        fresh one (none kept)."""
         kernel, plies = search_root(state)
         identity = state.game.identity
         if self.reuse and self.kept is not None and self.kept[:2] == (identity, observer):
             search = self.kept[2]
             if search.retarget(kernel.clone(), seed):
                 search.reset_counters()
-                return search
+                return search, search.infoset_count
         search = self.fresh(state, kernel, plies, observer, seed)
         self.kept = (identity, observer, search) if self.reuse else None
-        return search
+        return search, 0
 
     def fresh(self, state, kernel, plies: int, observer: int, seed: int) -> OOS:
         settings = (self.options["targeting"], self.options["epsilon"], seed,
@@ -104,7 +105,7 @@ class OOSEngine(SeededEngine):
             return OOS(state.game.parse_position(state.position()).search_kernel(), observer,
                        *settings)
 
-    def result(self, state, search, observer, start, rng) -> Analysis:
+    def result(self, state, search, kept, observer, start, rng) -> Analysis:
         """Every option of the observer's decision with its share of the average strategy,
         its win rate over the iterations that played it and their number; the overall win
         probability is the strategy's expected win rate. ``rng`` draws the move to play
@@ -137,7 +138,7 @@ class OOSEngine(SeededEngine):
             score=PovScore(Mean(2 * expected - 1), observer), nodes=search.made,
             elapsed=elapsed, nps=search.made / elapsed if elapsed > 0 else 0.0,
             seldepth=search.max_depth, simulations=search.simulations, seed=self.seed,
-            tree_nodes=search.infoset_count, bytes_per_node=OOS.bytes_per_infoset(),
+            tree_nodes=search.infoset_count, tree_kept=kept, bytes_per_node=OOS.bytes_per_infoset(),
             play_move=play,
             info={"simulations_per_second": search.simulations / elapsed if elapsed > 0
                   else 0.0, "observer": state.game.player_names[observer], "from": root,
