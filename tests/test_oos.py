@@ -212,3 +212,14 @@ def test_the_stop_flag_ends_a_continued_search():
                      progress=lambda _: stop.set(), stop=stop)
     assert result.tree_kept > 0 and 0 < result.simulations < 10**6
     assert result.lines
+
+
+def test_root_view_searches_the_position_alone_and_reaches_the_decision():
+    """Deep in a game few targeted iterations from the deal reach the decision; from the
+    view every iteration does (what the player cannot see redrawn each time)."""
+    from crystalpick.engine import get_game
+    state = decisions_of(get_game("cardbattle", seed=5), 0, 12)[-1]
+    result = analyse(state, make_engine("oos", seed=2, root="view"), Limits(simulations=300),
+                     point_of_view=0)
+    assert result.info["from"] == "the position alone"
+    assert result.info["through_information_set"] == 300

@@ -12,11 +12,12 @@ from ..score import Mean, PovScore
 from .base import NODES, SIMS, TIME, SeededEngine, run_in_chunks
 
 
-def search_root(state):
+def search_root(state, root: str = "history"):
     """The kernel to search from and what it holds: a game with hidden information keeps
-    its history (OOS then searches from where it started, the deal for a game record);
-    with perfect information the position is all that matters."""
-    if state.game.capabilities.perfect_information:
+    its history (OOS then searches from where it started, the deal for a game record)
+    unless ``root`` is ``view``; with perfect information the position is all that
+    matters."""
+    if state.game.capabilities.perfect_information or root == "view":
         return state.game.parse_position(state.position()).search_kernel(), 0
     kernel = state.search_kernel().clone()
     return kernel, kernel.ply
@@ -48,6 +49,11 @@ class OOSEngine(SeededEngine):
                    minimum=0, maximum=0.5),
             Option("max_nodes", "int", 2_000_000, "Information sets kept, at most (the others "
                    "play uniformly and learn nothing).", minimum=1024, maximum=2**30),
+            Option("root", "choice", "history", "Where the search starts: the history (the "
+                   "deal: the whole game's equilibrium, targeted at the information set) or "
+                   "the view (the current position, what the player cannot see redrawn each "
+                   "iteration as ISMCTS does: every iteration reaches the decision, the "
+                   "beliefs are not the equilibrium's).", choices=("history", "view")),
             Option("reuse", "bool", True, "Keep the table from one decision to the next of "
                    "a game and go on searching it towards the new information set, as the "
                    "paper's online search does (docs/cardbattle.md measures both)."),
@@ -80,7 +86,7 @@ class OOSEngine(SeededEngine):
         """The search of this decision and the information sets it starts with: the kept
         one of the same game continued towards the new information set (``reuse``), else a
         fresh one (none kept)."""
-        kernel, plies = search_root(state)
+        kernel, plies = search_root(state, self.options["root"])
         identity = state.game.identity
         if self.reuse and self.kept is not None and self.kept[:2] == (identity, observer):
             search = self.kept[2]
