@@ -114,7 +114,8 @@ class OOSEngine(SeededEngine):
     def result(self, state, search, kept, observer, start, rng) -> Analysis:
         """Every option of the observer's decision with its share of the average strategy,
         its win rate over the iterations that played it and their number; the overall win
-        probability is the strategy's expected win rate. ``rng`` draws the move to play
+        probability is the strategy's expected win rate; ``kept``, the information sets the
+        search started with (reused from the game's earlier decisions). ``rng`` draws the move to play
         from the strategy (None: a progress report). An information set no iteration
         reached (deep in a long history few targeted samples get through) has CFR's
         starting strategy, uniform: a move is always recommended."""
@@ -144,8 +145,8 @@ class OOSEngine(SeededEngine):
             score=PovScore(Mean(2 * expected - 1), observer), nodes=search.made,
             elapsed=elapsed, nps=search.made / elapsed if elapsed > 0 else 0.0,
             seldepth=search.max_depth, simulations=search.simulations, seed=self.seed,
-            tree_nodes=search.infoset_count, tree_kept=kept, bytes_per_node=OOS.bytes_per_infoset(),
-            play_move=play,
+            tree_nodes=search.infoset_count, tree_kept=kept,
+            bytes_per_node=OOS.bytes_per_infoset(), play_move=play,
             info={"simulations_per_second": search.simulations / elapsed if elapsed > 0
                   else 0.0, "observer": state.game.player_names[observer], "from": root,
                   # the keys main's mixed-strategy output reads (branch 'history')
