@@ -115,10 +115,10 @@ class OOSEngine(SeededEngine):
         """Every option of the observer's decision with its share of the average strategy,
         its win rate over the iterations that played it and their number; the overall win
         probability is the strategy's expected win rate; ``kept``, the information sets the
-        search started with (reused from the game's earlier decisions). ``rng`` draws the move to play
-        from the strategy (None: a progress report). An information set no iteration
-        reached (deep in a long history few targeted samples get through) has CFR's
-        starting strategy, uniform: a move is always recommended."""
+        search started with (reused from the game's earlier decisions). ``rng`` draws the
+        move to play from the strategy (None: a progress report). An information set no
+        iteration reached (deep in a long history few targeted samples get through) has
+        CFR's starting strategy, uniform: a move is always recommended."""
         slots = search.root_slots() or [(move, 0.0, 0.0, 0.0, 0)
                                         for move in state.legal_moves()]
         total = sum(average for _, average, _, _, _ in slots)
