@@ -96,6 +96,7 @@ cdef class OOS:
     cdef readonly bint baselines        # VR-MCCFR's control variates in the estimates
     cdef readonly bint determinizes     # each iteration redraws what the root hides
     cdef readonly int history_plies     # plies from the root to the current position
+    cdef u64 root_hash                  # the root position's hash: retarget's same game
     cdef u64 rng
     cdef u64* target                    # the root player's keys along the real history
     cdef int target_length
@@ -154,6 +155,7 @@ cdef class OOS:
         if self.target == NULL:
             raise MemoryError()
         self.record_target()
+        self.root_hash = kernel.hash_key()
         self.probe_root(seed)
         self.root_set = set_key(self.target[self.target_length - 1], root_player)
         self.table_size = 4096
@@ -185,6 +187,43 @@ cdef class OOS:
 
     def set_stop(self, StopFlag flag=None):
         self.stop = StopFlag() if flag is None else flag
+
+    def retarget(self, GameKernel kernel, unsigned long long seed):
+        """Go on searching the same game at the root player's later decision ``kernel``
+        (a clone the caller gives up), the table kept: the paper's one search per game,
+        whose regrets and averages are of the whole game, so what earlier decisions learnt
+        of the rest of it is not thrown away. False (nothing changed) unless ``kernel``'s
+        history starts at the same root and the player's information state there extends
+        the one searched until now (its keys along the history begin with the target's). A
+        root that hides something is compared as it really is (its hash before any redraw),
+        and a bare view's target rebuilt by ``probe_root`` is never such a beginning."""
+        cdef u64* old_target = self.target
+        cdef int old_length = self.target_length, old_plies = self.history_plies, i
+        cdef GameKernel old_kernel = self.kernel
+        if kernel.plies() < old_plies:
+            return False
+        self.target = <u64*>malloc((kernel.plies() + TARGET_ROOM) * sizeof(u64))
+        if self.target == NULL:
+            self.target = old_target
+            raise MemoryError()
+        self.kernel = kernel
+        self.history_plies = kernel.plies()
+        self.target_length = 0
+        self.record_target()
+        extends = kernel.hash_key() == self.root_hash and self.target_length >= old_length
+        for i in range(old_length if extends else 0):
+            if self.target[i] != old_target[i]:
+                extends = False
+                break
+        if not extends:
+            free(self.target)
+            self.target, self.target_length = old_target, old_length
+            self.kernel, self.history_plies = old_kernel, old_plies
+            return False
+        free(old_target)
+        self.root_set = set_key(self.target[self.target_length - 1], self.root_player)
+        self.rng = seed
+        return True
 
     cdef void add_target(self, u64 key) noexcept:
         if self.target_length == 0 or self.target[self.target_length - 1] != key:

@@ -134,3 +134,92 @@ def test_a_decision_no_iteration_reached_is_uniform_and_still_answered():
     assert sorted(line.move for line in result.lines) == sorted(legal)
     assert all(line.probability == pytest.approx(1 / len(legal)) for line in result.lines)
     assert result.move_to_play in legal
+
+
+def decisions_of(game, player: int, count: int, seed: int = 1):
+    """The first ``count`` decisions of ``player`` in one game of ``game`` (its deal from
+    the game's seed), every move before them drawn at random from ``seed``: states to
+    search in order, each the previous one played on."""
+    import random
+
+    from crystalpick.engine import sample_chance
+    state, rng, found = game.new_initial_state(), random.Random(seed), []
+    while len(found) < count:
+        if state.is_chance_node():
+            state.play(sample_chance(state, rng.random()))
+            continue
+        if state.current_player() == player:
+            found.append(state.clone())
+        state.play(rng.choice(state.legal_moves()))
+    return found
+
+
+def searched(engine, states, sims: int = 300):
+    return [analyse(state, engine, Limits(simulations=sims), point_of_view=0)
+            for state in states]
+
+
+def test_reuse_keeps_the_table_across_the_decisions_of_one_game():
+    """The second decision of the game goes on with the first's table: it starts with every
+    information set the first search made, and the table only grows; without reuse each
+    decision starts empty."""
+    from crystalpick.engine import get_game
+    states = decisions_of(get_game("cardbattle", seed=5), 0, 3)
+    first, second, third = searched(make_engine("oos", seed=2), states)
+    assert first.tree_kept == 0
+    assert second.tree_kept == first.tree_nodes and second.tree_nodes > first.tree_nodes
+    assert third.tree_kept == second.tree_nodes and third.tree_nodes > second.tree_nodes
+    alone = searched(make_engine("oos", seed=2, reuse=False), states)
+    assert [result.tree_kept for result in alone] == [0, 0, 0]
+    assert alone[1].tree_nodes < second.tree_nodes
+
+
+def test_a_new_game_or_another_game_starts_afresh():
+    """The engine persists across a match's games: a new deal's decision, another rule set's
+    or the other player's does not extend the information state searched, so the table is
+    not kept (a different deal whose start looks the same would be sound to continue)."""
+    from crystalpick.engine import get_game
+    engine = make_engine("oos", seed=2)
+    game = get_game("cardbattle", seed=5)
+    searched(engine, decisions_of(game, 0, 2))
+    assert searched(engine, decisions_of(get_game("cardbattle", seed=6), 0, 1))[0].tree_kept == 0
+    other_rules = get_game("cardbattle", {"target": "3"}, seed=6)
+    assert searched(engine, decisions_of(other_rules, 0, 1))[0].tree_kept == 0
+    assert searched(engine, decisions_of(other_rules, 0, 2)[1:])[0].tree_kept > 0
+    later = decisions_of(game, 0, 3)
+    searched(engine, later[2:])
+    assert searched(engine, later[:1])[0].tree_kept == 0     # an earlier decision: afresh
+
+
+def test_a_game_searched_with_reuse_repeats_for_a_seed():
+    from crystalpick.engine import get_game
+    states = decisions_of(get_game("cardbattle", seed=5), 0, 3)
+
+    def run(seed):
+        return [[(line.move, line.probability, line.visits) for line in result.lines]
+                for result in searched(make_engine("oos", seed=seed), states)]
+    assert run(4) == run(4)
+    assert run(4) != run(5)
+
+
+def test_the_stop_flag_ends_a_continued_search():
+    from crystalpick.engine import get_game
+    states = decisions_of(get_game("cardbattle", seed=5), 0, 2)
+    engine = make_engine("oos", seed=1)
+    searched(engine, states[:1])
+    stop = StopFlag()
+    result = analyse(states[1], engine, Limits(simulations=10**12), point_of_view=0,
+                     progress=lambda _: stop.set(), stop=stop)
+    assert result.tree_kept > 0 and 0 < result.simulations < 10**6
+    assert result.lines
+
+
+def test_root_view_searches_the_position_alone_and_reaches_the_decision():
+    """Deep in a game few targeted iterations from the deal reach the decision; from the
+    view every iteration does (what the player cannot see redrawn each time)."""
+    from crystalpick.engine import get_game
+    state = decisions_of(get_game("cardbattle", seed=5), 0, 12)[-1]
+    result = analyse(state, make_engine("oos", seed=2, root="view"), Limits(simulations=300),
+                     point_of_view=0)
+    assert result.info["from"] == "the position alone"
+    assert result.info["through_information_set"] == 300

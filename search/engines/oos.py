@@ -12,11 +12,12 @@ from ..score import Mean, PovScore
 from .base import NODES, SIMS, TIME, SeededEngine, run_in_chunks
 
 
-def search_root(state):
+def search_root(state, root: str = "history"):
     """The kernel to search from and what it holds: a game with hidden information keeps
-    its history (OOS then searches from where it started, the deal for a game record);
-    with perfect information the position is all that matters."""
-    if state.game.capabilities.perfect_information:
+    its history (OOS then searches from where it started, the deal for a game record)
+    unless ``root`` is ``view``; with perfect information the position is all that
+    matters."""
+    if state.game.capabilities.perfect_information or root == "view":
         return state.game.parse_position(state.position()).search_kernel(), 0
     kernel = state.search_kernel().clone()
     return kernel, kernel.ply
@@ -48,6 +49,14 @@ class OOSEngine(SeededEngine):
                    minimum=0, maximum=0.5),
             Option("max_nodes", "int", 2_000_000, "Information sets kept, at most (the others "
                    "play uniformly and learn nothing).", minimum=1024, maximum=2**30),
+            Option("root", "choice", "history", "Where the search starts: the history (the "
+                   "deal: the whole game's equilibrium, targeted at the information set) or "
+                   "the view (the current position, what the player cannot see redrawn each "
+                   "iteration as ISMCTS does: every iteration reaches the decision, the "
+                   "beliefs are not the equilibrium's).", choices=("history", "view")),
+            Option("reuse", "bool", True, "Keep the table from one decision to the next of "
+                   "a game and go on searching it towards the new information set, as the "
+                   "paper's online search does (docs/cardbattle.md measures both)."),
             Option("seed", "int", None, "Seed of the sampling and of the move drawn from the "
                    "mixed strategy.", minimum=0, maximum=2**63 - 1, unset="random"),
         ))
@@ -55,21 +64,40 @@ class OOSEngine(SeededEngine):
     stopped_by = ("simulations", "nodes", "time", "clock")
     requires = ()
 
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.reuse = self.options.pop("reuse")
+        self.kept: tuple[tuple, int, OOS] | None = None   # game identity, observer, search
+
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         self.check_limits(limits)
         start = time.monotonic()
         rng = self.next_search_rng()
-        search = self.start(state, point_of_view, rng.getrandbits(63))
+        search, kept = self.start(state, point_of_view, rng.getrandbits(63))
         search.set_stop(stop)
         for past_soft_limit in run_in_chunks(search, limits, start):
             if progress:
-                progress(self.result(state, search, point_of_view, start, None))
+                progress(self.result(state, search, kept, point_of_view, start, None))
             if past_soft_limit:
                 break
-        return self.result(state, search, point_of_view, start, rng)
+        return self.result(state, search, kept, point_of_view, start, rng)
 
-    def start(self, state, observer: int, seed: int) -> OOS:
-        kernel, plies = search_root(state)
+    def start(self, state, observer: int, seed: int) -> tuple[OOS, int]:
+        """The search of this decision and the information sets it starts with: the kept
+        one of the same game continued towards the new information set (``reuse``), else a
+        fresh one (none kept)."""
+        kernel, plies = search_root(state, self.options["root"])
+        identity = state.game.identity
+        if self.reuse and self.kept is not None and self.kept[:2] == (identity, observer):
+            search = self.kept[2]
+            if search.retarget(kernel.clone(), seed):
+                search.reset_counters()
+                return search, search.infoset_count
+        search = self.fresh(state, kernel, plies, observer, seed)
+        self.kept = (identity, observer, search) if self.reuse else None
+        return search, 0
+
+    def fresh(self, state, kernel, plies: int, observer: int, seed: int) -> OOS:
         settings = (self.options["targeting"], self.options["epsilon"], seed,
                     self.options["max_nodes"], self.options["baselines"],
                     self.options["tremble"])
@@ -83,13 +111,14 @@ class OOSEngine(SeededEngine):
             return OOS(state.game.parse_position(state.position()).search_kernel(), observer,
                        *settings)
 
-    def result(self, state, search, observer, start, rng) -> Analysis:
+    def result(self, state, search, kept, observer, start, rng) -> Analysis:
         """Every option of the observer's decision with its share of the average strategy,
         its win rate over the iterations that played it and their number; the overall win
-        probability is the strategy's expected win rate. ``rng`` draws the move to play
-        from the strategy (None: a progress report). An information set no iteration
-        reached (deep in a long history few targeted samples get through) has CFR's
-        starting strategy, uniform: a move is always recommended."""
+        probability is the strategy's expected win rate; ``kept``, the information sets the
+        search started with (reused from the game's earlier decisions). ``rng`` draws the
+        move to play from the strategy (None: a progress report). An information set no
+        iteration reached (deep in a long history few targeted samples get through) has
+        CFR's starting strategy, uniform: a move is always recommended."""
         slots = search.root_slots() or [(move, 0.0, 0.0, 0.0, 0)
                                         for move in state.legal_moves()]
         total = sum(average for _, average, _, _, _ in slots)
@@ -116,8 +145,8 @@ class OOSEngine(SeededEngine):
             score=PovScore(Mean(2 * expected - 1), observer), nodes=search.made,
             elapsed=elapsed, nps=search.made / elapsed if elapsed > 0 else 0.0,
             seldepth=search.max_depth, simulations=search.simulations, seed=self.seed,
-            tree_nodes=search.infoset_count, bytes_per_node=OOS.bytes_per_infoset(),
-            play_move=play,
+            tree_nodes=search.infoset_count, tree_kept=kept,
+            bytes_per_node=OOS.bytes_per_infoset(), play_move=play,
             info={"simulations_per_second": search.simulations / elapsed if elapsed > 0
                   else 0.0, "observer": state.game.player_names[observer], "from": root,
                   # the keys main's mixed-strategy output reads (branch 'history')
