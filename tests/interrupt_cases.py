@@ -147,6 +147,19 @@ def alive(pids) -> list[int]:
         time.sleep(0.05)
 
 
+def stacks_of(process, said) -> str:
+    """A hung command's Python stacks, every thread's: faulthandler (on through
+    PYTHONFAULTHANDLER) prints them to its stderr on SIGABRT, so a hang seen once in a
+    random draw says where it was."""
+    process.send_signal(signal.SIGABRT)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        pass
+    time.sleep(0.5)                      # the terminal's reader takes the last output
+    return said["err"].decode("utf-8", "replace")[-6000:]
+
+
 def run(case: Case, tmp: Path, work_seconds: float = 0.3, signum: int = signal.SIGINT,
         at_work: bool = True, extra: tuple[str, ...] = ()) -> Outcome:
     """Start ``case`` (its arguments and ``extra``), send ``signum`` once it works
@@ -159,8 +172,8 @@ def run(case: Case, tmp: Path, work_seconds: float = 0.3, signum: int = signal.S
     terminal, stderr = pty.openpty()
     fcntl.ioctl(stderr, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # bars' width
     process = subprocess.Popen(COMMAND + args + list(extra), stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE,
-                               stderr=stderr, start_new_session=True)
+                               stdout=subprocess.PIPE, stderr=stderr, start_new_session=True,
+                               env=dict(os.environ, PYTHONFAULTHANDLER="1"))
     os.close(stderr)
     said = {"out": b"", "err": b""}
     changed = threading.Condition()
@@ -211,7 +224,11 @@ def run(case: Case, tmp: Path, work_seconds: float = 0.3, signum: int = signal.S
                 os.killpg(process.pid, signum)
             else:
                 process.send_signal(signum)
-            process.wait(timeout=STARTUP_SECONDS)
+            try:
+                process.wait(timeout=STARTUP_SECONDS)
+            except subprocess.TimeoutExpired:
+                raise AssertionError(f"still running {STARTUP_SECONDS} s after the signal; "
+                                     f"its threads then:\n{stacks_of(process, said)}") from None
             seconds = time.perf_counter() - started
     finally:
         if process.poll() is None:
