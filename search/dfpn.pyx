@@ -59,9 +59,9 @@ Keys: the kernel's Zobrist key, mixed with a constant per attacker, so proofs fo
 players share the table. With ``symmetry`` the key is the kernel's canonical key (the least
 over the position's symmetric images, which may exchange the players) mixed with whether the
 attacker is the player to move: a proof holds for every image, read from the mover's side,
-so symmetric positions share one entry (an entry holds no move, so nothing needs mapping). The search assumes the key identifies everything that decides the
-result and that no position repeats (every game it accepts is acyclic: Mattock digs a cell
-every ply). Everything below ``prove`` runs without the GIL.
+so symmetric positions share one entry (an entry holds no move, so nothing needs mapping).
+The search assumes the key identifies everything that decides the result and that no
+position repeats (every game it accepts is acyclic: Mattock digs a cell every ply). Everything below ``prove`` runs without the GIL.
 """
 from libc.math cimport exp
 from libc.stdlib cimport calloc, realloc, free

@@ -11,9 +11,9 @@ two decisions), which has perfect recall by construction; with ``ordered=True`` 
 information state itself (``information_state_key``, order and all), where the node merging
 alone picks which of the orders names a set: the reference the set keys are tested against.
 The own past (the sequence of (information set, move) of its earlier decisions) is kept only
-as a check: an information set met after two different own move sequences is an error, and ``recall_report`` also says how often the
-observation alone (a snapshot, which forgets an earlier call, for instance) would have merged
-different own pasts.
+as a check: an information set met after two different own move sequences is an error, and
+``recall_report`` also says how often the observation alone (a snapshot, which forgets an
+earlier call, for instance) would have merged different own pasts.
 
 With ``recall=False`` the own pasts are dropped: nodes are positions and information sets are
 (mover, observation) groups, what backward induction over states needs.
