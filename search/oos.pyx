@@ -30,6 +30,16 @@ end, each node's value for the updated player comes from a learnt baseline per m
 the position, hidden cards and all), the sampled move's corrected by its importance-weighted
 difference, so every move's regret learns (``learn_with_baselines``).
 
+With ``external`` the iterations are external-sampling MCCFR's (Lanctot et al. 2009) from
+the root instead: the updated player's every move is walked, the other player's and chance's
+sampled by their probabilities, so every move's regret gets an unbiased sampled
+counterfactual value and no importance weight divides it; the other player's average
+strategy takes its current strategy where it is met. Its variance is far below outcome
+sampling's (hidden-3: docs/cardbattle.md), but an iteration walks the updated player's whole
+subtree, which only a small game allows: the stop flag, the deadline and the node limit are
+checked inside an iteration too, and an interrupted one is not counted. It has no targeting:
+what it learns is the whole game's, read at the information set asked.
+
 Where the kernel's root hides something from the root player (a position given as a bare
 view, or a game record that starts from a full position), each iteration first redraws it
 with the kernel's ``determinize`` (uniform over what the player's view allows): the search
@@ -45,6 +55,7 @@ from crystalpick.search.stop cimport StopFlag
 
 cdef enum:
     CHECK_EVERY = 16
+    CHECK_MADE = 4095       # external sampling: checks the limits once per 4,096 positions
     CHANCE_STEP = -1        # a chance node on the target, kept for the baselines' estimates
     TARGET_ROOM = 64        # keys a bare view's target may take before the root player decides
     UNTRACKED = -1          # a decision whose information set the full table could not take
@@ -95,6 +106,16 @@ cdef class OOS:
     cdef readonly double tremble        # every current strategy's uniform share
     cdef readonly bint baselines        # VR-MCCFR's control variates in the estimates
     cdef readonly bint determinizes     # each iteration redraws what the root hides
+    cdef readonly bint external         # external sampling instead of outcome sampling
+    cdef readonly bint plus             # external: regrets floored at 0 (regret matching+)
+    cdef readonly bint linear           # external: averages weighted by the iteration
+    cdef double deadline                # run's limits, which external sampling checks
+    cdef long long node_limit           # inside an iteration
+    cdef bint aborted                   # an external iteration stopped or out of memory
+    cdef bint out_of_memory
+    cdef double* values                 # external sampling's stack: per walked decision,
+    cdef int* stacked_moves             # its moves, current strategy and child values
+    cdef long long stack_size, stack_top
     cdef readonly int history_plies     # plies from the root to the current position
     cdef u64 root_hash                  # the root position's hash: retarget's same game
     cdef u64 rng
@@ -132,12 +153,17 @@ cdef class OOS:
         self.chances = NULL
         self.sampling = NULL
         self.restricted = NULL
+        self.values = NULL
+        self.stacked_moves = NULL
 
     def __init__(self, GameKernel kernel, int root_player, double targeting=0.9,
                  double epsilon=0.6, unsigned long long seed=0, long long max_infosets=2_000_000,
-                 bint baselines=False, double tremble=0.0):
+                 bint baselines=False, double tremble=0.0, bint external=False,
+                 bint plus=False, bint linear=False):
         if root_player not in (0, 1):
             raise ValueError(f"root player must be 0 or 1, got {root_player}")
+        if external and (targeting > 0 or baselines):
+            raise ValueError("external sampling takes no targeting and no baselines")
         if not (0.0 <= targeting <= 1.0 and 0.0 < epsilon <= 1.0 and 0.0 <= tremble < 1.0):
             raise ValueError(f"targeting is a share in 0..1, epsilon in (0, 1] and tremble "
                              f"in [0, 1), got {targeting}, {epsilon}, {tremble}")
@@ -147,6 +173,9 @@ cdef class OOS:
         self.epsilon = epsilon
         self.tremble = tremble
         self.baselines = baselines
+        self.external = external
+        self.plus = plus
+        self.linear = linear
         self.rng = seed
         self.max_infosets = max_infosets
         self.history_plies = kernel.plies()
@@ -165,7 +194,12 @@ cdef class OOS:
         self.table = <InfoSet*>malloc(self.table_size * sizeof(InfoSet))
         self.slots = <Slot*>malloc(self.slot_capacity * sizeof(Slot))
         self.steps = <Step*>malloc(self.step_capacity * sizeof(Step))
-        if not (self.table and self.slots and self.steps and self.grow_buffers(256)):
+        self.stack_size = 1024
+        self.stack_top = 0
+        self.values = <double*>malloc(self.stack_size * sizeof(double))
+        self.stacked_moves = <int*>malloc(self.stack_size * sizeof(int))
+        if not (self.table and self.slots and self.steps and self.values and
+                self.stacked_moves and self.grow_buffers(256)):
             raise MemoryError()
         for i in range(self.table_size):
             self.table[i].key = 0
@@ -179,6 +213,8 @@ cdef class OOS:
         free(self.chances)
         free(self.sampling)
         free(self.restricted)
+        free(self.values)
+        free(self.stacked_moves)
 
     @staticmethod
     def bytes_per_infoset():
@@ -378,17 +414,25 @@ cdef class OOS:
     def run(self, long long simulations, double deadline=0.0, long long node_limit=0):
         """Run up to ``simulations`` more iterations, stopping early at the monotonic
         ``deadline``, at ``node_limit`` positions entered or when the stop flag is set;
-        return how many ran (the first always runs). MemoryError if memory runs out."""
+        return how many ran (outcome sampling: the first always runs; external sampling:
+        those completed, an iteration cut short by a limit not counted). MemoryError if
+        memory runs out."""
         cdef long long done = 0
         cdef bint ok = True
+        self.deadline = deadline
+        self.node_limit = node_limit
         with nogil:
             while done < simulations:
                 if node_limit > 0 and self.made >= node_limit and done:
                     break
-                if done % CHECK_EVERY == 0 and done and (
-                        self.stop.word[0] or (deadline > 0 and now() > deadline)):
+                if done % CHECK_EVERY == 0 and done and self.limit_reached():
                     break
-                ok = self.iterate(<int>(self.simulations & 1))
+                if self.external:
+                    ok = self.iterate_external(<int>(self.simulations & 1))
+                    if self.aborted:
+                        break
+                else:
+                    ok = self.iterate(<int>(self.simulations & 1))
                 if not ok:
                     break
                 done += 1
@@ -396,6 +440,135 @@ cdef class OOS:
         if not ok:
             raise MemoryError()
         return done
+
+    cdef inline bint limit_reached(self) noexcept nogil:
+        return self.stop.word[0] or (self.deadline > 0 and now() > self.deadline) or (
+            self.node_limit > 0 and self.made >= self.node_limit)
+
+    # -- external sampling -------------------------------------------------------------------
+
+    cdef bint iterate_external(self, int update) noexcept nogil:
+        """One external-sampling iteration from the root for ``update``; False if out of
+        memory (``aborted`` is set too when a limit cut it short)."""
+        cdef int base = self.kernel.plies()
+        self.aborted = False
+        self.out_of_memory = False
+        if self.determinizes:
+            self.kernel.determinize(self.root_player, &self.rng)
+        self.walk(update, 0)
+        self.stack_top = 0
+        return self.unwind(base, not self.out_of_memory)
+
+    cdef bint reserve(self, long long n) noexcept nogil:
+        """Room for ``n`` more entries on external sampling's stack."""
+        cdef long long size = self.stack_size
+        cdef double* v
+        cdef int* m
+        while self.stack_top + n > size:
+            size *= 2
+        if size == self.stack_size:
+            return True
+        v = <double*>realloc(self.values, size * sizeof(double))
+        if v == NULL:
+            return False
+        self.values = v
+        m = <int*>realloc(self.stacked_moves, size * sizeof(int))
+        if m == NULL:
+            return False
+        self.stacked_moves = m
+        self.stack_size = size
+        return True
+
+    cdef double walk(self, int update, int depth) noexcept nogil:
+        """The sampled counterfactual value for ``update`` (in -1..1) of the subtree here:
+        every move of ``update``'s decisions walked and its regret updated, one move of the
+        other player's (by its current strategy, which its average takes) and one chance
+        outcome drawn. Stack entries ``top .. top+n-1`` hold a decision's moves and current
+        strategy, ``top+n .. top+2n-1`` its children's values (indices, since the stack may
+        move when it grows)."""
+        cdef int player = self.kernel.player()
+        cdef long long n, k, index, top, first = UNTRACKED
+        cdef double value, node, r
+        cdef u64 key
+        cdef Slot* s
+        if self.aborted:
+            return 0.0
+        if player == -2:
+            if depth > self.max_depth:
+                self.max_depth = depth
+            r = self.kernel.terminal_value()
+            return r if update == 0 else -r
+        if (self.made & CHECK_MADE) == 0 and self.made and self.limit_reached():
+            self.aborted = True
+            return 0.0
+        if player == -1:
+            k = self.kernel.sample_outcome(&self.rng)
+            if k < 0:
+                self.aborted = self.out_of_memory = True
+                return 0.0
+            self.kernel.make(<int>k)
+            self.made += 1
+            value = self.walk(update, depth + 1)
+            self.kernel.unmake()
+            return value
+        key = set_key(self.kernel.information_set_key(player), player)
+        index = self.slot_of(key)
+        if self.table[index].key == key:
+            n = self.table[index].count
+        else:
+            n = self.load_moves()
+            index = self.create(key, n) if n > 0 else UNTRACKED
+        top = self.stack_top
+        if n <= 0 or not self.reserve(2 * n):
+            self.aborted = self.out_of_memory = True
+            return 0.0
+        self.stack_top += 2 * n
+        if index != UNTRACKED:
+            first = self.table[index].first
+            s = &self.slots[first]
+            for k in range(n):
+                self.stacked_moves[top + k] = s[k].move
+        else:
+            s = NULL
+            for k in range(n):
+                self.stacked_moves[top + k] = self.moves[k]
+        self.current_strategy(s, n, &self.values[top])
+        if player != update:
+            if s != NULL:
+                r = <double>(self.simulations + 1) if self.linear else 1.0
+                for k in range(n):
+                    s[k].average += r * self.values[top + k]
+            k = random_index(&self.values[top], n, &self.rng)
+            self.kernel.make(self.stacked_moves[top + k])
+            self.made += 1
+            value = self.walk(update, depth + 1)
+            self.kernel.unmake()
+            self.stack_top = top
+            return value
+        node = 0.0
+        for k in range(n):
+            self.kernel.make(self.stacked_moves[top + k])
+            self.made += 1
+            value = self.walk(update, depth + 1)
+            self.kernel.unmake()
+            if self.aborted:
+                self.stack_top = top
+                return 0.0
+            self.values[top + n + k] = value
+            node += self.values[top + k] * value
+        if first != UNTRACKED:
+            s = &self.slots[first]          # the slots may have moved while walking
+            for k in range(n):
+                s[k].regret += self.values[top + n + k] - node
+                if self.plus and s[k].regret < 0:
+                    s[k].regret = 0.0
+            if key == self.root_set:
+                self.reached += 1
+                for k in range(n):
+                    s[k].visits += 1
+                    s[k].value += (1.0 + self.values[top + n + k]) / 2
+        self.stack_top = top
+        return node
 
     cdef inline int on_target(self, int position) noexcept nogil:
         """Where the root player's key now stands on the target from ``position``: the same
