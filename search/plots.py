@@ -284,3 +284,35 @@ def _short(value: float) -> str:
         if value >= size:
             return f"{value / size:.1f}{suffix}"
     return f"{value:.0f}"
+
+
+# -- convergence ------------------------------------------------------------------------------
+
+def convergence_graph(document: dict, path: str) -> None:
+    """Exploitability against the search's wall time, log-log, one curve per (configuration,
+    engine) of ``bench/cardbattle_convergence.py``'s document: the mean over its seeds, the
+    lowest and highest shaded; the 0.02 line is issue 28's target."""
+    figure, axes = _figure(size=(8.0, 5.0))
+    panel = axes[0][0]
+    for number, entry in enumerate(document["curves"], 1):
+        colour = COLOURS[(number - 1) % len(COLOURS)]
+        runs = entry["runs"]
+        seconds = [sum(run[i]["seconds"] for run in runs) / len(runs)
+                   for i in range(len(runs[0]))]
+        values = [[run[i]["exploitability"] for run in runs] for i in range(len(runs[0]))]
+        label = f"{entry['configuration']} ({entry['engine']})" if number <= LEGEND_LIMIT \
+            else None
+        panel.plot(seconds, [sum(v) / len(v) for v in values], color=colour, marker="o",
+                   markersize=3, linewidth=1.5, label=label, gid=f"curve-{number}")
+        if len(runs) > 1:
+            panel.fill_between(seconds, [min(v) for v in values], [max(v) for v in values],
+                               color=colour, alpha=0.15, linewidth=0)
+    panel.axhline(0.02, color="grey", linewidth=0.8, linestyle=":")
+    panel.set_xscale("log", base=2)
+    panel.set_yscale("log")
+    panel.set_xlabel("search time, s (one core)")
+    panel.set_ylabel("exploitability (win probability)")
+    panel.set_title(f"Exact exploitability against time, seeds "
+                    f"{', '.join(map(str, document['seeds']))}", fontsize="medium")
+    _legend(panel, loc="best")
+    _save(figure, path)

@@ -21,7 +21,8 @@ from ..specs import parse_spec
 from .response import Strategy
 from .tree import GameTree
 
-HISTORY_ENGINES = ("oos",)      # the engines that search from the game's history
+HISTORY_ENGINES = ("oos", "mccfr")      # the engines that search from the game's history
+WHOLE_GAME_ENGINES = ("mccfr",)         # ... learning the same table whatever they are asked
 
 
 class Policy(ABC):
@@ -73,6 +74,30 @@ class EnginePolicy(Policy):
         return {result.best_move: 1.0}
 
 
+class WholeGamePolicy(EnginePolicy):
+    """An engine whose search learns the whole game's strategy whatever decision it is asked
+    about (``mccfr`` from the history: no targeting, the table is the same): its search at
+    the first decision asked, read at every information set, is what a fresh engine with the
+    same seed and budget answers at each (exactly for a simulation or node budget, up to the
+    clock's noise for a time budget), so one search serves the whole tree, not one per
+    information set."""
+
+    def __init__(self, text: str, seed: int):
+        super().__init__(text, seed)
+        self.search = None
+
+    def probabilities(self, state):
+        mover = state.current_player()
+        if self.search is None:
+            from ..analysis import analyse
+            engine = make_engine(self.spec.name, **self.options)
+            analyse(state, engine, self.limits, point_of_view=mover)
+            self.search = engine.last_search
+        found = self.search.average_strategy(state.information_set_key(mover), mover)
+        moves = state.legal_moves()
+        return found or {move: 1.0 / len(moves) for move in moves}
+
+
 def make_policy(text: str, seed: int = 1) -> Policy:
     """``random``, ``greedy`` or an engine spec such as ``ismcts:sims=1000``."""
     name = text.strip()
@@ -80,6 +105,9 @@ def make_policy(text: str, seed: int = 1) -> Policy:
         return RandomPolicy()
     if name == GreedyPolicy.name:
         return GreedyPolicy()
+    spec = parse_spec(name)
+    if spec.name in WHOLE_GAME_ENGINES and spec.options.get("root", "history") == "history":
+        return WholeGamePolicy(name, seed)
     return EnginePolicy(name, seed)
 
 
