@@ -57,7 +57,8 @@ def analysis_document(analysis, inputs: dict, final: bool, describe=None) -> dic
             seed=analysis.seed, selection=analysis.info.get("selection"),
             play=analysis.info.get("play", "drawn"))
         result.update({key: analysis.info[key] for key in
-                       ("real_simulations", "knowledge", "plies_seen") if key in analysis.info})
+                       ("real_simulations", "knowledge", "plies_seen", "note")
+                       if key in analysis.info})
     return {"schema": SCHEMA, "final": final, "input": inputs,
             "point_of_view": analysis.point_of_view_name, "result": result}
 
@@ -98,6 +99,8 @@ def mixed_table(analysis, to_move: str, describe=None) -> str:
                        f"best win rate less 1/sqrt(visits)")
         else:
             out.append(f"drawn from the mixed strategy with seed {analysis.seed}: {drawn}")
+    if analysis.info.get("note"):
+        out.append(f"note: {analysis.info['note']}")
     real = analysis.info.get("real_simulations")
     reached = f", {real:,} with the real hand" if real is not None else ""
     # ismcts names its selection rule, oos where it searched from (history or position)

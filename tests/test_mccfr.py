@@ -92,6 +92,7 @@ def test_a_game_too_large_for_one_iteration_stops_at_its_node_limit():
     legal = state.legal_moves()
     assert sorted(line.move for line in result.lines) == sorted(legal)
     assert all(line.probability == pytest.approx(1 / len(legal)) for line in result.lines)
+    assert "uniform start" in result.info["note"]
 
 
 def test_the_stop_flag_ends_an_iteration_midway():
@@ -121,3 +122,5 @@ def test_a_seed_repeats_the_search(open3):
         return [(line.move, line.probability, line.visits) for line in result.lines]
     assert run(11) == run(11)
     assert run(11) != run(12)
+    result = analyse(state, make_engine("mccfr", seed=1), Limits(simulations=300))
+    assert "note" not in result.info

@@ -195,6 +195,16 @@ class MCCFREngine(OOSEngine):
                    "strategy.", minimum=0, maximum=0.5),
         ) + SHARED_OPTIONS)
 
+    def result(self, state, search, kept, observer, start, rng) -> Analysis:
+        analysis = super().result(state, search, kept, observer, start, rng)
+        if not any(average > 0 for _, average, _, _, _ in search.root_slots()):
+            analysis.info["note"] = (
+                "nothing learnt at this decision within the limit (an iteration walks "
+                "every move of the player to the end of the game, too many in a game "
+                "this large): the strategy is CFR's uniform start; ismcts or oos search "
+                "such games")
+        return analysis
+
     def settings(self, seed: int) -> dict:
         return dict(targeting=0.0, seed=seed, max_infosets=self.options["max_nodes"],
                     tremble=self.options["tremble"], external=True,
