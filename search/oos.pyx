@@ -34,7 +34,8 @@ With ``external`` the iterations are external-sampling MCCFR's (Lanctot et al. 2
 the root instead: the updated player's every move is walked, the other player's and chance's
 sampled by their probabilities, so every move's regret gets an unbiased sampled
 counterfactual value and no importance weight divides it; the other player's average
-strategy takes its current strategy where it is met. Its variance is far below outcome
+strategy takes its current strategy where it is met. With ``linear`` each iteration counts
+by its number in the regrets and the averages (Linear CFR). Its variance is far below outcome
 sampling's (hidden-3: docs/cardbattle.md), but an iteration walks the updated player's whole
 subtree, which only a small game allows: the stop flag, the deadline and the node limit are
 checked inside an iteration too, and an interrupted one is not counted. It has no targeting:
@@ -107,8 +108,8 @@ cdef class OOS:
     cdef readonly bint baselines        # VR-MCCFR's control variates in the estimates
     cdef readonly bint determinizes     # each iteration redraws what the root hides
     cdef readonly bint external         # external sampling instead of outcome sampling
-    cdef readonly bint plus             # external: regrets floored at 0 (regret matching+)
-    cdef readonly bint linear           # external: averages weighted by the iteration
+    cdef readonly bint linear           # external: regrets and averages weighted by the
+                                        # iteration (Linear CFR)
     cdef double deadline                # run's limits, which external sampling checks
     cdef long long node_limit           # inside an iteration
     cdef bint aborted                   # an external iteration stopped or out of memory
@@ -159,7 +160,7 @@ cdef class OOS:
     def __init__(self, GameKernel kernel, int root_player, double targeting=0.9,
                  double epsilon=0.6, unsigned long long seed=0, long long max_infosets=2_000_000,
                  bint baselines=False, double tremble=0.0, bint external=False,
-                 bint plus=False, bint linear=False):
+                 bint linear=False):
         if root_player not in (0, 1):
             raise ValueError(f"root player must be 0 or 1, got {root_player}")
         if external and (targeting > 0 or baselines):
@@ -174,7 +175,6 @@ cdef class OOS:
         self.tremble = tremble
         self.baselines = baselines
         self.external = external
-        self.plus = plus
         self.linear = linear
         self.rng = seed
         self.max_infosets = max_infosets
@@ -479,6 +479,11 @@ cdef class OOS:
         self.stack_size = size
         return True
 
+    cdef inline double weight(self) noexcept nogil:
+        """An iteration's weight in the regrets and averages: its number with ``linear``
+        (Linear CFR, Brown and Sandholm 2019: early, poor strategies fade), else 1."""
+        return <double>(self.simulations + 1) if self.linear else 1.0
+
     cdef double walk(self, int update, int depth) noexcept nogil:
         """The sampled counterfactual value for ``update`` (in -1..1) of the subtree here:
         every move of ``update``'s decisions walked and its regret updated, one move of the
@@ -535,7 +540,7 @@ cdef class OOS:
         self.current_strategy(s, n, &self.values[top])
         if player != update:
             if s != NULL:
-                r = <double>(self.simulations + 1) if self.linear else 1.0
+                r = self.weight()
                 for k in range(n):
                     s[k].average += r * self.values[top + k]
             k = random_index(&self.values[top], n, &self.rng)
@@ -558,10 +563,9 @@ cdef class OOS:
             node += self.values[top + k] * value
         if first != UNTRACKED:
             s = &self.slots[first]          # the slots may have moved while walking
+            r = self.weight()
             for k in range(n):
-                s[k].regret += self.values[top + n + k] - node
-                if self.plus and s[k].regret < 0:
-                    s[k].regret = 0.0
+                s[k].regret += r * (self.values[top + n + k] - node)
             if key == self.root_set:
                 self.reached += 1
                 for k in range(n):
@@ -891,17 +895,18 @@ cdef class OOS:
         """``{move: probability}`` of the average strategy at ``player``'s information set
         of that key (its kernel ``information_set_key``), None if no iteration met it: the
         whole game's strategy, which an offline run (targeting 0) approximates."""
+        return normalised(self.average_sums(information_key, player))
+
+    def average_sums(self, u64 information_key, int player):
+        """``{move: cumulative average-strategy weight}`` there (None: never met), the sums
+        that root-parallel workers add up (search/regret_workers.py)."""
         cdef u64 key = set_key(information_key, player)
         cdef long long i = self.slot_of(key), k
         cdef Slot* s
-        cdef double total = 0.0
         if self.table[i].key != key:
             return None
         s = &self.slots[self.table[i].first]
-        for k in range(self.table[i].count):
-            total += s[k].average
-        return {s[k].move: (s[k].average / total if total > 0 else 1.0 / self.table[i].count)
-                for k in range(self.table[i].count)}
+        return {s[k].move: s[k].average for k in range(self.table[i].count)}
 
     def reset_counters(self):
         self.simulations = 0
@@ -909,3 +914,12 @@ cdef class OOS:
         self.rejected = 0
         self.reached = 0
         self.max_depth = 0
+
+
+def normalised(sums):
+    """Average-strategy sums as probabilities (uniform where nothing was added), or None."""
+    if sums is None:
+        return None
+    total = sum(sums.values())
+    return {move: (weight / total if total > 0 else 1.0 / len(sums))
+            for move, weight in sums.items()}

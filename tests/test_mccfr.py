@@ -32,8 +32,8 @@ def open3():
 
 
 def test_a_good_spec_parses_to_typed_values():
-    spec = parse_spec("mccfr:sims=500,linear=false,plus=true,seed=7")
-    assert spec.options == {"linear": False, "plus": True, "seed": 7}
+    spec = parse_spec("mccfr:sims=500,linear=false,workers=2,seed=7")
+    assert spec.options == {"linear": False, "workers": 2, "seed": 7}
     assert spec.limits == {"simulations": 500}
 
 
@@ -41,6 +41,7 @@ def test_a_good_spec_parses_to_typed_values():
     ("mccfr:targeting=0.5", "mccfr has no option 'targeting'"),
     ("mccfr:linear=maybe", "linear=maybe: expected true or false"),
     ("mccfr:max_nodes=10", "max_nodes=10: expected an integer in 1024.."),
+    ("mccfr:workers=0", "workers=0: expected an integer in 1..64"),
 ])
 def test_a_bad_spec_is_refused_naming_the_bad_part(text, fragment):
     with pytest.raises(OptionError) as caught:
@@ -54,7 +55,7 @@ def measured(open3, spec: str, seed: int = 2) -> float:
     return exploitability(tree, (strategy, strategy), layers).exploitability
 
 
-@pytest.mark.parametrize("options", ["", ",linear=false", ",plus=true"])
+@pytest.mark.parametrize("options", ["", ",linear=false", ",workers=2"])
 def test_the_strategy_approaches_the_equilibrium_as_the_budget_grows(open3, options):
     """open-3's equilibrium is exact (value 1/2); 30 iterations leave the strategy far from
     it, 10,000 bring it within 0.01 (the result is a function of the seed)."""

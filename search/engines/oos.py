@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 from ..oos import OOS
+from ..regret_workers import RootParallel, worker_seeds
 from ..options import EngineSchema, Option
 from ..result import Analysis, Line
 from ..score import Mean, PovScore
@@ -27,7 +28,7 @@ def search_root(state, root: str = "history"):
 
 
 # The options of both searches: the table's size, where the search starts, the table kept
-# through a game, the seed.
+# through a game, the parallel workers, the seed.
 SHARED_OPTIONS = (
     Option("max_nodes", "int", 2_000_000, "Information sets kept, at most (the others "
            "play uniformly and learn nothing).", minimum=1024, maximum=2**30),
@@ -39,6 +40,9 @@ SHARED_OPTIONS = (
     Option("reuse", "bool", True, "Keep the table from one decision to the next of "
            "a game and go on searching it (oos: towards the new information set, as the "
            "paper's online search does; docs/cardbattle.md measures both)."),
+    Option("workers", "int", 1, "Searches run side by side from different seeds, one "
+           "thread each, read as one (their average strategies mixed: never more "
+           "exploitable than their mean, less noisy).", minimum=1, maximum=64),
     Option("seed", "int", None, "Seed of the sampling and of the move drawn from the "
            "mixed strategy.", minimum=0, maximum=2**63 - 1, unset="random"),
 )
@@ -107,17 +111,26 @@ class OOSEngine(SeededEngine):
         self.kept = (identity, observer, search) if self.reuse else None
         return search, 0
 
-    def fresh(self, state, kernel, plies: int, observer: int, seed: int) -> OOS:
-        settings = self.settings(seed)
+    def fresh(self, state, kernel, plies: int, observer: int, seed: int):
+        """A new search (a :class:`RootParallel` of ``workers`` searches if more than one)
+        from ``kernel``, or from the position's view where the history cannot be
+        targeted."""
         try:
-            return OOS(kernel, observer, **settings)
+            return self.new_search(kernel, observer, seed)
         except ValueError:
             if not plies:
                 raise
             # a history that starts at another player's secret choice cannot be targeted:
             # the position's view alone, as for a position given without history
-            return OOS(state.game.parse_position(state.position()).search_kernel(), observer,
-                       **settings)
+            return self.new_search(state.game.parse_position(state.position()).search_kernel(),
+                                 observer, seed)
+
+    def new_search(self, kernel, observer: int, seed: int):
+        workers = self.options["workers"]
+        if workers == 1:
+            return OOS(kernel, observer, **self.settings(seed))
+        return RootParallel([OOS(kernel.clone(), observer, **self.settings(worker_seed))
+                             for worker_seed in worker_seeds(seed, workers)])
 
     def settings(self, seed: int) -> dict:
         """The search's keyword arguments from the engine's options."""
@@ -172,10 +185,10 @@ class OOSEngine(SeededEngine):
 
 class MCCFREngine(OOSEngine):
     """External-sampling MCCFR (Lanctot et al. 2009) from the start of the game: every move
-    of the updated player walked, the other player's and chance's sampled, averages weighted
-    by the iteration (linear averaging, as in CFR+ and DCFR). Its variance is far below
-    outcome sampling's, so it converges where oos stalls (docs/cardbattle.md measures both),
-    but an iteration walks the updated player's whole subtree: a small game's tool. It does
+    of the updated player walked, the other player's and chance's sampled, regrets and
+    averages weighted by the iteration (Linear CFR). Its variance is far below outcome
+    sampling's, so it converges where oos stalls (docs/cardbattle.md measures both), but an
+    iteration walks the updated player's whole subtree: a small game's tool. It does
     not target: what it learns is the whole game's strategy, read at the information set
     asked (and kept through a game with ``reuse``)."""
     name = "mccfr"
@@ -186,11 +199,9 @@ class MCCFREngine(OOSEngine):
                  "player's whole subtree).",
         limits=(SIMS, NODES, TIME),
         options=(
-            Option("linear", "bool", True, "Weight each iteration's share of the average "
-                   "strategy by its number (linear averaging): early, poor strategies fade "
-                   "(hidden-3 at 1 s: 0.017 against 0.031 uniform, docs/cardbattle.md)."),
-            Option("plus", "bool", False, "Floor cumulative regrets at 0 (regret matching+); "
-                   "measured no better with sampling."),
+            Option("linear", "bool", True, "Weight each iteration in the regrets and the "
+                   "average strategy by its number (Linear CFR): early, poor strategies "
+                   "fade (docs/cardbattle.md measures both)."),
             Option("tremble", "float", 0.0, "Uniform share mixed into every current "
                    "strategy.", minimum=0, maximum=0.5),
         ) + SHARED_OPTIONS)
@@ -208,4 +219,4 @@ class MCCFREngine(OOSEngine):
     def settings(self, seed: int) -> dict:
         return dict(targeting=0.0, seed=seed, max_infosets=self.options["max_nodes"],
                     tremble=self.options["tremble"], external=True,
-                    plus=self.options["plus"], linear=self.options["linear"])
+                    linear=self.options["linear"])
