@@ -14,6 +14,7 @@ from crystalpick.engine.cardbattle.moves import M_BOOST, M_DRAW, PASS, kind_of
 from crystalpick.engine.cardbattle.notation import format_position
 from crystalpick.engine.cardbattle.position import BOOST, CHOOSE, TIEBREAK
 from crystalpick.engine.cardbattle.rules import boost_bonus, in_play
+from crystalpick.engine.cardbattle.smallgames import small_games
 from crystalpick.engine.game import sample_chance
 
 from test_cardbattle_differential import RULE_SETS
@@ -198,7 +199,7 @@ def test_a_boost_played_is_seen_by_both():
     pytest.fail("no boost card was playable in the random games")
 
 
-@pytest.mark.parametrize("name", ["open-3", "hidden-3", "boost-3"])
+@pytest.mark.parametrize("name", small_games())
 def test_small_configurations_record_from_before_the_deal(name):
     """From the setup (before the deal) a player's record holds their own dealt cards and
     only the count of the other's."""

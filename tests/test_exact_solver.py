@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from crystalpick.engine.cardbattle import CardBattle
-from crystalpick.engine.cardbattle.smallgames import FOLDER, small_game, small_games
+from crystalpick.engine.cardbattle.smallgames import (FOLDER, random_game_events, small_game,
+                                                      small_games)
 from crystalpick.engine.game import CHANCE, TERMINAL
 from crystalpick.search.engines import ENGINES, SIMS
 from crystalpick.search.exact.cfr import CFRPlus, solve_cfr
@@ -264,6 +265,23 @@ def test_greedy_in_a_hidden_one_round_game_is_exploited_by_no_more_than_random()
         assert 0 <= result.exploitability <= 0.5
     assert random_result.exploitability > greedy_result.exploitability
     assert len(greedy.answers) < len(tree.infosets)     # asked once per observation
+
+
+REACHED = {"open-3": {"reshuffle"}, "hidden-3": {"reshuffle"}, "boost-3": {"reshuffle"},
+           "ties-3": {"tie-break", "reshuffle"}, "reshuffle-2": {"tie-break", "reshuffle"}}
+
+
+@pytest.mark.parametrize("name", REACHED)
+def test_which_small_configurations_reach_tie_breaks_and_reshuffles(name):
+    """ties-3 and reshuffle-2 exist to put §4.6's tie-break and §4.9's reshuffle into the
+    solved games: random games meet both there, while the other configurations' cards never
+    tie (smallgames/cards.toml) and their refills reshuffle."""
+    import random
+    game, rng = CardBattle().small_configuration(name), random.Random(1)
+    met = set()
+    for _ in range(200):
+        met |= random_game_events(game, rng)
+    assert met == REACHED[name]
 
 
 def test_every_small_configuration_loads():
