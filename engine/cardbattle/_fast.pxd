@@ -48,13 +48,18 @@ cdef struct Core:
     int left[SEATS]
     int phase, actor, caller, attribute, tiebreak, round, ply, result
     # Each player's information state up to this node (its view here not yet in it), valid
-    # when ``recorded``; the move that led here extends the previous Core's (_fast.pyx record).
+    # where bit p of ``recorded`` is set; the move that led here extends the previous
+    # Core's (_fast.pyx record).
     u64 info[SEATS]
     # ... and its information set (_fast.pyx remember_set): the record with the order of
     # the chance outcomes since the player's last seen node forgotten, whose sum is pending
     u64 set_info[SEATS]
     u64 pending[SEATS]
     int recorded, last_move
+    # Each player's observed_key here, computed once for the records (bit p of ``viewed``:
+    # view[p] is valid); whatever changes the Core other than make clears ``viewed``.
+    u64 view[SEATS]
+    int viewed
 
 # The history grows on the heap with the game (grow_history): a card game has no useful
 # length bound (void rounds, tie-break chains), so no fixed MAX_PLIES array could hold it.

@@ -433,6 +433,7 @@ cdef void make_move(KState* s, int move) noexcept nogil:
     s.c.ply += 1
     advance(s)
     s.c.recorded = 0                          # the records follow when asked for (record)
+    s.c.viewed = 0
     s.c.last_move = move
 
 
@@ -514,6 +515,7 @@ cdef void redraw_hand(KState* s, int p, u64* rng) noexcept nogil:
             break
     s.c.hand[p] = hand
     s.c.deck[p] = pool & ~hand
+    s.c.viewed = 0
 
 
 cdef void determinize_state(KState* s, int player, u64* rng) noexcept nogil:
@@ -559,6 +561,15 @@ cdef u64 observed_key(KState* s, Core* c, int player) noexcept nogil:
 
 # -- the information state (information.py) as a running hash --------------------------------
 
+cdef inline u64 view_key(KState* s, Core* c, int player) noexcept nogil:
+    """observed_key of a Core for the records, computed once: a node's view enters both
+    players' records (ordered and set) and is asked again as the next ply's ``before``."""
+    if not (c.viewed >> player) & 1:
+        c.view[player] = observed_key(s, c, player)
+        c.viewed |= 1 << player
+    return c.view[player]
+
+
 cdef enum:
     VIEW_EVENT = 1
     MOVE_EVENT = 2
@@ -594,7 +605,7 @@ cdef u64 remember(KState* s, Core* before, int player, int move) noexcept nogil:
     cdef u64 key = before.info[player]
     cdef long long seen = seen_move(before, player, move)
     if not hidden_decision(before, player):
-        key = chain(key, VIEW_EVENT, observed_key(s, before, player))
+        key = chain(key, VIEW_EVENT, view_key(s, before, player))
     if seen >= 0:
         key = chain(key, MOVE_EVENT, <u64>seen)
     return key
@@ -625,56 +636,56 @@ cdef void remember_set(KState* s, Core* before, Core* now, int player, int move)
     cdef long long seen = seen_move(before, player, move)
     if unordered(s, before):
         if not pending:
-            key = chain(key, VIEW_EVENT, observed_key(s, before, player))
+            key = chain(key, VIEW_EVENT, view_key(s, before, player))
         pending += mix(20, <u64>seen & 0xFFFFF, <u64>seen >> 20) | 1
     elif not hidden_decision(before, player) or seen >= 0:
         key = settled(key, pending)
         pending = 0
         if not hidden_decision(before, player):
-            key = chain(key, VIEW_EVENT, observed_key(s, before, player))
+            key = chain(key, VIEW_EVENT, view_key(s, before, player))
         if seen >= 0:
             key = chain(key, MOVE_EVENT, <u64>seen)
     now.set_info[player] = key
     now.pending[player] = pending
 
 
-cdef void record(KState* s) noexcept nogil:
-    """Bring the records up to the current Core. make only notes its move (a search that
-    never asks pays nothing); the first question extends the records from the last Core
-    that has them, through the history, whose Cores keep what they learn (unmake restores
-    a Core with its records, and the Core a kernel is built from has empty ones)."""
-    cdef int first = s.ply, k, p
+cdef void record(KState* s, int player) noexcept nogil:
+    """Bring ``player``'s records up to the current Core. make only notes its move (a
+    search that never asks pays nothing, and one that asks for one player pays for that
+    player's only); the first question extends the records from the last Core that has
+    them, through the history, whose Cores keep what they learn (unmake restores a Core
+    with its records, and the Core a kernel is built from has empty ones)."""
+    cdef int first = s.ply, k, mask = 1 << player
     cdef Core* before
     cdef Core* now
-    if s.c.recorded:
+    if s.c.recorded & mask:
         return
-    while first > 0 and not s.history[first - 1].recorded:
+    while first > 0 and not s.history[first - 1].recorded & mask:
         first -= 1
     for k in range(first, s.ply + 1):
         before = &s.history[k - 1]
         now = &s.history[k] if k < s.ply else &s.c
-        for p in range(SEATS):
-            now.info[p] = remember(s, before, p, now.last_move)
-            remember_set(s, before, now, p, now.last_move)
-        now.recorded = 1
+        now.info[player] = remember(s, before, player, now.last_move)
+        remember_set(s, before, now, player, now.last_move)
+        now.recorded |= mask
 
 
 cdef u64 information_key(KState* s, int player) noexcept nogil:
     """The record closed by the view of the current node (information.events)."""
-    record(s)
+    record(s, player)
     if hidden_decision(&s.c, player):
         return s.c.info[player]
-    return chain(s.c.info[player], VIEW_EVENT, observed_key(s, &s.c, player))
+    return chain(s.c.info[player], VIEW_EVENT, view_key(s, &s.c, player))
 
 
 cdef u64 set_record_key(KState* s, int player) noexcept nogil:
     """The set record closed as information_key closes the record: its pending run, then
     the view of the current node."""
-    record(s)
+    record(s, player)
     cdef u64 key = settled(s.c.set_info[player], s.c.pending[player])
     if hidden_decision(&s.c, player):
         return key
-    return chain(key, VIEW_EVENT, observed_key(s, &s.c, player))
+    return chain(key, VIEW_EVENT, view_key(s, &s.c, player))
 
 
 # -- the position key (zobrist.py) -----------------------------------------------------------
@@ -774,7 +785,8 @@ cdef void load(KState* s, object pos, object cardset, object options):
         c.won[p], c.tokens[p], c.left[p] = seat.won, seat.tokens, seat.refill_left
     c.phase, c.actor, c.caller, c.attribute = pos.phase, pos.actor, pos.caller, pos.attribute
     c.tiebreak, c.round, c.ply, c.result = pos.tiebreak, pos.round, pos.ply, pos.result
-    c.recorded = 1                            # nothing seen yet: empty records
+    c.recorded = (1 << SEATS) - 1             # nothing seen yet: empty records
+    c.viewed = 0
 
 
 cdef class Kernel(GameKernel):
@@ -853,9 +865,10 @@ cdef class Kernel(GameKernel):
         return False                # push_history grows it
 
     cdef int determinize(self, int player, u64* rng) noexcept nogil:
-        cdef int q = 1 - player
+        cdef int q = 1 - player, p
         cdef u64 unseen
-        record(&self.s)                       # the records of the real history, first
+        for p in range(SEATS):                # the records of the real history, first
+            record(&self.s, p)
         push_history(&self.s)
         determinize_state(&self.s, player, rng)
         if self.known_count and player == self.known_player:
@@ -864,6 +877,7 @@ cdef class Kernel(GameKernel):
                 self.s.c.hand[q] = self.known[0 if self.known_count == 1
                                               else random_below(rng, self.known_count)]
                 self.s.c.deck[q] = unseen & ~self.s.c.hand[q]
+        self.s.c.viewed = 0                   # the other hand (and its view) changed
         return 0
 
     cdef u64 observation_key(self, int player) noexcept nogil:

@@ -457,6 +457,7 @@ cdef class CardBattlePlayout(PlayoutPolicy):
     cdef inline void set_hand(self, KState* s, u64 hand) noexcept nogil:
         s.c.deck[self.other] = (s.c.hand[self.other] | s.c.deck[self.other]) & ~hand
         s.c.hand[self.other] = hand
+        s.c.viewed = 0                          # the records' cached views (_fast.pxd)
 
     cdef int determinize(self, GameKernel kernel, int player, u64* rng) noexcept nogil:
         """The kernel's determinization with the other hand drawn from the hands that fit
