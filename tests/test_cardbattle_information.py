@@ -213,3 +213,34 @@ def test_small_configurations_record_from_before_the_deal(name):
         assert any(m.startswith(other + "?") for m in moves)
         assert not any(m.startswith(other) and not m.endswith("?") and "tie" not in m
                        for m in moves[:4])
+
+
+def kernel_keys(kernel):
+    return [(kernel.information_state_key_of(p), kernel.information_set_key_of(p))
+            for p in (0, 1)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_redraw_after_keys_were_asked_gives_the_keys_of_one_never_asked(seed):
+    """The kernel hashes a node's view once for the records (a cache in the node, _fast.pxd);
+    a redraw of the hidden hands changes the views, so a kernel whose keys were asked
+    before the redraw must go on exactly as one whose keys never were, ply after ply."""
+    rng = random.Random(seed)
+    state = CardBattle(seed=seed).new_initial_state()
+    for _ in range(rng.randrange(12, 40)):
+        if state.is_terminal():
+            break
+        state.play(choose(state, rng))
+    if state.is_terminal():
+        pytest.skip("the game ended before the redraw")
+    asked, fresh = state.search_kernel().clone(), state.search_kernel().clone()
+    kernel_keys(asked)
+    player = rng.randrange(2)
+    asked, fresh = asked.determinized(player, seed), fresh.determinized(player, seed)
+    for _ in range(30):
+        assert kernel_keys(asked) == kernel_keys(fresh)
+        if asked.current_player() == -2:
+            break
+        move = rng.choice(asked.legal_moves())
+        asked.play(move)
+        fresh.play(move)

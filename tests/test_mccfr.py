@@ -125,3 +125,27 @@ def test_a_seed_repeats_the_search(open3):
     assert run(11) != run(12)
     result = analyse(state, make_engine("mccfr", seed=1), Limits(simulations=300))
     assert "note" not in result.info
+
+
+def test_root_parallel_workers_share_the_budget_and_add_their_sums(open3):
+    """Two workers from different seeds: the iterations asked are split between them, and
+    what is read is the sum of their average-strategy weights (a sequence-form mixture)."""
+    from crystalpick.search.oos import OOS
+    from crystalpick.search.regret_workers import RootParallel, worker_seeds
+    _, tree, _ = open3
+    seeds = worker_seeds(5, 2)
+    assert len(set(seeds)) == 2
+    workers = [OOS(tree.start.search_kernel().clone(), 0, targeting=0.0, seed=seed,
+                   external=True, linear=True) for seed in seeds]
+    both = RootParallel(workers)
+    assert both.run(1001) == 1001 and both.simulations == 1001
+    assert sorted(worker.simulations for worker in workers) == [500, 501]
+    checked = 0
+    for info in tree.infosets[::50]:
+        parts = [worker.average_sums(info.key, info.player) for worker in workers]
+        if None in parts:
+            continue
+        assert both.average_sums(info.key, info.player) == pytest.approx(
+            {move: parts[0][move] + parts[1][move] for move in parts[0]})
+        checked += 1
+    assert checked > 10
