@@ -24,7 +24,8 @@ from .params import DEPTH, MULTIPV, NODES, REPLAY_PLY, SIMS, TIME
 @click.option("--engine", "engine_spec", default=None, metavar="ENGINE[:KEY=VALUE,...]",
               help="The engine and its options, e.g. mcts:c=1.2,workers=2 or "
                    "alphabeta:tt_megabytes=256 (see 'crystalpick engines'). Default: "
-                   "alphabeta, or ismcts for a game with hidden information.")
+                   "alphabeta; for a game with hidden information mccfr if the game is "
+                   "small enough to solve exactly, else ismcts.")
 @click.option("--seat", type=click.Choice(SEATS), default=None,
               help="Whose view to analyse from (default: the player to move; a VIEW "
                    "position is its viewer's). ismcts reads only that player's observation.")

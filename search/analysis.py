@@ -28,7 +28,8 @@ from dataclasses import dataclass
 
 from crystalpick.engine.game import CHANCE, TERMINAL, GameError, State
 
-from .engines import ENGINES, Engine, default_engine, make_engine, not_enough_memory, refuse_for
+from .engines import (ENGINES, Engine, default_analyser, make_engine, not_enough_memory,
+                      refuse_for)
 from .limits import Limits
 from .result import Analysis, Progress
 from .specs import EXTERNAL, SCHEMAS, EngineSpec, parse_spec
@@ -166,7 +167,7 @@ def request_analysis(state: State, engine: str | None, flags: dict, *, seat: int
     or the side to move); ``seed`` seeds an engine that takes a seed unless its spec does.
     """
     game = state.game
-    text = default_engine(game) if engine is None else engine
+    text = default_analyser(state) if engine is None else engine
     spec = parse_spec(text)
     if spec.name not in ENGINES:
         raise GameError(f"--engine {text!r}: analyse runs {or_list(ANALYSERS)}; {game.name} "

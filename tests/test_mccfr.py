@@ -149,3 +149,17 @@ def test_root_parallel_workers_share_the_budget_and_add_their_sums(open3):
             {move: parts[0][move] + parts[1][move] for move in parts[0]})
         checked += 1
     assert checked > 10
+
+
+def test_analyse_defaults_to_mccfr_on_a_game_small_enough_to_solve_and_ismcts_beyond():
+    """The least exploitable engine at equal time where measured: mccfr on the small
+    configurations (solve's size check passes), ismcts on a full card battle, where no
+    mccfr iteration finishes."""
+    from crystalpick.search.analysis import request_analysis
+    small = CardBattle().small_configuration("hidden-3").new_initial_state()
+    while small.is_chance_node():
+        small.play(small.legal_moves()[0])
+    full = decisions_of(get_game("cardbattle", seed=5), 0, 1)[0]
+    assert request_analysis(small, None, {}).spec.name == "mccfr"
+    assert request_analysis(full, None, {}).spec.name == "ismcts"
+    assert request_analysis(small, "ismcts", {}).spec.name == "ismcts"

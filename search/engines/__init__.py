@@ -42,6 +42,27 @@ def default_engine(game) -> str:
     return next((engine for engine in DEFAULTS if engine.accepts(game)), DEFAULTS[0]).name
 
 
+SIZE_PROBES = 16
+_exactly_solvable: dict[tuple, bool] = {}     # by game identity: the estimate is per game
+
+
+def default_analyser(state) -> str:
+    """The engine ``analyse`` uses when none is named: the least exploitable at equal time
+    where that is measured (docs/cardbattle.md, "External-sampling MCCFR"). mccfr for a
+    game with hidden information small enough for ``solve`` to solve exactly (its history
+    tree, estimated as solve estimates it, within solve's bound): there every mccfr
+    iteration walks a small tree; on a full-size game none finishes, and the game's default
+    engine (ismcts) analyses it."""
+    from ..exact.solver import MAX_HISTORIES, estimate_histories
+    game = state.game
+    if game.capabilities.perfect_information or not MCCFREngine.accepts(game):
+        return default_engine(game)
+    if game.identity not in _exactly_solvable:
+        _exactly_solvable[game.identity] = estimate_histories(
+            game.new_initial_state(), SIZE_PROBES, stop_above=MAX_HISTORIES) <= MAX_HISTORIES
+    return MCCFREngine.name if _exactly_solvable[game.identity] else default_engine(game)
+
+
 __all__ = ["ENGINES", "DEPTH", "NODES", "SIMS", "TIME", "Engine", "AlphaBetaEngine",
            "MCTSEngine", "ISMCTSEngine", "OOSEngine", "MCCFREngine", "DfpnEngine", "make_engine", "refuse_for",
-           "default_engine", "not_enough_memory"]
+           "default_engine", "default_analyser", "not_enough_memory"]

@@ -56,8 +56,11 @@ class ExactSolution:
     seconds: float = 0.0
 
 
-def estimate_histories(state, probes: int = PROBES, seed: int = 1) -> float:
-    """Knuth's unbiased estimate of the number of nodes of the game's history tree."""
+def estimate_histories(state, probes: int = PROBES, seed: int = 1,
+                       stop_above: float | None = None) -> float:
+    """Knuth's unbiased estimate of the number of nodes of the game's history tree; with
+    ``stop_above``, a value above it as soon as the estimate must exceed it (one probe past
+    ``probes`` times it: a full-size game needs a few plies of one probe to tell)."""
     rng = random.Random(seed)
     total = 0.0
     for _ in range(probes):
@@ -67,6 +70,8 @@ def estimate_histories(state, probes: int = PROBES, seed: int = 1) -> float:
             moves = walk.legal_moves()
             weight *= len(moves)
             count += weight
+            if stop_above is not None and count > probes * stop_above:
+                return count / probes
             walk.play(rng.choice(moves))
         total += count
     return total / probes
