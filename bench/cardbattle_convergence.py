@@ -21,12 +21,11 @@ import json
 import sys
 import time
 
-import numpy as np
-
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.engine.cardbattle.smallgames import small_games
 from crystalpick.search import make_engine
 from crystalpick.search.exact.levels import levels
+from crystalpick.search.exact.policy import search_strategy
 from crystalpick.search.exact.response import exploitability
 from crystalpick.search.exact.tree import build_tree
 from crystalpick.search.oos import OOS
@@ -62,12 +61,7 @@ def stops(seconds: float) -> list[float]:
 def curve(tree, layers, text: str, seed: int, seconds: float) -> list[dict]:
     """One search's exploitability at each stop: ``{seconds, iterations, exploitability}``."""
     search = whole_game_search(text, tree.start.search_kernel().clone(), seed)
-
-    def strategy(infoset: int) -> np.ndarray:
-        info = tree.infosets[infoset]
-        found = search.average_strategy(info.key, info.player) or {}
-        probabilities = np.array([found.get(move, 1.0) for move in info.moves])
-        return probabilities / probabilities.sum()
+    strategy = search_strategy(tree, search)
     points, spent = [], 0.0
     for stop in stops(seconds):
         start = time.monotonic()

@@ -27,9 +27,13 @@ def search_root(state, root: str = "history"):
     return kernel, kernel.ply
 
 
-# The options of both searches: the table's size, where the search starts, the table kept
-# through a game, the parallel workers, the seed.
+# The options of both searches: the tremble, the table's size, where the search starts, the
+# table kept through a game, the parallel workers, the seed.
 SHARED_OPTIONS = (
+    Option("tremble", "float", 0.0, "Uniform share mixed into every current strategy, "
+           "so no information set of the history loses all weight to a strategy "
+           "that never plays a move seen there (its regrets would stop learning).",
+           minimum=0, maximum=0.5),
     Option("max_nodes", "int", 2_000_000, "Information sets kept, at most (the others "
            "play uniformly and learn nothing).", minimum=1024, maximum=2**30),
     Option("root", "choice", "history", "Where the search starts: the history (the "
@@ -68,10 +72,6 @@ class OOSEngine(SeededEngine):
                    "variates (Schmid et al. 2019): every move of a sampled node gets an "
                    "estimate (better on small games, worse on hidden-3 offline: "
                    "docs/cardbattle.md)."),
-            Option("tremble", "float", 0.0, "Uniform share mixed into every current strategy, "
-                   "so no information set of the history loses all weight to a strategy "
-                   "that never plays a move seen there (its regrets would stop learning).",
-                   minimum=0, maximum=0.5),
         ) + SHARED_OPTIONS)
 
     stopped_by = ("simulations", "nodes", "time", "clock")
@@ -81,13 +81,14 @@ class OOSEngine(SeededEngine):
         super().__init__(**options)
         self.reuse = self.options.pop("reuse")
         self.kept: tuple[tuple, int, OOS] | None = None   # game identity, observer, search
+        self.last_search = None     # the last analysis's search, for readers of its whole table
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         self.check_limits(limits)
         start = time.monotonic()
         rng = self.next_search_rng()
         search, kept = self.start(state, point_of_view, rng.getrandbits(63))
-        self.last_search = search       # for readers of the whole table (the exploitability bench)
+        self.last_search = search
         search.set_stop(stop)
         for past_soft_limit in run_in_chunks(search, limits, start):
             if progress:
@@ -122,8 +123,8 @@ class OOSEngine(SeededEngine):
                 raise
             # a history that starts at another player's secret choice cannot be targeted:
             # the position's view alone, as for a position given without history
-            return self.new_search(state.game.parse_position(state.position()).search_kernel(),
-                                 observer, seed)
+            view = state.game.parse_position(state.position()).search_kernel()
+            return self.new_search(view, observer, seed)
 
     def new_search(self, kernel, observer: int, seed: int):
         workers = self.options["workers"]
@@ -202,8 +203,6 @@ class MCCFREngine(OOSEngine):
             Option("linear", "bool", True, "Weight each iteration in the regrets and the "
                    "average strategy by its number (Linear CFR): early, poor strategies "
                    "fade (docs/cardbattle.md measures both)."),
-            Option("tremble", "float", 0.0, "Uniform share mixed into every current "
-                   "strategy.", minimum=0, maximum=0.5),
         ) + SHARED_OPTIONS)
 
     def result(self, state, search, kept, observer, start, rng) -> Analysis:

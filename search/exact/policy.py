@@ -141,3 +141,15 @@ def policy_strategy(tree: GameTree, game, policy: Policy, progress=None) -> Stra
         return probabilities / probabilities.sum()
     strategy.answers = answers
     return strategy
+
+
+def search_strategy(tree: GameTree, search) -> Strategy:
+    """The average strategy a regret search holds (search/oos.pyx, or root-parallel workers
+    of it) as a strategy over ``tree``'s information sets, read by their keys: uniform at a
+    set the search never met, as the engine answers there."""
+    def strategy(infoset: int) -> np.ndarray:
+        info = tree.infosets[infoset]
+        found = search.average_strategy(info.key, info.player) or {}
+        probabilities = np.array([found.get(move, 1.0) for move in info.moves])
+        return probabilities / probabilities.sum()
+    return strategy
