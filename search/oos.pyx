@@ -39,7 +39,12 @@ by its number in the regrets and the averages (Linear CFR). Its variance is far 
 sampling's (hidden-3: docs/cardbattle.md), but an iteration walks the updated player's whole
 subtree, which only a small game allows: the stop flag, the deadline and the node limit are
 checked inside an iteration too, and an interrupted one is not counted. It has no targeting:
-what it learns is the whole game's, read at the information set asked.
+what it learns is the whole game's, read at the information set asked. With a ``horizon``
+(and a playout ``policy``), a decision that many decisions below the root is not walked: one
+playout by the game's playout moves to the end gives its value, so an iteration costs the
+updated player's next few decisions, not its whole subtree; from a view (below) that is
+depth-limited re-solving of the subgame ahead, sound only as far as the redrawn worlds and
+the playouts' values are.
 
 Where the kernel's root hides something from the root player (a position given as a bare
 view, or a game record that starts from a full position), each iteration first redraws it
@@ -49,8 +54,9 @@ and the stop flag are checked between iterations.
 """
 from libc.stdlib cimport malloc, realloc, free
 
-from crystalpick.engine.kernel cimport GameKernel, u64
-from crystalpick.engine.rng cimport random_index, random_unit
+from crystalpick.engine.evaluation cimport PlayoutPolicy
+from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
+from crystalpick.engine.rng cimport random_below, random_index, random_unit
 from crystalpick.search.clock cimport now
 from crystalpick.search.stop cimport StopFlag
 
@@ -60,6 +66,7 @@ cdef enum:
     CHANCE_STEP = -1        # a chance node on the target, kept for the baselines' estimates
     TARGET_ROOM = 64        # keys a bare view's target may take before the root player decides
     UNTRACKED = -1          # a decision whose information set the full table could not take
+    PROBE_MOVES = 1024      # moves a bare view's probe lists at a decision it walks through
 
 DEF BASELINE_RATE = 0.1     # the baselines' exponentially decaying average of sampled values
 
@@ -108,6 +115,8 @@ cdef class OOS:
     cdef readonly bint baselines        # VR-MCCFR's control variates in the estimates
     cdef readonly bint determinizes     # each iteration redraws what the root hides
     cdef readonly bint external         # external sampling instead of outcome sampling
+    cdef readonly int horizon           # external: decisions walked before a playout
+    cdef PlayoutPolicy policy           # ... by the game's playout moves estimates the rest
     cdef readonly bint linear           # external: regrets and averages weighted by the
                                         # iteration (Linear CFR)
     cdef double deadline                # run's limits, which external sampling checks
@@ -160,7 +169,7 @@ cdef class OOS:
     def __init__(self, GameKernel kernel, int root_player, double targeting=0.9,
                  double epsilon=0.6, unsigned long long seed=0, long long max_infosets=2_000_000,
                  bint baselines=False, double tremble=0.0, bint external=False,
-                 bint linear=False):
+                 bint linear=False, int horizon=0, PlayoutPolicy policy=None):
         if root_player not in (0, 1):
             raise ValueError(f"root player must be 0 or 1, got {root_player}")
         if external and (targeting > 0 or baselines):
@@ -168,6 +177,13 @@ cdef class OOS:
         if not (0.0 <= targeting <= 1.0 and 0.0 < epsilon <= 1.0 and 0.0 <= tremble < 1.0):
             raise ValueError(f"targeting is a share in 0..1, epsilon in (0, 1] and tremble "
                              f"in [0, 1), got {targeting}, {epsilon}, {tremble}")
+        if horizon < 0 or (horizon and not (external and policy is not None)):
+            raise ValueError("a horizon is external sampling's, with a playout policy, "
+                             f"and at least 0; got {horizon}")
+        if policy is not None:
+            policy.check(kernel)
+        self.policy = policy
+        self.horizon = horizon
         self.kernel = kernel
         self.root_player = root_player
         self.targeting = targeting
@@ -287,7 +303,8 @@ cdef class OOS:
         player's secret choice takes that choice back: the target then is the record along
         one way through the choices they wait on (all look the same to the root player)."""
         cdef u64 probe = seed
-        cdef int move
+        cdef int moves[PROBE_MOVES]
+        cdef long long n
         cdef GameKernel twin = <GameKernel>self.kernel.clone()
         self.determinizes = twin.determinize(self.root_player, &probe) == 0
         if not self.determinizes or \
@@ -299,9 +316,10 @@ cdef class OOS:
         self.target_length = 0
         self.add_target(twin.information_set_key(self.root_player))
         while twin.player() >= 0 and twin.player() != self.root_player:
-            if twin.moves(&move, 1) < 1:
+            n = twin.moves(moves, PROBE_MOVES)      # written only if all of them fit
+            if n < 1 or n > PROBE_MOVES:
                 break
-            twin.make(move)
+            twin.make(moves[0])
             if self.target_length == TARGET_ROOM - 1:
                 break
             self.add_target(twin.information_set_key(self.root_player))
@@ -455,7 +473,7 @@ cdef class OOS:
         self.out_of_memory = False
         if self.determinizes:
             self.kernel.determinize(self.root_player, &self.rng)
-        self.walk(update, 0)
+        self.walk(update, 0, 0)
         self.stack_top = 0
         return self.unwind(base, not self.out_of_memory)
 
@@ -484,11 +502,12 @@ cdef class OOS:
         (Linear CFR, Brown and Sandholm 2019: early, poor strategies fade), else 1."""
         return <double>(self.simulations + 1) if self.linear else 1.0
 
-    cdef double walk(self, int update, int depth) noexcept nogil:
+    cdef double walk(self, int update, int depth, int turns) noexcept nogil:
         """The sampled counterfactual value for ``update`` (in -1..1) of the subtree here:
         every move of ``update``'s decisions walked and its regret updated, one move of the
         other player's (by its current strategy, which its average takes) and one chance
-        outcome drawn. Stack entries ``top .. top+n-1`` hold a decision's moves and current
+        outcome drawn; ``turns`` decisions below the root, at the ``horizon``, one playout's
+        result instead. Stack entries ``top .. top+n-1`` hold a decision's moves and current
         strategy, ``top+n .. top+2n-1`` its children's values (indices, since the stack may
         move when it grows)."""
         cdef int player = self.kernel.player()
@@ -513,9 +532,15 @@ cdef class OOS:
                 return 0.0
             self.kernel.make(<int>k)
             self.made += 1
-            value = self.walk(update, depth + 1)
+            value = self.walk(update, depth + 1, turns)
             self.kernel.unmake()
             return value
+        if self.horizon and turns >= self.horizon:
+            r = self.playout()
+            if r != r:
+                self.aborted = self.out_of_memory = True
+                return 0.0
+            return r if update == 0 else -r
         key = set_key(self.kernel.information_set_key(player), player)
         index = self.slot_of(key)
         if self.table[index].key == key:
@@ -546,7 +571,7 @@ cdef class OOS:
             k = random_index(&self.values[top], n, &self.rng)
             self.kernel.make(self.stacked_moves[top + k])
             self.made += 1
-            value = self.walk(update, depth + 1)
+            value = self.walk(update, depth + 1, turns + 1)
             self.kernel.unmake()
             self.stack_top = top
             return value
@@ -554,7 +579,7 @@ cdef class OOS:
         for k in range(n):
             self.kernel.make(self.stacked_moves[top + k])
             self.made += 1
-            value = self.walk(update, depth + 1)
+            value = self.walk(update, depth + 1, turns + 1)
             self.kernel.unmake()
             if self.aborted:
                 self.stack_top = top
@@ -573,6 +598,32 @@ cdef class OOS:
                     s[k].value += (1.0 + self.values[top + n + k]) / 2
         self.stack_top = top
         return node
+
+    cdef double playout(self) noexcept nogil:
+        """Player 0's result of one game played out from here by the playout policy's moves
+        (uniform where it has none), the position restored; NaN if out of memory."""
+        cdef int base = self.kernel.plies(), player, move
+        cdef long long n
+        cdef double result = 0.0
+        while self.kernel.plies() - base < MAX_PLIES - 1:
+            player = self.kernel.player()
+            if player == -2:
+                result = self.kernel.terminal_value()
+                break
+            if player == -1:
+                move = self.kernel.sample_outcome(&self.rng)
+            else:
+                move = self.policy.playout_move(self.kernel, &self.rng)
+                if move < 0:
+                    n = self.load_moves()
+                    move = self.moves[random_below(&self.rng, n)] if n > 0 else -1
+            if move < 0:
+                result = 0.0 / 0.0
+                break
+            self.kernel.make(move)
+            self.made += 1
+        self.unwind(base, True)
+        return result
 
     cdef inline int on_target(self, int position) noexcept nogil:
         """Where the root player's key now stands on the target from ``position``: the same

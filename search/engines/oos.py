@@ -10,19 +10,22 @@ import time
 
 from ..oos import OOS
 from ..regret_workers import RootParallel, worker_seeds
-from ..options import EngineSchema, Option
+from ..options import EngineSchema, Option, OptionError
 from ..result import Analysis, Line
 from ..score import Mean, PovScore
 from .base import NODES, SIMS, TIME, SeededEngine, run_in_chunks
 
 
-def search_root(state, root: str = "history"):
+def search_root(state, root: str = "history", observer: int = 0, seed: int = 0):
     """The kernel to search from and what it holds: a game with hidden information keeps
     its history (OOS then searches from where it started, the deal for a game record)
-    unless ``root`` is ``view``; with perfect information the position is all that
-    matters."""
-    if state.game.capabilities.perfect_information or root == "view":
+    unless ``root`` is ``view``: then the position, whose determinizations for
+    ``observer`` draw only what their whole record allows (State.knowing_kernel, from
+    ``seed``); with perfect information the position is all that matters."""
+    if state.game.capabilities.perfect_information:
         return state.game.parse_position(state.position()).search_kernel(), 0
+    if root == "view":
+        return state.knowing_kernel(observer, seed).kernel, 0
     kernel = state.search_kernel().clone()
     return kernel, kernel.ply
 
@@ -101,7 +104,7 @@ class OOSEngine(SeededEngine):
         """The search of this decision and the information sets it starts with: the kept
         one of the same game continued towards the new information set (``reuse``), else a
         fresh one (none kept)."""
-        kernel, plies = search_root(state, self.options["root"])
+        kernel, plies = search_root(state, self.options["root"], observer, seed)
         identity = state.game.identity
         if self.reuse and self.kept is not None and self.kept[:2] == (identity, observer):
             search = self.kept[2]
@@ -117,24 +120,25 @@ class OOSEngine(SeededEngine):
         from ``kernel``, or from the position's view where the history cannot be
         targeted."""
         try:
-            return self.new_search(kernel, observer, seed)
+            return self.new_search(kernel, observer, seed, state.game)
         except ValueError:
             if not plies:
                 raise
             # a history that starts at another player's secret choice cannot be targeted:
             # the position's view alone, as for a position given without history
             view = state.game.parse_position(state.position()).search_kernel()
-            return self.new_search(view, observer, seed)
+            return self.new_search(view, observer, seed, state.game)
 
-    def new_search(self, kernel, observer: int, seed: int):
+    def new_search(self, kernel, observer: int, seed: int, game):
         workers = self.options["workers"]
         if workers == 1:
-            return OOS(kernel, observer, **self.settings(seed))
-        return RootParallel([OOS(kernel.clone(), observer, **self.settings(worker_seed))
+            return OOS(kernel, observer, **self.settings(seed, game))
+        return RootParallel([OOS(kernel.clone(), observer, **self.settings(worker_seed, game))
                              for worker_seed in worker_seeds(seed, workers)])
 
-    def settings(self, seed: int) -> dict:
-        """The search's keyword arguments from the engine's options."""
+    def settings(self, seed: int, game) -> dict:
+        """The search's keyword arguments from the engine's options (and ``game``'s
+        playout policy where they ask for one)."""
         return dict(targeting=self.options["targeting"], epsilon=self.options["epsilon"],
                     seed=seed, max_infosets=self.options["max_nodes"],
                     baselines=self.options["baselines"], tremble=self.options["tremble"])
@@ -203,6 +207,12 @@ class MCCFREngine(OOSEngine):
             Option("linear", "bool", True, "Weight each iteration in the regrets and the "
                    "average strategy by its number (Linear CFR): early, poor strategies "
                    "fade (docs/cardbattle.md measures both)."),
+            Option("horizon", "int", 0, "Decisions (either player's) walked below the "
+                   "root before one playout by the game's playout policy stands for the "
+                   "rest of the game (0: to the end). With root=view: the subgame of the "
+                   "next decisions re-solved at each decision, what a full-size game "
+                   "allows; its beliefs and leaf values are estimates, so it converges to "
+                   "that subgame's equilibrium, not the game's.", minimum=0, maximum=64),
         ) + SHARED_OPTIONS)
 
     def result(self, state, search, kept, observer, start, rng) -> Analysis:
@@ -215,7 +225,16 @@ class MCCFREngine(OOSEngine):
                 "such games")
         return analysis
 
-    def settings(self, seed: int) -> dict:
+    def __init__(self, **options):
+        super().__init__(**options)
+        if self.options["horizon"] and self.options["root"] != "view":
+            raise OptionError(f"{self.name}: horizon={self.options['horizon']} needs "
+                              "root=view (a search cut short must start at the decision, "
+                              "not at the deal)")
+
+    def settings(self, seed: int, game) -> dict:
+        horizon = self.options["horizon"]
         return dict(targeting=0.0, seed=seed, max_infosets=self.options["max_nodes"],
                     tremble=self.options["tremble"], external=True,
-                    linear=self.options["linear"])
+                    linear=self.options["linear"], horizon=horizon,
+                    policy=game.playout_policy() if horizon else None)
