@@ -3,6 +3,7 @@ induction and CFR+ against hand-computed values, best responses of known policie
 exploitability formula."""
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -16,6 +17,7 @@ from crystalpick.engine.game import CHANCE, TERMINAL
 from crystalpick.search.engines import ENGINES, SIMS
 from crystalpick.search.exact.cfr import CFRPlus, solve_cfr
 from crystalpick.search.exact.induction import NotExact, solve_by_induction
+from crystalpick.search.exact.levels import levels
 from crystalpick.search.exact.matrix import solve_matrix_game
 from crystalpick.search.exact.policy import (GreedyPolicy, RandomPolicy, make_policy,
                                              policy_strategy)
@@ -176,12 +178,24 @@ def test_card_battle_observations_do_not_have_perfect_recall_alone():
         "perfect_recall_from_observations"]
 
 
+@functools.cache
+def small_tree(name: str):
+    """A small configuration's tree (perfect recall), built once for this module's tests."""
+    return build_tree(CardBattle().small_configuration(name).setup_state())
+
+
+@pytest.fixture(scope="module", autouse=True)
+def forget_small_trees():
+    yield
+    small_tree.cache_clear()
+
+
 @pytest.mark.parametrize("config", small_games().values(), ids=lambda c: c.name)
 def test_information_states_alone_have_perfect_recall(config):
     """§5 by construction: on every small configuration each information state is met
     after one own move sequence only (the tree refuses one met after two), while the
     observations alone are not enough there."""
-    tree = build_tree(CardBattle().small_configuration(config.name).setup_state())
+    tree = small_tree(config.name)
     report = tree.recall_report()
     assert report["perfect_recall_from_information_states"]
     assert report["information_state_groups"] == len(tree.infosets)
@@ -422,6 +436,24 @@ def test_the_sequence_form_and_cfr_agree_on_small_card_games():
     open_game = CardBattle().small_configuration("open-3").setup_state()
     assert solve_sequence_form(build_tree(open_game)).value == pytest.approx(
         solve_by_induction(build_tree(open_game, recall=False)).value, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", sorted(small_games()))
+def test_the_sequence_form_is_exact_on_every_small_configuration(name):
+    """The LP's two sides (each player's maximin, solved apart) give one value, its strategy
+    concedes nothing to best responses computed independently of it (to 1e-9), and CFR+'s
+    bracket holds the value. CFR+ itself to 1e-6 is ~10^4 iterations (hours): the bench's
+    job, not CI's; the LP is what gives the exact values."""
+    tree = small_tree(name)
+    layers = levels(tree)
+    exact = solve_sequence_form(tree)
+    assert exact.first_value == pytest.approx(exact.second_value, abs=1e-9)
+    strategy = tabular(tree, exact.strategy)
+    measured = exploitability(tree, (strategy, strategy), layers)
+    assert abs(measured.exploitability) <= 1e-9
+    assert measured.first.value == pytest.approx(exact.value, abs=1e-9)
+    bracket = solve_cfr(tree, 1e-2).measured
+    assert bracket.lower - 1e-9 <= exact.value <= bracket.upper + 1e-9
 
 
 def test_the_sequence_form_needs_perfect_recall():
