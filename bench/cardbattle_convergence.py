@@ -47,7 +47,7 @@ def whole_game_search(text: str, kernel, seed: int) -> OOS:
     if spec.name not in ("mccfr", "oos") or spec.options.get("root", "history") != "history":
         raise ValueError(f"{text}: expected mccfr[:options] or oos:targeting=0[,options]")
     engine = make_engine(spec.name, **{k: v for k, v in spec.options.items() if k != "seed"})
-    return OOS(kernel, 0, **engine.settings(seed, game=None))   # no horizon: no playouts
+    return OOS(kernel, 0, **engine.settings(seed))   # from the deal: no horizon, no playouts
 
 
 def stops(seconds: float) -> list[float]:

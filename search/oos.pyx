@@ -40,16 +40,18 @@ sampling's (hidden-3: docs/cardbattle.md), but an iteration walks the updated pl
 subtree, which only a small game allows: the stop flag, the deadline and the node limit are
 checked inside an iteration too, and an interrupted one is not counted. It has no targeting:
 what it learns is the whole game's, read at the information set asked. With a ``horizon``
-(and a playout ``policy``), a decision that many decisions below the root is not walked: one
-playout by the game's playout moves to the end gives its value, so an iteration costs the
-updated player's next few decisions, not its whole subtree; from a view (below) that is
+(and a playout ``policy``), a decision that many decisions below the root player's own
+decision is not walked: one playout by the game's playout moves to the end gives its value,
+so an iteration costs the next few decisions, not the updated player's whole subtree; from a view (below) that is
 depth-limited re-solving of the subgame ahead, sound only as far as the redrawn worlds and
 the playouts' values are.
 
 Where the kernel's root hides something from the root player (a position given as a bare
 view, or a game record that starts from a full position), each iteration first redraws it
-with the kernel's ``determinize`` (uniform over what the player's view allows): the search
-is then of the game from that view, as ISMCTS's is. Deterministic for a given seed; time
+with the kernel's ``determinize`` (uniform over what the player's view allows), or with the
+playout policy's where external sampling has one (conditioned on what it inferred of the
+other player's play, as ISMCTS's ``infer``): the search is then of the game from that view,
+as ISMCTS's is. Deterministic for a given seed; time
 and the stop flag are checked between iterations.
 """
 from libc.stdlib cimport malloc, realloc, free
@@ -117,6 +119,7 @@ cdef class OOS:
     cdef readonly bint external         # external sampling instead of outcome sampling
     cdef readonly int horizon           # external: decisions walked before a playout
     cdef PlayoutPolicy policy           # ... by the game's playout moves estimates the rest
+                                        # (and its determinize redraws a view's hidden part)
     cdef readonly bint linear           # external: regrets and averages weighted by the
                                         # iteration (Linear CFR)
     cdef double deadline                # run's limits, which external sampling checks
@@ -180,6 +183,8 @@ cdef class OOS:
         if horizon < 0 or (horizon and not (external and policy is not None)):
             raise ValueError("a horizon is external sampling's, with a playout policy, "
                              f"and at least 0; got {horizon}")
+        if policy is not None and not external:
+            raise ValueError("a playout policy is external sampling's")
         if policy is not None:
             policy.check(kernel)
         self.policy = policy
@@ -471,7 +476,9 @@ cdef class OOS:
         cdef int base = self.kernel.plies()
         self.aborted = False
         self.out_of_memory = False
-        if self.determinizes:
+        if self.determinizes and self.policy is not None:
+            self.policy.determinize(self.kernel, self.root_player, &self.rng)
+        elif self.determinizes:
             self.kernel.determinize(self.root_player, &self.rng)
         self.walk(update, 0, 0)
         self.stack_top = 0
@@ -506,8 +513,9 @@ cdef class OOS:
         """The sampled counterfactual value for ``update`` (in -1..1) of the subtree here:
         every move of ``update``'s decisions walked and its regret updated, one move of the
         other player's (by its current strategy, which its average takes) and one chance
-        outcome drawn; ``turns`` decisions below the root, at the ``horizon``, one playout's
-        result instead. Stack entries ``top .. top+n-1`` hold a decision's moves and current
+        outcome drawn; ``turns`` decisions below the root player's first decision (those
+        before it, the other player's secret choice a redraw took back, not counted): at the
+        ``horizon``, one playout's result instead. Stack entries ``top .. top+n-1`` hold a decision's moves and current
         strategy, ``top+n .. top+2n-1`` its children's values (indices, since the stack may
         move when it grows)."""
         cdef int player = self.kernel.player()
@@ -563,6 +571,8 @@ cdef class OOS:
             for k in range(n):
                 self.stacked_moves[top + k] = self.moves[k]
         self.current_strategy(s, n, &self.values[top])
+        if turns or player == self.root_player:
+            turns += 1                      # the horizon counts from the root player's decision
         if player != update:
             if s != NULL:
                 r = self.weight()
@@ -571,7 +581,7 @@ cdef class OOS:
             k = random_index(&self.values[top], n, &self.rng)
             self.kernel.make(self.stacked_moves[top + k])
             self.made += 1
-            value = self.walk(update, depth + 1, turns + 1)
+            value = self.walk(update, depth + 1, turns)
             self.kernel.unmake()
             self.stack_top = top
             return value
@@ -579,7 +589,7 @@ cdef class OOS:
         for k in range(n):
             self.kernel.make(self.stacked_moves[top + k])
             self.made += 1
-            value = self.walk(update, depth + 1, turns + 1)
+            value = self.walk(update, depth + 1, turns)
             self.kernel.unmake()
             if self.aborted:
                 self.stack_top = top

@@ -88,3 +88,19 @@ def test_a_bad_horizon_is_refused_naming_it(options, fragment):
     with pytest.raises(OptionError) as caught:
         make_engine("mccfr", **options)
     assert fragment in str(caught.value)
+
+
+def test_the_horizon_counts_from_the_players_own_decision():
+    """Where the other player already chose in secret, the redraw takes that choice back
+    and the search starts at it: a horizon of 1 must still walk the player's decision
+    (counted from there), or the answer would be CFR's uniform start."""
+    game = CardBattle().small_configuration("hidden-3")
+    tree = build_tree(game.setup_state(), recall=True)
+    for info in tree.infosets:
+        state = replayed(tree, info)
+        if "chosen=-" not in state.position().split("|")[2 - info.player]:
+            break
+    search, _ = view_search(state, info.player, horizon=1, policy=game.playout_policy())
+    search.run(200)
+    assert search.reached == 100             # the player updated every other iteration
+    assert sum(average for _, average, *_ in search.root_slots()) > 0

@@ -214,12 +214,20 @@ def test_the_stop_flag_ends_a_continued_search():
     assert result.lines
 
 
-def test_root_view_searches_the_position_alone_and_reaches_the_decision():
+def test_root_view_searches_from_the_position_and_reaches_the_decision():
     """Deep in a game few targeted iterations from the deal reach the decision; from the
-    view every iteration does (what the player cannot see redrawn each time)."""
+    view every iteration does (what the player cannot see redrawn each time, from what
+    the player's record allows: the output says so); a bare view has no record."""
     from crystalpick.engine import get_game
     state = decisions_of(get_game("cardbattle", seed=5), 0, 12)[-1]
     result = analyse(state, make_engine("oos", seed=2, root="view"), Limits(simulations=300),
                      point_of_view=0)
-    assert result.info["from"] == "the position alone"
+    plies = len(state.played_moves())
+    assert result.info["from"] == f"the position, redrawn from the record ({plies} plies)"
+    assert (result.info["knowledge"], result.info["plies_seen"]) == ("history", plies)
     assert result.info["through_information_set"] == 300
+    bare = state.game.parse_position(state.position())
+    result = analyse(bare, make_engine("oos", seed=2, root="view"), Limits(simulations=10),
+                     point_of_view=0)
+    assert result.info["from"] == "the position alone"
+    assert result.info["knowledge"] == "view"

@@ -17,17 +17,19 @@ from .base import NODES, SIMS, TIME, SeededEngine, run_in_chunks
 
 
 def search_root(state, root: str = "history", observer: int = 0, seed: int = 0):
-    """The kernel to search from and what it holds: a game with hidden information keeps
-    its history (OOS then searches from where it started, the deal for a game record)
-    unless ``root`` is ``view``: then the position, whose determinizations for
-    ``observer`` draw only what their whole record allows (State.knowing_kernel, from
-    ``seed``); with perfect information the position is all that matters."""
+    """The kernel to search from, the plies of history it holds and the plies of the
+    player's record its redraws rest on: a game with hidden information keeps its history
+    (OOS then searches from where it started, the deal for a game record) unless ``root`` is
+    ``view``: then the position, whose determinizations for ``observer`` draw only what
+    their whole record allows (State.knowing_kernel, from ``seed``); with perfect
+    information the position is all that matters."""
     if state.game.capabilities.perfect_information:
-        return state.game.parse_position(state.position()).search_kernel(), 0
+        return state.game.parse_position(state.position()).search_kernel(), 0, 0
     if root == "view":
-        return state.knowing_kernel(observer, seed).kernel, 0
+        knowing = state.knowing_kernel(observer, seed)
+        return knowing.kernel, 0, knowing.plies
     kernel = state.search_kernel().clone()
-    return kernel, kernel.ply
+    return kernel, kernel.ply, kernel.ply
 
 
 # The options of both searches: the tremble, the table's size, where the search starts, the
@@ -85,6 +87,7 @@ class OOSEngine(SeededEngine):
         self.reuse = self.options.pop("reuse")
         self.kept: tuple[tuple, int, OOS] | None = None   # game identity, observer, search
         self.last_search = None     # the last analysis's search, for readers of its whole table
+        self.seen = 0               # plies of the player's record the last search rests on
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         self.check_limits(limits)
@@ -104,41 +107,47 @@ class OOSEngine(SeededEngine):
         """The search of this decision and the information sets it starts with: the kept
         one of the same game continued towards the new information set (``reuse``), else a
         fresh one (none kept)."""
-        kernel, plies = search_root(state, self.options["root"], observer, seed)
+        kernel, plies, self.seen = search_root(state, self.options["root"], observer, seed)
+        policy = self.playout_policy(state, observer)
         identity = state.game.identity
         if self.reuse and self.kept is not None and self.kept[:2] == (identity, observer):
             search = self.kept[2]
             if search.retarget(kernel.clone(), seed):
                 search.reset_counters()
                 return search, search.infoset_count
-        search = self.fresh(state, kernel, plies, observer, seed)
+        search = self.fresh(state, kernel, plies, observer, seed, policy)
         self.kept = (identity, observer, search) if self.reuse else None
         return search, 0
 
-    def fresh(self, state, kernel, plies: int, observer: int, seed: int):
+    def playout_policy(self, state, observer: int):
+        """The game's playout policy where the options ask for one (none here)."""
+        return None
+
+    def fresh(self, state, kernel, plies: int, observer: int, seed: int, policy):
         """A new search (a :class:`RootParallel` of ``workers`` searches if more than one)
         from ``kernel``, or from the position's view where the history cannot be
         targeted."""
         try:
-            return self.new_search(kernel, observer, seed, state.game)
+            return self.new_search(kernel, observer, seed, policy)
         except ValueError:
             if not plies:
                 raise
             # a history that starts at another player's secret choice cannot be targeted:
             # the position's view alone, as for a position given without history
             view = state.game.parse_position(state.position()).search_kernel()
-            return self.new_search(view, observer, seed, state.game)
+            self.seen = 0
+            return self.new_search(view, observer, seed, policy)
 
-    def new_search(self, kernel, observer: int, seed: int, game):
+    def new_search(self, kernel, observer: int, seed: int, policy=None):
         workers = self.options["workers"]
         if workers == 1:
-            return OOS(kernel, observer, **self.settings(seed, game))
-        return RootParallel([OOS(kernel.clone(), observer, **self.settings(worker_seed, game))
+            return OOS(kernel, observer, **self.settings(seed, policy))
+        return RootParallel([OOS(kernel.clone(), observer, **self.settings(worker_seed, policy))
                              for worker_seed in worker_seeds(seed, workers)])
 
-    def settings(self, seed: int, game) -> dict:
-        """The search's keyword arguments from the engine's options (and ``game``'s
-        playout policy where they ask for one)."""
+    def settings(self, seed: int, policy=None) -> dict:
+        """The search's keyword arguments from the engine's options (and ``policy``, the
+        game's playout policy, where they ask for one)."""
         return dict(targeting=self.options["targeting"], epsilon=self.options["epsilon"],
                     seed=seed, max_infosets=self.options["max_nodes"],
                     baselines=self.options["baselines"], tremble=self.options["tremble"])
@@ -170,7 +179,8 @@ class OOSEngine(SeededEngine):
                                [line.probability for line in lines])[0]
         elapsed = time.monotonic() - start
         root = (f"the history ({search.history_plies} plies)" if search.history_plies
-                else "the position alone")
+                else f"the position, redrawn from the record ({self.seen} plies)"
+                if self.seen else "the position alone")
         return Analysis(
             engine=self.name, point_of_view=observer,
             point_of_view_name=state.game.player_names[observer], lines=lines,
@@ -182,8 +192,8 @@ class OOSEngine(SeededEngine):
             info={"simulations_per_second": search.simulations / elapsed if elapsed > 0
                   else 0.0, "observer": state.game.player_names[observer], "from": root,
                   # the keys main's mixed-strategy output reads (branch 'history')
-                  "knowledge": "history" if search.history_plies else "view",
-                  "plies_seen": search.history_plies,
+                  "knowledge": "history" if self.seen else "view",
+                  "plies_seen": self.seen,
                   "through_information_set": search.reached,
                   "rejected": search.rejected})
 
@@ -213,6 +223,9 @@ class MCCFREngine(OOSEngine):
                    "next decisions re-solved at each decision, what a full-size game "
                    "allows; its beliefs and leaf values are estimates, so it converges to "
                    "that subgame's equilibrium, not the game's.", minimum=0, maximum=64),
+            Option("infer", "bool", False, "With root=view: draw the other player's hidden "
+                   "cards conditioned on their play seen so far, as if they had played the "
+                   "game's playout policy (ismcts's infer)."),
         ) + SHARED_OPTIONS)
 
     def result(self, state, search, kept, observer, start, rng) -> Analysis:
@@ -227,14 +240,25 @@ class MCCFREngine(OOSEngine):
 
     def __init__(self, **options):
         super().__init__(**options)
-        if self.options["horizon"] and self.options["root"] != "view":
-            raise OptionError(f"{self.name}: horizon={self.options['horizon']} needs "
-                              "root=view (a search cut short must start at the decision, "
-                              "not at the deal)")
+        for name in ("horizon", "infer"):
+            if self.options[name] and self.options["root"] != "view":
+                shown = str(self.options[name]).lower()     # as typed: true, 4
+                raise OptionError(f"{self.name}: {name}={shown} needs "
+                                  "root=view (the search must start at the decision, "
+                                  "not at the deal)")
 
-    def settings(self, seed: int, game) -> dict:
-        horizon = self.options["horizon"]
+    def playout_policy(self, state, observer: int):
+        """The game's playout policy for the playouts at the horizon and, with ``infer``,
+        the view's redraws (conditioned on the other player's play seen so far)."""
+        if not (self.options["horizon"] or self.options["infer"]):
+            return None
+        policy = state.game.playout_policy()
+        if self.options["infer"]:
+            policy.infer(state.search_kernel(), observer)
+        return policy
+
+    def settings(self, seed: int, policy=None) -> dict:
         return dict(targeting=0.0, seed=seed, max_infosets=self.options["max_nodes"],
                     tremble=self.options["tremble"], external=True,
-                    linear=self.options["linear"], horizon=horizon,
-                    policy=game.playout_policy() if horizon else None)
+                    linear=self.options["linear"], horizon=self.options["horizon"],
+                    policy=policy)
