@@ -83,6 +83,7 @@ def test_a_full_game_learns_a_strategy_within_a_node_limit():
 @pytest.mark.parametrize("options,fragment", [
     ({"horizon": 4}, "horizon=4 needs root=view"),
     ({"horizon": -1, "root": "view"}, "horizon=-1: expected an integer in 0..64"),
+    ({"infer": True}, "infer=true needs root=view"),
 ])
 def test_a_bad_horizon_is_refused_naming_it(options, fragment):
     with pytest.raises(OptionError) as caught:
