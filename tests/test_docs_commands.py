@@ -38,6 +38,7 @@ RUN = (
     "crystalpick analyse maatatahay --seed 7 --engine mcts:sims=5000 --multipv 3",
     "crystalpick analyse maatatahay --seed 1 --time 1",
     'crystalpick analyse cardbattle --seed 7 --moves "keep keep toss:P2 call:forca" --seat first',
+    "crystalpick analyse cardbattle --seed 5 --engine mccfr:root=view,horizon=1,time=1",
     'crystalpick solve mattock "3-1/-2---/o-1-2-/1-1x-1--/-1-2--2/-x-2-2/3-1x1/-1--oo/--3 o"',
     "crystalpick solve cardbattle --config open-3",
     "crystalpick match mattock --engine alphabeta:depth=3 --engine greedy --games 2 --seed 5 "
@@ -75,6 +76,8 @@ NOT_RUN = {
     "crystalpick match cardbattle --engine greedy --engine random --games 200 --seed 1":
         "the 100-game run of the same match is run",
     "crystalpick deck cardbattle --deck titas --against arsenal --improve 1": MINUTES,
+    "crystalpick match cardbattle --engine mccfr:root=view,horizon=1,time=0.1 --engine greedy":
+        MINUTES,
     "crystalpick deck cardbattle --deck titas --against arsenal --against mista --games 100 "
     "--improve 1 --seed 1": MINUTES,
     "crystalpick match maatatahay --engine alphabeta:nodes=200000 --engine greedy --games 20 "
