@@ -80,6 +80,18 @@ def test_a_full_game_learns_a_strategy_within_a_node_limit():
     assert len({round(line.probability, 9) for line in result.lines}) > 1
 
 
+def test_workers_with_inferred_redraws_each_get_their_own_policy():
+    """Two threads, each its own playout policy (its redraws keep a pool of hands): both
+    search, and the answer is one legal mixed strategy."""
+    state = decisions_of(get_game("cardbattle", seed=5), 0, 6)[5]
+    engine = make_engine("mccfr", root="view", horizon=1, infer=True, workers=2, seed=1)
+    result = analyse(state, engine, Limits(simulations=2_000), point_of_view=0)
+    assert result.simulations == 2_000
+    assert sorted(line.move for line in result.lines) == sorted(state.legal_moves())
+    assert sum(line.probability for line in result.lines) == pytest.approx(1)
+    assert sorted(worker.simulations for worker in engine.last_search.searches) == [1000, 1000]
+
+
 @pytest.mark.parametrize("options,fragment", [
     ({"horizon": 4}, "horizon=4 needs root=view"),
     ({"horizon": -1, "root": "view"}, "horizon=-1: expected an integer in 0..64"),

@@ -108,7 +108,8 @@ class OOSEngine(SeededEngine):
         one of the same game continued towards the new information set (``reuse``), else a
         fresh one (none kept)."""
         kernel, plies, self.seen = search_root(state, self.options["root"], observer, seed)
-        policy = self.playout_policy(state, observer)
+        def policy():           # one per search: a policy's redraws keep state of their own
+            return self.playout_policy(state, observer)
         identity = state.game.identity
         if self.reuse and self.kept is not None and self.kept[:2] == (identity, observer):
             search = self.kept[2]
@@ -126,7 +127,7 @@ class OOSEngine(SeededEngine):
     def fresh(self, state, kernel, plies: int, observer: int, seed: int, policy):
         """A new search (a :class:`RootParallel` of ``workers`` searches if more than one)
         from ``kernel``, or from the position's view where the history cannot be
-        targeted."""
+        targeted; ``policy()`` makes each search's playout policy."""
         try:
             return self.new_search(kernel, observer, seed, policy)
         except ValueError:
@@ -138,11 +139,13 @@ class OOSEngine(SeededEngine):
             self.seen = 0
             return self.new_search(view, observer, seed, policy)
 
-    def new_search(self, kernel, observer: int, seed: int, policy=None):
+    def new_search(self, kernel, observer: int, seed: int, policy=lambda: None):
+        """``policy()`` makes each search's playout policy (None where none is asked)."""
         workers = self.options["workers"]
         if workers == 1:
-            return OOS(kernel, observer, **self.settings(seed, policy))
-        return RootParallel([OOS(kernel.clone(), observer, **self.settings(worker_seed, policy))
+            return OOS(kernel, observer, **self.settings(seed, policy()))
+        return RootParallel([OOS(kernel.clone(), observer,
+                                 **self.settings(worker_seed, policy()))
                              for worker_seed in worker_seeds(seed, workers)])
 
     def settings(self, seed: int, policy=None) -> dict:
