@@ -221,9 +221,9 @@ class MCCFREngine(OOSEngine):
                    "average strategy by its number (Linear CFR): early, poor strategies "
                    "fade (docs/cardbattle.md measures both)."),
             Option("horizon", "int", 0, "Decisions (either player's) walked below the "
-                   "root before one playout by the game's playout policy stands for the "
-                   "rest of the game (0: to the end). With root=view: the subgame of the "
-                   "next decisions re-solved at each decision, what a full-size game "
+                   "player's own decision before one playout by the game's playout policy "
+                   "stands for the rest of the game (0: to the end). With root=view: the "
+                   "subgame of the next decisions re-solved at each decision, what a full-size game "
                    "allows; its beliefs and leaf values are estimates, so it converges to "
                    "that subgame's equilibrium, not the game's.", minimum=0, maximum=64),
             Option("infer", "bool", False, "With root=view: draw the other player's hidden "
