@@ -1,6 +1,7 @@
 """CFR+ over information sets (Tammelin 2014): regret matching with regrets floored at zero,
 alternating updates, linearly weighted average strategy. The whole tree is one set of numpy
-arrays, so an iteration is a few array operations per tree level. The average strategy's
+arrays; an update is a few sweeps over them in C (``cfr_passes``), checked against the numpy
+reference (``reference_update``, a level of the tree at a time). The average strategy's
 exploitability is measured exactly (``response``) and the run stops once it is at most the
 target, so the result is an equilibrium to that stated bound.
 """
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import cfr_passes
 from .levels import backward_values, edge_weights, forward_reach, levels
 from .response import Exploitability, exploitability, tabular
 from .tree import GameTree
@@ -42,6 +44,11 @@ class CFRPlus:
         self.representative = np.zeros(len(tree.infosets), dtype=np.int64)
         nodes = np.flatnonzero(tree.infoset >= 0)
         self.representative[tree.infoset[nodes]] = nodes
+        self.infoset_first = np.array([i.first_slot for i in tree.infosets], dtype=np.int64)
+        self.infoset_player = np.array([i.player for i in tree.infosets], dtype=np.int64)
+        self.infoset_size = self.sizes.astype(np.int64)
+        self.scratch = [np.zeros(n) for n in (tree.slots, tree.nodes, tree.nodes, tree.nodes,
+                                              tree.slots)]
 
     def normalise(self, weights: np.ndarray) -> np.ndarray:
         """Per information set, ``weights`` made into probabilities (uniform if all zero)."""
@@ -51,6 +58,16 @@ class CFRPlus:
         return np.where(per_slot > 0, weights / np.where(per_slot > 0, per_slot, 1.0), uniform)
 
     def update(self, player: int) -> None:
+        tree = self.tree
+        cfr_passes.update(player, self.iterations, tree.root, tree.edge_start, tree.edge_child,
+                          tree.edge_prob, tree.edge_slot, tree.player, tree.value,
+                          self.infoset_first, self.infoset_size,
+                          self.infoset_player, self.representative, self.regret, self.total,
+                          *self.scratch)
+
+    def reference_update(self, player: int) -> None:
+        """``update`` in numpy, a level of the tree at a time: the reference the C one is
+        tested against."""
         tree = self.tree
         sigma = self.normalise(self.regret)
         values = backward_values(tree, self.layers, edge_weights(tree, sigma))
