@@ -78,6 +78,7 @@ NOT_RUN = {
     "crystalpick deck cardbattle --deck titas --against arsenal --improve 1": MINUTES,
     "crystalpick match cardbattle --engine mccfr:root=view,horizon=1,time=0.1 --engine greedy":
         MINUTES,
+    "crystalpick match cardbattle --engine mccfr:root=view,horizon=1,time=1": MINUTES,
     "crystalpick deck cardbattle --deck titas --against arsenal --against mista --games 100 "
     "--improve 1 --seed 1": MINUTES,
     "crystalpick match maatatahay --engine alphabeta:nodes=200000 --engine greedy --games 20 "

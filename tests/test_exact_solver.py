@@ -442,8 +442,9 @@ def test_the_sequence_form_and_cfr_agree_on_small_card_games():
 def test_the_sequence_form_is_exact_on_every_small_configuration(name):
     """The LP's two sides (each player's maximin, solved apart) give one value, its strategy
     concedes nothing to best responses computed independently of it (to 1e-9), and CFR+'s
-    bracket holds the value. CFR+ itself to 1e-6 is ~10^4 iterations (hours): the bench's
-    job, not CI's; the LP is what gives the exact values."""
+    bracket holds the value: to 1e-6 on open-3 (seconds), to 1e-4 elsewhere. CFR+ to 1e-6
+    on every configuration is 16,000 to 65,000 iterations, minutes each: the bench's job
+    (bench/cardbattle_exact_agreement.py, the table in docs/cardbattle.md), not CI's."""
     tree = small_tree(name)
     layers = levels(tree)
     exact = solve_sequence_form(tree)
@@ -452,8 +453,9 @@ def test_the_sequence_form_is_exact_on_every_small_configuration(name):
     measured = exploitability(tree, (strategy, strategy), layers)
     assert abs(measured.exploitability) <= 1e-9
     assert measured.first.value == pytest.approx(exact.value, abs=1e-9)
-    bracket = solve_cfr(tree, 1e-2).measured
+    bracket = solve_cfr(tree, 1e-6 if name == "open-3" else 1e-4).measured
     assert bracket.lower - 1e-9 <= exact.value <= bracket.upper + 1e-9
+    assert bracket.upper - bracket.lower <= (2e-6 if name == "open-3" else 2e-4)
 
 
 @pytest.mark.parametrize("name", sorted(small_games()))
