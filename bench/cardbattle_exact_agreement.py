@@ -29,8 +29,8 @@ def agreement(name: str, target: float) -> dict:
                                                 flush=True))
     measured = cfr.measured
     middle = (measured.lower + measured.upper) / 2
-    return {"config": name, "nodes": tree.nodes, "sets": len(tree.infosets),
-            "build_s": tree.seconds, "lp_value": exact.value, "lp_s": exact.seconds,
+    return {"nodes": tree.nodes, "sets": len(tree.infosets),
+            "lp_value": exact.value, "lp_s": exact.seconds,
             "iterations": cfr.iterations, "exploitability": measured.exploitability,
             "lower": measured.lower, "upper": measured.upper, "cfr_s": cfr.seconds,
             "distance": abs(middle - exact.value),

@@ -36,7 +36,6 @@ class CFRPlus:
         self.regret = np.zeros(tree.slots)
         self.total = np.zeros(tree.slots)          # the weighted sum of strategies
         self.iterations = 0
-        self.sizes = np.array([len(i.moves) for i in tree.infosets], dtype=float)
         self.slot_player = np.array([tree.infosets[i].player for i in tree.slot_infoset.tolist()],
                                     dtype=np.int64)
         self.edge_mover = tree.player[tree.edge_parent]
@@ -46,24 +45,19 @@ class CFRPlus:
         self.representative[tree.infoset[nodes]] = nodes
         self.infoset_first = np.array([i.first_slot for i in tree.infosets], dtype=np.int64)
         self.infoset_player = np.array([i.player for i in tree.infosets], dtype=np.int64)
-        self.infoset_size = self.sizes.astype(np.int64)
-        self.scratch = [np.zeros(n) for n in (tree.slots, tree.nodes, tree.nodes, tree.nodes,
-                                              tree.slots)]
+        self.infoset_size = np.array([len(i.moves) for i in tree.infosets], dtype=np.int64)
+        self.passes = cfr_passes.Passes(tree, self.infoset_first, self.infoset_size,
+                                        self.infoset_player, self.representative)
 
     def normalise(self, weights: np.ndarray) -> np.ndarray:
         """Per information set, ``weights`` made into probabilities (uniform if all zero)."""
-        sums = np.bincount(self.tree.slot_infoset, weights, minlength=len(self.sizes))
+        sums = np.bincount(self.tree.slot_infoset, weights, minlength=len(self.tree.infosets))
         per_slot = sums[self.tree.slot_infoset]
-        uniform = 1.0 / self.sizes[self.tree.slot_infoset]
+        uniform = 1.0 / self.infoset_size[self.tree.slot_infoset]
         return np.where(per_slot > 0, weights / np.where(per_slot > 0, per_slot, 1.0), uniform)
 
     def update(self, player: int) -> None:
-        tree = self.tree
-        cfr_passes.update(player, self.iterations, tree.root, tree.edge_start, tree.edge_child,
-                          tree.edge_prob, tree.edge_slot, tree.player, tree.value,
-                          self.infoset_first, self.infoset_size,
-                          self.infoset_player, self.representative, self.regret, self.total,
-                          *self.scratch)
+        self.passes.update(player, self.iterations, self.regret, self.total)
 
     def reference_update(self, player: int) -> None:
         """``update`` in numpy, a level of the tree at a time: the reference the C one is
@@ -79,7 +73,7 @@ class CFRPlus:
         slots = tree.edge_slot[edges]
         q = np.bincount(slots, counterfactual[tree.edge_parent[edges]]
                         * utility[tree.edge_child[edges]], minlength=tree.slots)
-        baseline = np.bincount(tree.slot_infoset, sigma * q, minlength=len(self.sizes))
+        baseline = np.bincount(tree.slot_infoset, sigma * q, minlength=len(tree.infosets))
         players = self.slot_player == player
         self.regret[players] = np.maximum(
             self.regret[players] + q[players] - baseline[tree.slot_infoset[players]], 0.0)
