@@ -4,8 +4,8 @@
 The same arithmetic as ``cfr.CFRPlus.reference_update`` (numpy, a level of the graph at a
 time), as plain loops over the graph's node ids: ids are in post-order (every child below
 its parents), so ascending ids are the backward pass and descending ids the forward ones.
-numpy's scattered adds (``np.add.at``) made the reference spend ~1 us a node an iteration;
-here a pass is one sweep over the edges (docs/cardbattle.md has the rates).
+numpy's temporaries and scattered adds make the reference five to seven times slower; here
+a pass is one sweep over the edges (docs/cardbattle.md has the rates).
 """
 import numpy as np
 
