@@ -37,10 +37,22 @@ def agreement(name: str, target: float) -> dict:
             "inside": measured.lower - 1e-9 <= exact.value <= measured.upper + 1e-9}
 
 
+def positive(text: str) -> float:
+    """A target CFR+ can reach: a number above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {text}")
+    return value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", action="append", choices=sorted(small_games()))
-    parser.add_argument("--target", type=float, default=1e-6)
+    parser.add_argument("--target", type=positive, default=1e-6,
+                        help="CFR+'s exploitability to reach (win probability, > 0)")
     args = parser.parse_args()
     print("| configuration | nodes | information sets | LP value | LP s | CFR+ iterations "
           "| CFR+ exploitability | CFR+ bracket | CFR+ s | bracket middle - LP | LP inside |")

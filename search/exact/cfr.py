@@ -36,24 +36,14 @@ class CFRPlus:
         self.regret = np.zeros(tree.slots)
         self.total = np.zeros(tree.slots)          # the weighted sum of strategies
         self.iterations = 0
-        self.slot_player = np.array([tree.infosets[i].player for i in tree.slot_infoset.tolist()],
-                                    dtype=np.int64)
         self.edge_mover = tree.player[tree.edge_parent]
-        # one node of each information set: its own reach is the set's (perfect recall)
-        self.representative = np.zeros(len(tree.infosets), dtype=np.int64)
-        nodes = np.flatnonzero(tree.infoset >= 0)
-        self.representative[tree.infoset[nodes]] = nodes
-        self.infoset_first = np.array([i.first_slot for i in tree.infosets], dtype=np.int64)
-        self.infoset_player = np.array([i.player for i in tree.infosets], dtype=np.int64)
-        self.infoset_size = np.array([len(i.moves) for i in tree.infosets], dtype=np.int64)
-        self.passes = cfr_passes.Passes(tree, self.infoset_first, self.infoset_size,
-                                        self.infoset_player, self.representative)
+        self.passes = cfr_passes.Passes(tree)
 
     def normalise(self, weights: np.ndarray) -> np.ndarray:
         """Per information set, ``weights`` made into probabilities (uniform if all zero)."""
         sums = np.bincount(self.tree.slot_infoset, weights, minlength=len(self.tree.infosets))
         per_slot = sums[self.tree.slot_infoset]
-        uniform = 1.0 / self.infoset_size[self.tree.slot_infoset]
+        uniform = 1.0 / self.tree.infoset_size[self.tree.slot_infoset]
         return np.where(per_slot > 0, weights / np.where(per_slot > 0, per_slot, 1.0), uniform)
 
     def update(self, player: int) -> None:
@@ -74,10 +64,10 @@ class CFRPlus:
         q = np.bincount(slots, counterfactual[tree.edge_parent[edges]]
                         * utility[tree.edge_child[edges]], minlength=tree.slots)
         baseline = np.bincount(tree.slot_infoset, sigma * q, minlength=len(tree.infosets))
-        players = self.slot_player == player
+        players = tree.slot_player == player
         self.regret[players] = np.maximum(
             self.regret[players] + q[players] - baseline[tree.slot_infoset[players]], 0.0)
-        reach = own[self.representative][tree.slot_infoset]
+        reach = own[tree.infoset_node][tree.slot_infoset]
         self.total[players] += (self.iterations + 1) * reach[players] * sigma[players]
 
     def iterate(self, count: int) -> None:

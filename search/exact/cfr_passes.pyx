@@ -42,15 +42,16 @@ cdef class Passes:
     cdef long long root
     cdef const long long[:] start, child, slot, node_player
     cdef const double[:] prob, terminal
-    cdef const long long[:] infoset_first, infoset_size, infoset_player, representative
+    cdef const long long[:] infoset_first, infoset_size, infoset_player, infoset_node
     cdef double[:] sigma, values, counterfactual, own, q
 
-    def __init__(self, tree, infoset_first, infoset_size, infoset_player, representative):
+    def __init__(self, tree):
+        """``tree``: a ``GameTree``."""
         self.root = tree.root
         self.start, self.child, self.slot = tree.edge_start, tree.edge_child, tree.edge_slot
         self.prob, self.node_player, self.terminal = tree.edge_prob, tree.player, tree.value
-        self.infoset_first, self.infoset_size = infoset_first, infoset_size
-        self.infoset_player, self.representative = infoset_player, representative
+        self.infoset_first, self.infoset_size = tree.infoset_first, tree.infoset_size
+        self.infoset_player, self.infoset_node = tree.infoset_player, tree.infoset_node
         self.sigma, self.q = np.zeros(tree.slots), np.zeros(tree.slots)
         self.values, self.counterfactual, self.own = (np.zeros(tree.nodes), np.zeros(tree.nodes),
                                                       np.zeros(tree.nodes))
@@ -64,7 +65,7 @@ cdef class Passes:
         cdef const long long[:] infoset_first = self.infoset_first
         cdef const long long[:] infoset_size = self.infoset_size
         cdef const long long[:] infoset_player = self.infoset_player
-        cdef const long long[:] representative = self.representative
+        cdef const long long[:] infoset_node = self.infoset_node
         cdef double[:] sigma = self.sigma, values = self.values, q = self.q
         cdef double[:] counterfactual = self.counterfactual, own = self.own
         cdef long long nodes = node_player.shape[0]
@@ -105,7 +106,7 @@ cdef class Passes:
                 baseline = 0.0
                 for s in range(first, first + size):
                     baseline += sigma[s] * q[s]
-                weight = (iteration + 1) * own[representative[i]]
+                weight = (iteration + 1) * own[infoset_node[i]]
                 for s in range(first, first + size):
                     regret[s] = max(regret[s] + q[s] - baseline, 0.0)
                     total[s] += weight * sigma[s]

@@ -75,17 +75,11 @@ def node_sequences(tree: GameTree, layers) -> np.ndarray:
 
 
 def _side(tree: GameTree, player: int, sequence: np.ndarray) -> _Side:
-    slot_player = np.array([tree.infosets[i].player for i in tree.slot_infoset.tolist()],
-                           dtype=np.int64)
-    own_slots = np.flatnonzero(slot_player == player)
+    own_slots = np.flatnonzero(tree.slot_player == player)
     index = np.full(tree.slots, -1, dtype=np.int64)
     index[own_slots] = 1 + np.arange(len(own_slots))
-    sets = np.array([i for i, info in enumerate(tree.infosets) if info.player == player],
-                    dtype=np.int64)
-    nodes = np.flatnonzero(tree.infoset >= 0)
-    representative = np.zeros(len(tree.infosets), dtype=np.int64)
-    representative[tree.infoset[nodes]] = nodes
-    above = sequence[representative[sets], player]
+    sets = np.flatnonzero(tree.infoset_player == player)
+    above = sequence[tree.infoset_node[sets], player]
     parent = np.where(above >= 0, index[np.maximum(above, 0)], 0)
     rows, columns, data = [0], [0], [1.0]
     for row, (infoset, lead) in enumerate(zip(sets.tolist(), parent.tolist()), start=1):

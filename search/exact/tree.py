@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -78,6 +79,32 @@ class GameTree:
     @property
     def slots(self) -> int:
         return len(self.slot_infoset)
+
+    @cached_property
+    def infoset_player(self) -> np.ndarray:
+        return np.array([i.player for i in self.infosets], dtype=np.int64)
+
+    @cached_property
+    def infoset_first(self) -> np.ndarray:
+        return np.array([i.first_slot for i in self.infosets], dtype=np.int64)
+
+    @cached_property
+    def infoset_size(self) -> np.ndarray:
+        return np.array([len(i.moves) for i in self.infosets], dtype=np.int64)
+
+    @cached_property
+    def infoset_node(self) -> np.ndarray:
+        """One node of each information set: with perfect recall its player's own reach,
+        and its own move sequence, are the set's."""
+        node = np.zeros(len(self.infosets), dtype=np.int64)
+        nodes = np.flatnonzero(self.infoset >= 0)
+        node[self.infoset[nodes]] = nodes
+        return node
+
+    @cached_property
+    def slot_player(self) -> np.ndarray:
+        """The player choosing at each (information set, move) slot."""
+        return self.infoset_player[self.slot_infoset]
 
     def children(self, node: int) -> range:
         return range(self.edge_start[node], self.edge_start[node + 1])
