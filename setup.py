@@ -1,8 +1,8 @@
 """Build script: maps the folders to the ``crystalpick`` import namespace and compiles the
 Cython kernels.
 
-The top-level folders ``engine/``, ``search/``, ``cli/`` and ``positions/`` install as
-``crystalpick.engine``, ``crystalpick.search``, ... (``package_dir``), so no generic
+The top-level folders ``engine/``, ``search/``, ``solvers/``, ``apps/``, ``cli/`` and
+``positions/`` install as ``crystalpick.engine``, ``crystalpick.search``, ... (``package_dir``), so no generic
 top-level name such as ``search`` or ``cli`` is installed. ``crystalpick`` itself is a
 namespace package (PEP 420): it has no folder of its own. Cython resolves ``cimport
 crystalpick.engine.kernel`` through ``build/include/crystalpick``, a folder of links to the
@@ -19,9 +19,10 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 NAMESPACE = "crystalpick"
-FOLDERS = ["engine", "search", "cli", "positions"]
+FOLDERS = ["engine", "search", "solvers", "apps", "cli", "positions"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEBUG = os.environ.get("CRYSTALPICK_DEBUG", "") not in ("", "0")
+CORES = os.cpu_count() or 1     # Cython and the C compiler run one module per core
 DEBUG_FLAGS = ["-O0", "-g", "-fsanitize=bounds", "-fsanitize-undefined-trap-on-error"]
 
 
@@ -71,7 +72,7 @@ def extensions():
     # Separate C output folders per mode, so switching modes never reuses stale C files.
     build_dir = os.path.join("build", "cython-debug" if DEBUG else "cython")
     return cythonize(modules, compiler_directives=directives, build_dir=build_dir,
-                     include_path=[include_dir()],
+                     include_path=[include_dir()], nthreads=CORES,
                      annotate=os.environ.get("CRYSTALPICK_ANNOTATE") == "1")
 
 
@@ -82,7 +83,9 @@ setup(
         f"{NAMESPACE}.positions": ["*.perft", "*.solved", "*.openings", "*.epd", "*.endgames"],
         f"{NAMESPACE}.engine": ["**/*.pxd", "**/*.toml", "**/*.json", "**/*.bench"],
         f"{NAMESPACE}.search": ["**/*.pxd"],
+        f"{NAMESPACE}.solvers": ["**/*.pxd"],
     },
     ext_modules=extensions(),
+    options={"build_ext": {"parallel": CORES}},
     zip_safe=False,
 )

@@ -16,7 +16,7 @@ import random
 from crystalpick.engine import sample_chance
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.engine.cardbattle.cards import sample_decks
-from crystalpick.search.match.stats import mean_interval
+from crystalpick.apps.match.stats import mean_interval
 
 
 def play(rules: dict, first: str, second: str, seed: int) -> float:

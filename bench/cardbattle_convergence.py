@@ -12,7 +12,7 @@ is what the engine with ``time=T`` answers at every decision of a fresh game (th
 ``cardbattle_exploitability.py`` checks the same through the engine). The times are of the
 search alone (measuring stops the clock) on this machine, and the iterations reached are
 printed beside them: compare rates across machines by those. Exploitability: (BR_1 + BR_2 -
-1) / 2 in win probability (search/exact/response.py).
+1) / 2 in win probability (solvers/exact/response.py).
 """
 from __future__ import annotations
 
@@ -24,10 +24,10 @@ import time
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.engine.cardbattle.smallgames import small_games
 from crystalpick.search import make_engine
-from crystalpick.search.exact.levels import levels
-from crystalpick.search.exact.policy import search_strategy
-from crystalpick.search.exact.response import exploitability
-from crystalpick.search.exact.tree import build_tree
+from crystalpick.solvers.exact.levels import levels
+from crystalpick.solvers.exact.policy import search_strategy
+from crystalpick.solvers.exact.response import exploitability
+from crystalpick.solvers.exact.tree import build_tree
 from crystalpick.search.oos import OOS
 from crystalpick.search.specs import parse_spec
 
@@ -94,7 +94,7 @@ def main() -> int:
             whole_game_search(text, CardBattle().small_configuration("open-3")
                               .setup_state().search_kernel(), 0)
         if args.plot:
-            from crystalpick.search.plots import check_target
+            from crystalpick.apps.plots import check_target
             check_target("--plot", args.plot)
     except ValueError as err:
         say(f"error: {err}")
@@ -128,7 +128,7 @@ def main() -> int:
         with open(args.json, "w") as out:
             json.dump(document, out, indent=1)
     if args.plot:
-        from crystalpick.search.plots import convergence_graph
+        from crystalpick.apps.plots import convergence_graph
         convergence_graph(document, args.plot)
     return 0
 

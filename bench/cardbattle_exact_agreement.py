@@ -15,9 +15,9 @@ import sys
 
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.engine.cardbattle.smallgames import small_games
-from crystalpick.search.exact.cfr import solve_cfr
-from crystalpick.search.exact.sequence import solve_sequence_form
-from crystalpick.search.exact.tree import build_tree
+from crystalpick.solvers.exact.cfr import solve_cfr
+from crystalpick.solvers.exact.sequence import solve_sequence_form
+from crystalpick.solvers.exact.tree import build_tree
 
 
 def agreement(name: str, target: float) -> dict:

@@ -3,7 +3,7 @@ process, on the same games: greedy in both seats, titas against arsenal, default
 
     python bench/deck_throughput.py [--pairs 100] [--seed 1] [--engine greedy]
 
-The deck task (search/decks/measurement.py) plays a match game and notes the cards the measured
+The deck task (apps/decks/measurement.py) plays a match game and notes the cards the measured
 deck puts down; the ratio says what that bookkeeping costs.
 """
 from __future__ import annotations
@@ -12,8 +12,8 @@ import argparse
 import time
 
 from crystalpick.engine import get_game
-from crystalpick.search.decks.measurement import DeckTask, PlaySettings, play_deck_game
-from crystalpick.search.match.runner import MatchSettings, play_game
+from crystalpick.apps.decks.measurement import DeckTask, PlaySettings, play_deck_game
+from crystalpick.apps.match.runner import MatchSettings, play_game
 
 
 def main() -> None:

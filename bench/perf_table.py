@@ -7,7 +7,7 @@ positions and depths in the same run (and their ratio), the fast perft at a deep
 MCTS simulations/second (the default engine, whose Mattock playouts stop after one ply,
 and plain UCT with uniformly random playouts to the end of the game) and alpha-beta nodes/second from the
 start position on one core, and MCTS bytes per node. ``--plot`` also draws the rates per game
-(``crystalpick.search.plots.rates_chart``, the ``plots`` extra), to compare builds at a glance.
+(``crystalpick.apps.plots.rates_chart``, the ``plots`` extra), to compare builds at a glance.
 """
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def main(argv=None) -> None:
     plot = parser.parse_args(argv).plot
     if plot:
         from crystalpick.engine import GameError
-        from crystalpick.search.plots import check_target
+        from crystalpick.apps.plots import check_target
         try:
             check_target("--plot", plot)
         except GameError as err:
@@ -111,7 +111,7 @@ def main(argv=None) -> None:
               f"{s['full']:,.0f} | "
               f"{s['alphabeta']:,.0f} | {s['bytes_per_node']} |")
     if plot:
-        from crystalpick.search.plots import rates_chart
+        from crystalpick.apps.plots import rates_chart
         rates_chart(rates, plot, f"bench/perf_table.py, {datetime.date.today()}: rates on "
                                  f"one core", "per second (nodes, or MCTS simulations)")
         print(f"\nplot written to {plot}")

@@ -105,7 +105,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
 def recorded_state(game, position, moves, rules, record_path, ply):
     """``--record FILE``: the record's position after ``ply`` plies, then ``moves``; the
     record gives the start and the rules, so neither may be given too."""
-    from crystalpick.search.match.records import record_state
+    from crystalpick.apps.match.records import record_state
 
     if position or rules:
         raise InputError("--record gives the start and the rules: POSITION, --rule and "

@@ -37,7 +37,7 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, plot_path, as_json
     """
     from crystalpick.search.bench import (bench_document, bench_games, benched_games, id_width,
                                           rates_by_game, row_text, totals_text, workload_text)
-    from crystalpick.search.plots import rates_chart
+    from crystalpick.apps.plots import rates_chart
 
     check_folder("--profile", profile_path, "the profile")
     check_plot(plot_path)

@@ -14,7 +14,7 @@ import click
 from crystalpick.engine import GAMES, DeckBuilding, GameError, get_game, require
 
 from . import interrupts
-from .output import shortened
+from crystalpick.apps.messages import shortened
 from .params import SEED
 
 
@@ -236,13 +236,13 @@ def check_plot(path: str | None) -> None:
     """Before any work: a --plot file can be written (.svg or .png, its folder exists) and
     matplotlib is installed."""
     if path:
-        from crystalpick.search.plots import check_target
+        from crystalpick.apps.plots import check_target
         check_folder("--plot", path, "the picture")
         check_target("--plot", path)
 
 
 def draw(picture, document, path: str | None, *args) -> None:
-    """``picture(document, path, *args)`` (a :mod:`crystalpick.search.plots` function)
+    """``picture(document, path, *args)`` (a :mod:`crystalpick.apps.plots` function)
     when --plot was given, and say where it went."""
     if path:
         picture(document, path, *args)
@@ -276,7 +276,7 @@ def position_document(game_obj, state) -> dict:
 
 
 def read_records(path: str):
-    from crystalpick.search.match.records import parse_records, read_text
+    from crystalpick.apps.match.records import parse_records, read_text
 
     return parse_records(read_text(path), path)
 

@@ -1,4 +1,4 @@
-"""``crystalpick deck``: the deck advisor (search/decks/advisor.py) for a game with deck
+"""``crystalpick deck``: the deck advisor (apps/decks/advisor.py) for a game with deck
 building."""
 from __future__ import annotations
 
@@ -56,10 +56,10 @@ def deck(game, deck, opponents, engine_spec, game_count, improve, outs, concurre
     """
     from tqdm import tqdm
 
-    from crystalpick.search.decks.advisor import AdvisorSettings, advisor_session, format_report
-    from crystalpick.search.decks.measurement import PlaySettings
-    from crystalpick.search.match.termination import EngineStartError
-    from crystalpick.search.plots import deck_graph
+    from crystalpick.apps.decks.advisor import AdvisorSettings, advisor_session, format_report
+    from crystalpick.apps.decks.measurement import PlaySettings
+    from crystalpick.apps.match.termination import EngineStartError
+    from crystalpick.apps.plots import deck_graph
 
     if deck is None:
         raise InputError("give the deck to advise with --deck DECK")

@@ -1,4 +1,4 @@
-"""``crystalpick engine``: serve the engine protocol (cli/protocol.py) on stdin/stdout."""
+"""``crystalpick engine``: serve the engine protocol (apps/protocol.py) on stdin/stdout."""
 from __future__ import annotations
 
 
@@ -17,5 +17,5 @@ def engine_command(game):
     The protocol is documented in docs/protocol.md: protocol, isready, setoption, newgame,
     position, go, stop, show, moves, quit.
     """
-    from .protocol import serve
+    from crystalpick.apps.protocol import serve
     serve(game)

@@ -1,5 +1,5 @@
 """``crystalpick solve`` for a game with hidden information or simultaneous choices: the exact
-solver (search/exact/solver.py) instead of proof-number search. Text for people, one JSON
+solver (solvers/exact/solver.py) instead of proof-number search. Text for people, one JSON
 document for programs (schema ``docs/exact_solve.schema.json``)."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import click
 
 from crystalpick.engine import get_game
 from crystalpick.engine.game import GameError
-from crystalpick.search.exact.solver import FIRST_DECISIONS_SHOWN, solve_exactly
+from crystalpick.solvers.exact.solver import FIRST_DECISIONS_SHOWN, solve_exactly
 
 SCHEMA = "crystalpick.exact-solve/1"
 
@@ -76,7 +76,7 @@ def solution_text(solution, player_names) -> list[str]:
 def solve_hidden(game, position, moves, rules: dict, seed, tileset, config, method, target,
                  nodes, as_json) -> None:
     """Parse, call the library once, print."""
-    from crystalpick.search.exact.tree import DEFAULT_MAX_NODES
+    from crystalpick.solvers.exact.tree import DEFAULT_MAX_NODES
     game_obj, state = exact_state(game, position, moves, rules, seed, tileset, config)
 
     def progress(text: str) -> None:

@@ -1,6 +1,6 @@
 """``crystalpick match`` (two engines) and what it shares with ``tournament``
 (cli/tournaments.py): the options of where and how games are played, and driving a
-:class:`~crystalpick.search.match.session.MatchSession` to the end (or to Ctrl-C) with its
+:class:`~crystalpick.apps.match.session.MatchSession` to the end (or to Ctrl-C) with its
 report printed."""
 from __future__ import annotations
 
@@ -96,8 +96,8 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
 def new_settings(game, engines, games, options, sprt=None):
     """The settings of a new match (a tournament's template) from the shared options, and
     what to say about its openings."""
-    from crystalpick.search.match.records import read_text
-    from crystalpick.search.match.runner import MatchSettings, default_openings, load_openings
+    from crystalpick.apps.match.records import read_text
+    from crystalpick.apps.match.runner import MatchSettings, default_openings, load_openings
 
     if game is None:
         raise InputError("GAME is required unless --resume is given")
@@ -118,8 +118,8 @@ def new_settings(game, engines, games, options, sprt=None):
 
 
 def open_session(options):
-    from crystalpick.search.match.db import default_path
-    from crystalpick.search.match.session import MatchSession
+    from crystalpick.apps.match.db import default_path
+    from crystalpick.apps.match.session import MatchSession
 
     check_folder("--records", options["records_path"], "the records")
     check_plot(options["plot_path"])
@@ -130,8 +130,8 @@ def open_session(options):
 def begin(session, options, resume: bool) -> None:
     """Open ``session``'s executor (a resumed one keeps its stored --concurrency unless one
     is given) and begin it: nothing is stored when an engine cannot start."""
-    from crystalpick.search.match.executors import ExecutorError
-    from crystalpick.search.match.termination import EngineStartError
+    from crystalpick.search.executors import ExecutorError
+    from crystalpick.apps.match.termination import EngineStartError
 
     given = click.get_current_context().get_parameter_source("concurrency")
     keep = resume and given is click.core.ParameterSource.DEFAULT
@@ -153,8 +153,8 @@ def play(session, options, resume: bool, announce, report, text, progress) -> No
     is the line said once it begins, ``progress(state)`` the text under the progress bar."""
     from tqdm import tqdm
 
-    from crystalpick.search.match.executors import ExecutorError
-    from crystalpick.search.match.termination import EngineStartError
+    from crystalpick.search.executors import ExecutorError
+    from crystalpick.apps.match.termination import EngineStartError
 
     begin(session, options, resume)
     click.echo(announce(session), err=True)
@@ -192,8 +192,8 @@ def play(session, options, resume: bool, announce, report, text, progress) -> No
     else:
         click.echo(text(document), err=stopped is not None)
     if options["plot_path"]:               # what was finished, also when stopped
-        from crystalpick.search.match.session import running_series
-        from crystalpick.search.plots import match_graph
+        from crystalpick.apps.match.session import running_series
+        from crystalpick.apps.plots import match_graph
         draw(match_graph, running_series(session), options["plot_path"])
     if stopped is not None:
         raise stopped
@@ -219,9 +219,9 @@ def match(game, engines, game_count, sprt, resume, match_id, **options):
     with --resume. Games run in local processes, or with --cluster on a Dask cluster
     ('dask scheduler', then 'dask worker tcp://HOST:8786 --nthreads 1' on each machine).
     """
-    from crystalpick.search.match.report import (format_summary, progress_text, running,
+    from crystalpick.apps.match.report import (format_summary, progress_text, running,
                                                  running_chart)
-    from crystalpick.search.match.session import DECKS_STAY, match_document, seat_decks
+    from crystalpick.apps.match.session import DECKS_STAY, match_document, seat_decks
 
     note = None
     if not resume:

@@ -7,6 +7,8 @@ is its JSON Schema.
 """
 from __future__ import annotations
 
+from crystalpick.search.result import line_depth
+
 SCHEMA = "crystalpick.analysis/3"
 
 
@@ -15,12 +17,6 @@ def score_fields(score) -> dict:
     ``score_text`` and ``win_rate``."""
     return {"score": score.document(), "score_text": score.text(),
             "win_rate": round(score.win_probability, 4)}
-
-
-def line_depth(line, analysis) -> int | None:
-    """The depth a line's score comes from: its own (a stopped alpha-beta search mixes two
-    iterations, search/multipv.py), else the analysis's."""
-    return line.depth if line.depth is not None else analysis.depth
 
 
 def line_document(rank: int, line, depth: int | None, describe=None) -> dict:
@@ -169,7 +165,6 @@ def moves_text(state, moves) -> str:
     return "\n".join(described)
 
 
-LONGEST_MESSAGE = 400    # characters of an error message, which may echo the user's input
 
 
 def analysis_text(analysis, to_move: str, interrupted: bool, describe=None) -> str:
@@ -184,9 +179,3 @@ def analysis_text(analysis, to_move: str, interrupted: bool, describe=None) -> s
     return "\n".join(text)
 
 
-def shortened(message: str) -> str:
-    """An error message of readable length: input echoed back in it (a pasted megabyte) is
-    cut, saying how long the message was."""
-    if len(message) <= LONGEST_MESSAGE:
-        return message
-    return f"{message[:LONGEST_MESSAGE]}... ({len(message):,} characters)"

@@ -9,10 +9,10 @@ import click
 
 from crystalpick.engine.kernel import MAX_PLIES as KERNEL_PLIES
 from crystalpick.search import engines
-from crystalpick.search.match import validation as match
+from crystalpick.apps.match import validation as match
 from crystalpick.search.options import Option, OptionError
 
-from . import protocol
+from crystalpick.apps import protocol
 
 
 class Checked(click.ParamType):

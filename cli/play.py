@@ -14,9 +14,9 @@ import sys
 import click
 
 from crystalpick.engine import GameError, sample_chance
-from crystalpick.search.match.players import make_player
-from crystalpick.search.match.records import Ply, finish_record, format_record, new_record
-from crystalpick.search.match.termination import GameEnd
+from crystalpick.apps.match.players import make_player
+from crystalpick.apps.match.records import Ply, finish_record, format_record, new_record
+from crystalpick.apps.match.termination import GameEnd
 from crystalpick.search.specs import parse_spec
 
 from .common import (InputError, Interrupted, check_folder, chosen_seed, command, game_arguments,
@@ -237,7 +237,7 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human, save_p
     """
 
     from crystalpick.search.engines import default_engine
-    from crystalpick.search.match.termination import EngineFailure, EngineStartError
+    from crystalpick.apps.match.termination import EngineFailure, EngineStartError
     from crystalpick.search.specs import parse_spec
 
     check_folder("--save", save_path, "the record")    # before the game, not after it

@@ -1,5 +1,5 @@
 """The commands that read game records: ``replay`` (a position of a record and its
-annotations) and ``annotate`` (every move evaluated, search/annotate.py)."""
+annotations) and ``annotate`` (every move evaluated, apps/annotate.py)."""
 from __future__ import annotations
 
 import os
@@ -19,7 +19,7 @@ def replay_document(record, index: int, state, shown: int, annotated: list | Non
     """``replay --json``: the record's players and result, the position after ``shown``
     plies (as ``show --json``), the move that led to it with its record comment, and
     every ply ``annotated`` (a line per ply, None where not annotated) when asked."""
-    from crystalpick.search.annotate import ANNOTATOR_TAG
+    from crystalpick.apps.annotate import ANNOTATOR_TAG
 
     plies = [{"ply": number, "move": p.move, "chance": p.chance, "comment": p.comment}
              for number, p in enumerate(record.plies, 1)]
@@ -47,7 +47,7 @@ def replay_document(record, index: int, state, shown: int, annotated: list | Non
 def replay(record_file, ply, index, list_annotations, as_json):
     """Show a position from a game record, and the annotation of the move that led to it
     (mark, evaluation before and after from the mover's view, the better move)."""
-    from crystalpick.search.annotate import ANNOTATOR_TAG, annotation_text, move_describer
+    from crystalpick.apps.annotate import ANNOTATOR_TAG, annotation_text, move_describer
 
     records = read_records(record_file)
     if not 1 <= index <= len(records):
@@ -82,7 +82,7 @@ def replay(record_file, ply, index, list_annotations, as_json):
 
 def annotated_records(words: tuple):
     """``annotate [GAME] RECORDS``: the records of the file and the game they are of."""
-    from crystalpick.search.annotate import records_game
+    from crystalpick.apps.annotate import records_game
 
     if len(words) > 2:
         raise InputError(f"annotate takes [GAME] RECORDS, got {len(words)} arguments: "
@@ -134,9 +134,9 @@ def annotate(words, engine_spec, time_limit, depth, nodes, sims, concurrency,
     """
     from tqdm import tqdm
 
-    from crystalpick.search.annotate import format_report, new_annotation
-    from crystalpick.search.match.executors import ExecutorError
-    from crystalpick.search.plots import evaluation_graph
+    from crystalpick.apps.annotate import format_report, new_annotation
+    from crystalpick.search.executors import ExecutorError
+    from crystalpick.apps.plots import evaluation_graph
 
     check_folder("-o", output_path, "the records")
     check_plot(plot_path)

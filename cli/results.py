@@ -21,10 +21,10 @@ VIRTUAL_DRAWS = checked("prior", "float", 0, 1000)
 def results(db_path, as_json):
     """List the matches in the results database with their statistics (a tournament's
     pairings say which tournament; 'crystalpick ratings' rates them together)."""
-    from crystalpick.search.match.db import ResultsDB, default_path
-    from crystalpick.search.match.report import format_summary
-    from crystalpick.search.match.runner import load_match
-    from crystalpick.search.match.session import match_document
+    from crystalpick.apps.match.db import ResultsDB, default_path
+    from crystalpick.apps.match.report import format_summary
+    from crystalpick.apps.match.runner import load_match
+    from crystalpick.apps.match.session import match_document
 
     db = ResultsDB(db_path or default_path(), create=False)
     listed = []
@@ -80,9 +80,9 @@ def ratings(db_path, tournament_id, everything, anchor, bootstrap, virtual_draws
     0 or --anchor at 0, 95% intervals and the likelihood of superiority from a bootstrap
     over colour-swapped game pairs resampled within each pairing.
     """
-    from crystalpick.search.match.db import ResultsDB, default_path
-    from crystalpick.search.match.ratings import format_document, players, rate
-    from crystalpick.search.match.session import rating_pools
+    from crystalpick.apps.match.db import ResultsDB, default_path
+    from crystalpick.apps.match.ratings import format_document, players, rate
+    from crystalpick.apps.match.session import rating_pools
 
     if everything and tournament_id is not None:
         raise InputError("give --tournament ID or --all, not both")

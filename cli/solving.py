@@ -167,14 +167,14 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
 @contextmanager
 def opened_solver(game_obj, hash_mb, cluster, job_nodes):
     """The single-machine solver (search/solve.py), or with ``cluster`` the master of a
-    job-level proof search on that Dask scheduler (search/jobpns.py); a cluster lost
+    job-level proof search on that Dask scheduler (solvers/jobpns.py); a cluster lost
     meanwhile is a one-line error."""
     if not cluster:
         from crystalpick.search.solve import Solver
         yield Solver(game_obj, hash_mb)
         return
-    from crystalpick.search.jobpns import JOB_NODES, cluster_solver
-    from crystalpick.search.match.executors import ExecutorError
+    from crystalpick.solvers.jobpns import JOB_NODES, cluster_solver
+    from crystalpick.search.executors import ExecutorError
     try:
         with cluster_solver(game_obj, cluster, hash_mb, job_nodes or JOB_NODES) as solver:
             yield solver

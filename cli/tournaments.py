@@ -40,9 +40,9 @@ def tournament(game, engines, schedule, games_per_pair, rounds, resume, tourname
     logistic Elo with draws as half points, the mean at 0, 95% intervals from a bootstrap
     over game pairs (seeded by --seed); see 'crystalpick ratings'.
     """
-    from crystalpick.search.match.report import format_tournament
-    from crystalpick.search.match.session import tournament_document
-    from crystalpick.search.match.tournament import TournamentSettings
+    from crystalpick.apps.match.report import format_tournament
+    from crystalpick.apps.match.session import tournament_document
+    from crystalpick.apps.match.tournament import TournamentSettings
 
     note = None
     if not resume:

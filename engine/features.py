@@ -42,7 +42,7 @@ def require(game, feature: type[Feature], user: str):
 
 class DeckBuilding(Feature):
     """Each player brings a deck of components chosen under deck-building rules (the card
-    battle): ``--deck`` fills one rule option per seat, and the deck advisor (search/decks/)
+    battle): ``--deck`` fills one rule option per seat, and the deck advisor (apps/decks/)
     measures and changes decks through these methods alone."""
 
     offers = "decks"

@@ -1,5 +1,5 @@
 """Files of one JSON header line and a body, as the solvers keep their work (the df-pn table
-of search/solve.py, the master trees of search/jobpns.py): written whole or not at all, the
+of search/solve.py, the master trees of solvers/jobpns.py): written whole or not at all, the
 header carrying the body's SHA-256 so that a damaged body is never trusted (issue 33)."""
 from __future__ import annotations
 

@@ -94,3 +94,9 @@ def line_strings(state, moves) -> list[str]:
         out.append(walker.move_to_str(move))
         walker.play(move)
     return out
+
+
+def line_depth(line, analysis) -> int | None:
+    """The depth a line's score comes from: its own (a stopped alpha-beta search mixes two
+    iterations, search/multipv.py), else the analysis's."""
+    return line.depth if line.depth is not None else analysis.depth

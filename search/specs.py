@@ -6,7 +6,7 @@ The one spelling of an engine everywhere: ``analyse --engine``, ``play --engine`
 refused here, before any game starts. Keys that are search limits (``depth``, ``nodes``,
 ``sims``, ``time``) set the per-move budget; the others are the engine's options.
 ``greedy`` searches as alpha-beta at depth 1 (the move whose position the evaluation likes
-best; on a game alpha-beta cannot play, the game's own greedy: search/match/players.py).
+best; on a game alpha-beta cannot play, the game's own greedy: apps/match/players.py).
 ``random`` plays uniformly at random. ``cmd:COMMAND LINE`` is an external program speaking
 the crystalpick engine protocol (docs/protocol.md), e.g. ``cmd:crystalpick engine mattock``.
 """

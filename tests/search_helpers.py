@@ -72,7 +72,7 @@ def play_match(game, make_engine, limits, games: int, seed: int) -> int:
 def ctrl_c_after(monkeypatch, finished: int) -> None:
     """Make the local pool raise KeyboardInterrupt (Ctrl-C's form in the parent) once
     ``finished`` tasks have come back, as a user's Ctrl-C between two results would."""
-    from crystalpick.search.match import executors
+    from crystalpick.search import executors
     completed = executors.LocalPool.completed
 
     def interrupted(self):

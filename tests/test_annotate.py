@@ -11,10 +11,10 @@ from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
 from crystalpick.engine import GAMES, get_game
-from crystalpick.search.annotate import KEYS, MARKS, mark_for
-from crystalpick.search.match import executors
-from crystalpick.search.match.records import Ply, format_record, new_record, parse_records
-from crystalpick.search.solved import exact_value, load_solved, view_of
+from crystalpick.apps.annotate import KEYS, MARKS, mark_for
+from crystalpick.search import executors
+from crystalpick.apps.match.records import Ply, format_record, new_record, parse_records
+from crystalpick.solvers.solved import exact_value, load_solved, view_of
 from crystalpick.search.score import WIN
 from search_helpers import ctrl_c_after
 
@@ -266,7 +266,7 @@ def test_lichess_thresholds_on_win_probability():
 def test_the_engines_own_move_loses_nothing_and_another_is_judged_at_one_horizon():
     """Alpha-beta verdicts of position k at depth D are compared with position k+1 at D-1;
     the engine's own best move at that depth is never marked."""
-    from crystalpick.search.annotate import Decision, Evaluation, Verdict, judge
+    from crystalpick.apps.annotate import Decision, Evaluation, Verdict, judge
     from crystalpick.search.score import PovScore, Value
 
     def verdict(units, player, best=None):

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
-from crystalpick.search.match.records import (GameRecord, Ply, format_comment, format_record,
+from crystalpick.apps.match.records import (GameRecord, Ply, format_comment, format_record,
                                               parse_records)
 
 

@@ -195,7 +195,7 @@ def analyse(*args):
 
 def written_record(path, game, plies: int, seed: int):
     """A record file of ``plies`` random plies of ``game`` from its start."""
-    from crystalpick.search.match.records import Ply, format_record, new_record
+    from crystalpick.apps.match.records import Ply, format_record, new_record
     rng = random.Random(seed)
     state = game.new_initial_state()
     record = new_record(game, state, "random", "random", seed)
@@ -276,8 +276,8 @@ def test_annotate_searches_a_decision_with_the_records_history(tmp_path):
     """Each position of a card battle record is searched after the record's moves up to it,
     so the mover's search reads their whole record; a perfect-information game's alone."""
     from crystalpick.engine import get_game
-    from crystalpick.search.annotate import Plan
-    from crystalpick.search.match.records import parse_records
+    from crystalpick.apps.annotate import Plan
+    from crystalpick.apps.match.records import parse_records
     for game, hidden in ((CardBattle(seed=8), True), (get_game("mattock"), False)):
         path = tmp_path / f"{game.name}.pgn"
         written_record(path, game, 12, 8)

@@ -246,8 +246,8 @@ def test_moves_lists_names_and_json_adds_them_beside_the_numbers():
 def test_annotations_name_the_played_and_the_best_card():
     """annotate's and replay's lines: each move of the record, and the better one, read in
     the position before the ply, with the card's name."""
-    from crystalpick.search.annotate import annotation_text, move_describer
-    from crystalpick.search.match.records import Ply, new_record
+    from crystalpick.apps.annotate import annotation_text, move_describer
+    from crystalpick.apps.match.records import Ply, new_record
     game = CardBattle(seed=3)
     state = game.new_initial_state()
     record = new_record(game, state, "a", "b", 3)

@@ -4,7 +4,7 @@ from click.testing import CliRunner
 from crystalpick.cli.main import cli
 from crystalpick.cli.play import TerminalGame
 from crystalpick.engine import get_game
-from crystalpick.search.match.records import parse_records
+from crystalpick.apps.match.records import parse_records
 
 
 def play(stdin, *args):

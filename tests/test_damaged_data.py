@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
-from crystalpick.cli.protocol import Session
+from crystalpick.apps.protocol import Session
 from crystalpick.engine.registry import get_game
 
 TOO_BIG = str(2 ** 31)

@@ -18,10 +18,10 @@ from crystalpick.cli.main import cli
 from interrupt_cases import COMMAND
 from crystalpick.engine import GAMES, DeckBuilding, GameError, get_game, provides, require
 from crystalpick.engine.cardbattle.moves import M_BOOST, M_CALL, M_PLAY, PASS, encode
-from crystalpick.search.match import executors
-from crystalpick.search.decks.measurement import (DeckGame, DeckTask, Measurement, PlaySettings,
+from crystalpick.search import executors
+from crystalpick.apps.decks.measurement import (DeckGame, DeckTask, Measurement, PlaySettings,
                                             card_usage, paired_difference, play_deck_game)
-from crystalpick.search.match.stats import (Z95, Results, mean_interval, sample_interval)
+from crystalpick.apps.match.stats import (Z95, Results, mean_interval, sample_interval)
 
 DATA = Path(__file__).parent / "data" / "cardbattle"
 SMALL = ["--cardset", str(DATA / "small-cards.toml"), "--rule", "hand=3",

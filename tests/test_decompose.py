@@ -9,7 +9,7 @@ from crystalpick.positions import parse_suite, read_text
 from crystalpick.search import Limits, analyse, make_engine
 from crystalpick.search.decompose import use_decomposition
 from crystalpick.search.solve import Solver
-from crystalpick.search.solved import exact_value
+from crystalpick.solvers.solved import exact_value
 
 from test_contract import GAME_CLASSES, game_ids
 from test_contract_features import random_decisions

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
-from crystalpick.cli.protocol import Session
+from crystalpick.apps.protocol import Session
 from crystalpick.search.engines import AlphaBetaEngine, MCTSEngine
 from crystalpick.search.options import Option, OptionError
 from crystalpick.search.specs import SCHEMAS, parse_spec

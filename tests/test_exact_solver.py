@@ -1,4 +1,4 @@
-"""The exact solvers (search/exact/): the LP on matrix games with closed-form values, backward
+"""The exact solvers (solvers/exact/): the LP on matrix games with closed-form values, backward
 induction and CFR+ against hand-computed values, best responses of known policies, and the
 exploitability formula."""
 from __future__ import annotations
@@ -15,17 +15,17 @@ from crystalpick.engine.cardbattle.smallgames import (FOLDER, random_game_events
                                                       small_games)
 from crystalpick.engine.game import CHANCE, TERMINAL
 from crystalpick.search.engines import ENGINES, SIMS
-from crystalpick.search.exact.cfr import CFRPlus, solve_cfr
-from crystalpick.search.exact.induction import NotExact, solve_by_induction
-from crystalpick.search.exact.levels import levels
-from crystalpick.search.exact.matrix import solve_matrix_game
-from crystalpick.search.exact.policy import (GreedyPolicy, RandomPolicy, make_policy,
+from crystalpick.solvers.exact.cfr import CFRPlus, solve_cfr
+from crystalpick.solvers.exact.induction import NotExact, solve_by_induction
+from crystalpick.solvers.exact.levels import levels
+from crystalpick.solvers.exact.matrix import solve_matrix_game
+from crystalpick.solvers.exact.policy import (GreedyPolicy, RandomPolicy, make_policy,
                                              policy_strategy)
-from crystalpick.search.exact.sequence import solve_sequence_form
-from crystalpick.search.exact.response import (best_response, exploitability,
+from crystalpick.solvers.exact.sequence import solve_sequence_form
+from crystalpick.solvers.exact.response import (best_response, exploitability,
                                                exploitability_from, observation_projection,
                                                tabular)
-from crystalpick.search.exact.tree import build_tree
+from crystalpick.solvers.exact.tree import build_tree
 from crystalpick.search.options import EngineSchema, Option
 
 from pennies_game import Pennies

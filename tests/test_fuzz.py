@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from crystalpick.cli.main import cli
-from crystalpick.cli.protocol import Session
+from crystalpick.apps.protocol import Session
 from crystalpick.engine import GAMES, get_game
 from crystalpick.search.specs import SCHEMAS
 
@@ -421,7 +421,7 @@ def test_no_process_is_left_after_a_match_with_a_broken_engine(tmp_path, monkeyp
     """Each kind of broken external engine, in a wrapper script whose child is the engine
     (a grandchild of the match): every game's engine group is killed."""
     import sys
-    from crystalpick.search.match import external
+    from crystalpick.apps.match import external
     monkeypatch.setattr(external, "HANDSHAKE_SECONDS", 3.0)
     wrapper = tmp_path / "engine.sh"
     wrapper.write_text(f"#!/bin/sh\n{sys.executable} {STUB} mattock {mode}\n")

@@ -1,4 +1,4 @@
-"""No import cycles among the engine's modules, the search modules, nor the command line's,
+"""No import cycles among the modules of any layer (engine, search, solvers, apps, cli),
 counting every import, also one inside a function: a circle dodged by a late import is still
 a circle (issue 31)."""
 from __future__ import annotations
@@ -6,9 +6,11 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import crystalpick.apps
 import crystalpick.cli
 import crystalpick.engine
 import crystalpick.search
+import crystalpick.solvers
 
 SEARCH = Path(crystalpick.search.__file__).parent
 PACKAGE = "crystalpick.search"
@@ -95,6 +97,14 @@ def test_the_search_modules_import_without_cycles():
     graph = import_graph(SEARCH, PACKAGE)
     assert f"{PACKAGE}.engines.mcts" in graph     # the walk found the modules
     assert cycles(graph) == []
+
+
+def test_the_solver_and_application_modules_import_without_cycles():
+    solvers = import_graph(Path(crystalpick.solvers.__file__).parent, "crystalpick.solvers")
+    assert "crystalpick.solvers.exact.tree" in solvers["crystalpick.solvers.exact.solver"]
+    apps = import_graph(Path(crystalpick.apps.__file__).parent, "crystalpick.apps")
+    assert "crystalpick.apps.match.runner" in apps["crystalpick.apps.match.session"]
+    assert cycles(solvers) == [] and cycles(apps) == []
 
 
 def test_the_engine_modules_import_without_cycles():

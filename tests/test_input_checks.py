@@ -11,9 +11,9 @@ from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
 from interrupt_cases import Case, run as interrupt
-from crystalpick.cli.protocol import Session
-from crystalpick.search.match.lock import MatchLock
-from crystalpick.search.match.runner import MatchSettings, default_openings, load_openings
+from crystalpick.apps.protocol import Session
+from crystalpick.apps.match.lock import MatchLock
+from crystalpick.apps.match.runner import MatchSettings, default_openings, load_openings
 from crystalpick.engine import GameError
 
 BIG = "9223372036854775808"
@@ -183,7 +183,7 @@ def test_a_held_lock_refuses_the_match_it_holds(tmp_path):
     sqlite3.connect(db).execute("UPDATE matches SET status = 'running'").connection.commit()
     holder = subprocess.Popen([sys.executable, "-c", (
         "import sys, time; from pathlib import Path\n"
-        "from crystalpick.search.match.lock import MatchLock\n"
+        "from crystalpick.apps.match.lock import MatchLock\n"
         f"lock = MatchLock(Path({str(db)!r}), 1)\nassert lock.acquire()\n"
         "print('held', flush=True); time.sleep(60)")], stdout=subprocess.PIPE, text=True)
     try:
@@ -206,7 +206,7 @@ def test_deterministic_engines_never_replay_a_pair(tmp_path):
                  str(tmp_path / "r.sqlite"), "--records", str(records))
     assert result.exit_code == 0, result.output
     assert "no --openings: 4 distinct random openings" in result.output
-    from crystalpick.search.match.records import parse_records
+    from crystalpick.apps.match.records import parse_records
     games = parse_records(records.read_text())
     assert len({tuple(p.move for p in g.plies) for g in games}) == 8
     assert len({g.tags["Start"] for g in games}) == 4

@@ -12,9 +12,9 @@ from crystalpick.engine.cardbattle.moves import kind_of, M_PLAY
 from crystalpick.engine.cardbattle.position import CHOOSE
 from crystalpick.engine.kernel import PUBLIC_VIEW
 from crystalpick.search import Limits, analyse, make_engine
-from crystalpick.search.match.players import make_player
-from crystalpick.search.match.runner import MatchSettings, play_game
-from crystalpick.search.match.termination import EngineStartError
+from crystalpick.apps.match.players import make_player
+from crystalpick.apps.match.runner import MatchSettings, play_game
+from crystalpick.apps.match.termination import EngineStartError
 from crystalpick.search.specs import parse_spec
 
 DECKS = {"deck1": "titas", "deck2": "arsenal"}

@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from crystalpick.search.match import executors
-from crystalpick.search.match.executors import ExecutorError, LocalPool
+from crystalpick.search import executors
+from crystalpick.search.executors import ExecutorError, LocalPool
 
 
 def sleep_then_return(seconds, value):

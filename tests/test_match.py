@@ -14,10 +14,10 @@ from click.testing import CliRunner
 from crystalpick.cli.main import cli
 from crystalpick.engine import GAMES, GameError, get_game
 from crystalpick.search.specs import parse_spec
-from crystalpick.search.match.records import format_record, parse_records
+from crystalpick.apps.match.records import format_record, parse_records
 from crystalpick.engine import sample_chance
-from crystalpick.search.match.runner import MatchSettings, play_game
-from crystalpick.search.match.termination import Termination
+from crystalpick.apps.match.runner import MatchSettings, play_game
+from crystalpick.apps.match.termination import Termination
 
 
 def run(*args):
@@ -139,7 +139,7 @@ def test_chance_outcome_drawn_by_cumulative_probability():
 def test_killed_match_resumes_without_losing_or_repeating_games(tmp_path, monkeypatch):
     """... also with another --concurrency than the match started with (how many games run
     at once changes no game)."""
-    from crystalpick.search.match import executors
+    from crystalpick.search import executors
     pools = []
     opened = executors.open_executor
     monkeypatch.setattr(executors, "open_executor",
@@ -180,7 +180,7 @@ def test_killed_match_resumes_without_losing_or_repeating_games(tmp_path, monkey
 def test_a_game_another_runner_stored_stops_the_match_and_keeps_that_game(tmp_path):
     """Two runners of one match (the lock cannot hold on some network file systems): the
     game the other one stored stays as it is and this runner stops with a GameError."""
-    from crystalpick.search.match.session import MatchSession
+    from crystalpick.apps.match.session import MatchSession
 
     with MatchSession(tmp_path / "two.sqlite") as session:
         session.plan_match(MatchSettings(game="mattock", engines=["random", "greedy"], games=4,
@@ -200,8 +200,8 @@ def test_a_game_another_runner_stored_stops_the_match_and_keeps_that_game(tmp_pa
 def test_a_game_finished_twice_is_stored_and_counted_once(tmp_path):
     """An executor may hand back a game twice (a task retried after its worker was lost
     while the first result was on its way): the match stores and counts it once."""
-    from crystalpick.search.match.executors import LocalPool
-    from crystalpick.search.match.session import MatchSession
+    from crystalpick.search.executors import LocalPool
+    from crystalpick.apps.match.session import MatchSession
 
     class Twice(LocalPool):
         def completed(self):

@@ -19,7 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
-from crystalpick.search.match import executors
+from crystalpick.search import executors
 
 distributed = pytest.importorskip("distributed")
 from cluster_helpers import (STARTUP, dask_processes, dask_scratch_space,  # noqa: E402,F401

@@ -5,8 +5,8 @@ import math
 
 import pytest
 
-from crystalpick.search.match.report import format_summary, pairing_line, progress_text, summary
-from crystalpick.search.match.stats import SPRT, Results, logistic_elo, mean_interval
+from crystalpick.apps.match.report import format_summary, pairing_line, progress_text, summary
+from crystalpick.apps.match.stats import SPRT, Results, logistic_elo, mean_interval
 
 
 def pentanomial(ll, ld, wl_or_dd, wd, ww):

@@ -11,12 +11,12 @@ import pytest
 from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
-from crystalpick.search.match import external
-from crystalpick.search.match.adjudication import MaxPlies
-from crystalpick.search.match.db import ResultsDB
-from crystalpick.search.match.records import GameRecord, parse_records
-from crystalpick.search.match.runner import MatchSettings, play_game
-from crystalpick.search.match.termination import Termination
+from crystalpick.apps.match import external
+from crystalpick.apps.match.adjudication import MaxPlies
+from crystalpick.apps.match.db import ResultsDB
+from crystalpick.apps.match.records import GameRecord, parse_records
+from crystalpick.apps.match.runner import MatchSettings, play_game
+from crystalpick.apps.match.termination import Termination
 
 STUB = Path(__file__).with_name("stub_engine.py")
 

@@ -1,6 +1,6 @@
 """External-sampling MCCFR (search/oos.pyx with ``external``, the ``mccfr`` engine): its
 spec, that its strategy approaches the equilibrium as the budget grows (measured exactly on
-a small card battle configuration, search/exact), that the exploitability bench's one search
+a small card battle configuration, solvers/exact), that the exploitability bench's one search
 per tree answers as a fresh engine at each decision does, and that a game too large for one
 iteration still stops at its limit with a legal answer."""
 from __future__ import annotations
@@ -12,11 +12,11 @@ import pytest
 from crystalpick.engine import get_game
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.search import Limits, analyse, make_engine
-from crystalpick.search.exact.levels import levels
-from crystalpick.search.exact.policy import (EnginePolicy, WholeGamePolicy, make_policy,
+from crystalpick.solvers.exact.levels import levels
+from crystalpick.solvers.exact.policy import (EnginePolicy, WholeGamePolicy, make_policy,
                                              policy_strategy)
-from crystalpick.search.exact.response import exploitability
-from crystalpick.search.exact.tree import build_tree
+from crystalpick.solvers.exact.response import exploitability
+from crystalpick.solvers.exact.tree import build_tree
 from crystalpick.search.options import OptionError
 from crystalpick.search.specs import parse_spec
 from crystalpick.search.stop import StopFlag

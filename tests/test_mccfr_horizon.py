@@ -10,7 +10,7 @@ import pytest
 from crystalpick.engine import get_game
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.search import Limits, analyse, make_engine
-from crystalpick.search.exact.tree import build_tree
+from crystalpick.solvers.exact.tree import build_tree
 from crystalpick.search.oos import OOS
 from crystalpick.search.options import OptionError
 

@@ -1,16 +1,16 @@
 """Online Outcome Sampling (search/oos.pyx, search/engines/oos.py): its spec, that its
 strategy approaches the equilibrium as the budget grows (measured exactly on the
-matching-pennies card game, search/exact), that it stops when told, repeats itself for a
+matching-pennies card game, solvers/exact), that it stops when told, repeats itself for a
 seed and recommends a distribution over the legal moves only."""
 from __future__ import annotations
 
 import pytest
 
 from crystalpick.search import Limits, analyse, make_engine
-from crystalpick.search.exact.levels import levels
-from crystalpick.search.exact.policy import make_policy, policy_strategy
-from crystalpick.search.exact.response import exploitability
-from crystalpick.search.exact.tree import build_tree
+from crystalpick.solvers.exact.levels import levels
+from crystalpick.solvers.exact.policy import make_policy, policy_strategy
+from crystalpick.solvers.exact.response import exploitability
+from crystalpick.solvers.exact.tree import build_tree
 from crystalpick.search.options import OptionError
 from crystalpick.search.specs import parse_spec
 from crystalpick.search.stop import StopFlag

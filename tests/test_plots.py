@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
-from crystalpick.search.sparkline import BLOCKS, columns, marker_line, sparkline
+from crystalpick.apps.sparkline import BLOCKS, columns, marker_line, sparkline
 from search_helpers import ctrl_c_after
 
 mpimage = pytest.importorskip("matplotlib.image")   # the test extra installs it

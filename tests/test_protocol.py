@@ -8,8 +8,8 @@ import pytest
 from protocol_helpers import Driver, answers, scripted
 
 from crystalpick.engine import get_game
-from crystalpick.search.match.records import parse_records
-from crystalpick.search.match.runner import MatchSettings, play_game
+from crystalpick.apps.match.records import parse_records
+from crystalpick.apps.match.runner import MatchSettings, play_game
 
 @pytest.fixture
 def driver():

@@ -1,4 +1,4 @@
-"""The rating list (search/match/ratings.py) on results whose answer is known: the closed form
+"""The rating list (apps/match/ratings.py) on results whose answer is known: the closed form
 of two engines, and synthetic tournaments between engines of known strength."""
 import math
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from crystalpick.engine import GameError
-from crystalpick.search.match.ratings import Unit, connected_groups, rate
-from crystalpick.search.match.stats import Results, expected_score, logistic_elo
+from crystalpick.apps.match.ratings import Unit, connected_groups, rate
+from crystalpick.apps.match.stats import Results, expected_score, logistic_elo
 
 
 def test_two_engines_the_likelihood_maximum_is_the_matchs_elo():

@@ -14,7 +14,7 @@ from crystalpick.engine.game import TERMINAL
 from crystalpick.positions import parse_suite, read_text
 from crystalpick.search.score import LOSS, WIN, Proven
 from crystalpick.search.solve import Solver
-from crystalpick.search.solved import exact_value, load_solved
+from crystalpick.solvers.solved import exact_value, load_solved
 
 SCHEMA = json.loads((Path(__file__).parent.parent / "docs" / "solve.schema.json").read_text())
 MINIMAX_NODE_CAP = 20_000
@@ -260,7 +260,7 @@ def test_solve_command_text_names_the_side_and_the_length():
 
 
 def test_the_dfpn_engine_reports_a_proof_to_analyse_and_the_protocol():
-    from crystalpick.cli.protocol import Session
+    from crystalpick.apps.protocol import Session
     import io
     case = load_solved("mattock")[0]
     out = io.StringIO()

@@ -10,10 +10,10 @@ import pytest
 from crystalpick.engine import GAMES, GameError, get_game
 from crystalpick.search import Limits, analyse
 from crystalpick.search.engines import ENGINES, AlphaBetaEngine, default_engine
-from crystalpick.search.match.players import (OwnGreedyPlayer, RandomPlayer, SearchPlayer,
+from crystalpick.apps.match.players import (OwnGreedyPlayer, RandomPlayer, SearchPlayer,
                                               make_player)
-from crystalpick.search.match.runner import MatchSettings, play_game
-from crystalpick.search.match.termination import EngineStartError
+from crystalpick.apps.match.runner import MatchSettings, play_game
+from crystalpick.apps.match.termination import EngineStartError
 from crystalpick.search.requirements import NO_CHANCE
 from crystalpick.search.specs import parse_spec
 
@@ -94,7 +94,7 @@ def test_the_default_engine_accepts_the_game(name):
 
 @pytest.mark.parametrize("name", IMPERFECT)
 def test_the_solved_position_generator_refuses_too(name, capsys):
-    from crystalpick.search.solved import exact_value, main
+    from crystalpick.solvers.solved import exact_value, main
     with pytest.raises(SystemExit) as exit_info:
         main([name])
     assert exit_info.value.code == 2 and "cannot play" in capsys.readouterr().err

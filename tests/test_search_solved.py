@@ -5,7 +5,7 @@ import pytest
 from crystalpick.engine import get_game
 from crystalpick.search import AlphaBetaEngine, Limits, MCTSEngine, analyse
 from crystalpick.search.score import WIN, Proven
-from crystalpick.search.solved import load_solved, solve
+from crystalpick.solvers.solved import load_solved, solve
 
 GAMES = ("mattock", "maatatahay")
 CASES = [(game, case) for game in GAMES for case in load_solved(game)]

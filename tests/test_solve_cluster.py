@@ -1,4 +1,4 @@
-"""Job-level proof search (search/jobpns.py, ``crystalpick solve --cluster``): the value the
+"""Job-level proof search (solvers/jobpns.py, ``crystalpick solve --cluster``): the value the
 single-machine solver proves, on small Mattock endgames; the master tree resumed from its
 file; and on real ``dask scheduler`` / ``dask worker`` processes on the loopback interface,
 a worker killed in the middle of a job (the job runs again elsewhere) and per-worker
@@ -15,11 +15,11 @@ from click.testing import CliRunner
 from crystalpick.cli.main import cli
 from crystalpick.engine import GameError, get_game
 from crystalpick.positions import parse_suite, read_text
-from crystalpick.search.jobpns import JobLevelSolver
-from crystalpick.search.match import executors
-from crystalpick.search.match.executors import LocalPool
+from crystalpick.solvers.jobpns import JobLevelSolver
+from crystalpick.search import executors
+from crystalpick.search.executors import LocalPool
 from crystalpick.search.solve import DamagedTable, Solver
-from crystalpick.search.solved import load_solved
+from crystalpick.solvers.solved import load_solved
 from crystalpick.search.stop import StopFlag
 from crystalpick.search.symmetry import first_move_classes
 
@@ -38,7 +38,7 @@ SOLVE = [sys.executable, "-c", "from crystalpick.cli.main import main; main()", 
 STUCK_IN_A_JOB = '''
 import threading
 from pathlib import Path
-import crystalpick.search.proof_jobs as proof_jobs
+import crystalpick.solvers.proof_jobs as proof_jobs
 
 def stuck(name, job):
     Path({marker!r}).write_text(name)

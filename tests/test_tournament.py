@@ -16,9 +16,9 @@ from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
 from crystalpick.engine import GAMES
-from crystalpick.search.match.records import parse_records
-from crystalpick.search.match.runner import MatchSettings, MatchState, interleaved
-from crystalpick.search.match.tournament import TournamentSettings
+from crystalpick.apps.match.records import parse_records
+from crystalpick.apps.match.runner import MatchSettings, MatchState, interleaved
+from crystalpick.apps.match.tournament import TournamentSettings
 
 COMMAND = [sys.executable, "-c", "from crystalpick.cli.main import main; main()"]
 STUB = Path(__file__).with_name("stub_engine.py")
@@ -256,7 +256,7 @@ def test_a_tournament_on_a_dask_cluster_plays_the_local_pools_games(tmp_path):
 def test_report_of_a_stop_between_storing_and_counting_a_game(tmp_path, monkeypatch):
     """A Ctrl-C landing just after a game is stored, before it is counted, still reports
     every stored game (the report is read back from the database)."""
-    from crystalpick.search.match.db import ResultsDB
+    from crystalpick.apps.match.db import ResultsDB
 
     add_game = ResultsDB.add_game
     calls = []

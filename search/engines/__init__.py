@@ -53,7 +53,7 @@ def default_analyser(state) -> str:
     tree, estimated as solve estimates it, within solve's bound): there every mccfr
     iteration walks a small tree; on a full-size game none finishes, and the game's default
     engine (ismcts) analyses it."""
-    from ..exact.solver import MAX_HISTORIES, estimate_histories
+    from ..tree_size import MAX_HISTORIES, estimate_histories
     game = state.game
     if game.capabilities.perfect_information or not MCCFREngine.accepts(game):
         return default_engine(game)

@@ -24,7 +24,7 @@ import time
 from collections import deque
 
 from crystalpick.engine import GameError
-from ..lifetime import die_with_parent
+from .lifetime import die_with_parent
 
 # Seconds to wait for a scheduler to answer before saying it cannot be reached.
 CONNECT_TIMEOUT = 10.0
@@ -41,7 +41,7 @@ class ExecutorError(Exception):
 
 
 class Executor:
-    """The interface :func:`~.runner.run_matches` and :func:`crystalpick.search.annotate.
+    """The interface :func:`~.runner.run_matches` and :func:`crystalpick.apps.annotate.
     annotate_records` drive."""
 
     def describe(self) -> str | None:

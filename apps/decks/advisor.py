@@ -36,10 +36,12 @@ from dataclasses import dataclass, field
 
 from crystalpick.engine import GAMES, DeckBuilding, GameError, get_game, require
 
-from ..match.executors import LocalPool
-from ..match.runner import MatchSettings, check_engines, derive_seed
+from crystalpick.search.executors import LocalPool
+from crystalpick.search.seeds import derive_seed
+
+from ..match.runner import MatchSettings, check_engines
 from ..match.stats import Interval, Results
-from ..specs import parse_spec
+from crystalpick.search.specs import parse_spec
 from .measurement import (USER, Measurement, PlaySettings, card_usage, paired_count,
                           paired_difference, play_deck_game)
 

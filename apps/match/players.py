@@ -12,10 +12,10 @@ from abc import ABC, abstractmethod
 
 from crystalpick.engine import GameError, GreedyPolicy, require
 
-from ..analysis import analyse
-from ..engines import ENGINES, make_engine
-from ..limits import Limits
-from ..specs import EXTERNAL, GREEDY, RANDOM, EngineSpec
+from crystalpick.search.analysis import analyse
+from crystalpick.search.engines import ENGINES, make_engine
+from crystalpick.search.limits import Limits
+from crystalpick.search.specs import EXTERNAL, GREEDY, RANDOM, EngineSpec
 from .external import ExternalEngine
 from .records import GameRecord
 from .termination import EngineCrashed, EngineStartError, IllegalMove

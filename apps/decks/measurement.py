@@ -22,9 +22,11 @@ from crystalpick.engine import GAMES, DeckBuilding, get_game, require
 
 from ..match.players import Player, make_player
 from ..match.records import new_record
-from ..match.runner import MatchSettings, derive_seed, play_out
+from crystalpick.search.seeds import derive_seed
+
+from ..match.runner import MatchSettings, play_out
 from ..match.stats import Interval, Results, sample_interval
-from ..specs import parse_spec
+from crystalpick.search.specs import parse_spec
 
 USER = "the deck advisor"       # who needs deck building, in a refusal
 

@@ -21,9 +21,10 @@ from importlib.metadata import PackageNotFoundError, version
 from crystalpick.engine import GameError, get_game
 from crystalpick.search.engines import DEPTH, ENGINES, NODES, SIMS, default_engine, make_engine
 from crystalpick.search.options import Option, OptionError
+from crystalpick.search.result import line_depth
 from crystalpick.search.stop import StopFlag
 
-from .output import line_depth, shortened
+from .messages import shortened
 
 MULTIPV = Option("multipv", "int", 1, "Lines reported by info.", minimum=1, maximum=64)
 MILLISECONDS = 86_400_000     # a day, as for every time limit

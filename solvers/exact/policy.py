@@ -15,9 +15,9 @@ import numpy as np
 
 from crystalpick.engine import GreedyPolicy as OwnGreedy, require
 
-from ..engines import make_engine
-from ..limits import Limits
-from ..specs import parse_spec
+from crystalpick.search.engines import make_engine
+from crystalpick.search.limits import Limits
+from crystalpick.search.specs import parse_spec
 from .response import Strategy
 from .tree import GameTree
 
@@ -65,7 +65,7 @@ class EnginePolicy(Policy):
         self.reads_history = self.spec.name in HISTORY_ENGINES
 
     def probabilities(self, state):
-        from ..analysis import analyse
+        from crystalpick.search.analysis import analyse
         mover = state.current_player()
         result = analyse(state, make_engine(self.spec.name, **self.options), self.limits,
                          point_of_view=mover)
@@ -89,7 +89,7 @@ class WholeGamePolicy(EnginePolicy):
     def probabilities(self, state):
         mover = state.current_player()
         if self.search is None:
-            from ..analysis import analyse
+            from crystalpick.search.analysis import analyse
             engine = make_engine(self.spec.name, **self.options)
             analyse(state, engine, self.limits, point_of_view=mover)
             self.search = engine.last_search

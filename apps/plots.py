@@ -187,7 +187,7 @@ def match_graph(series: list[dict], path: str) -> None:
 
 def error_bars(points) -> list[list[float]]:
     """Matplotlib's [below, above] error lengths of (centre, low, high) points; an end that
-    could not be computed (None: too few pairs, no spread, search/match/stats.py) draws no
+    could not be computed (None: too few pairs, no spread, apps/match/stats.py) draws no
     bar on that side; the text report says why there is none."""
     below = [centre - low if low is not None else 0.0 for centre, low, _ in points]
     above = [high - centre if high is not None else 0.0 for centre, _, high in points]

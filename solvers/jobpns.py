@@ -5,7 +5,7 @@ The master (this module, in the ``crystalpick solve --cluster`` process) keeps t
 the proof tree, an AND/OR tree of positions with proof and disproof numbers, and never
 searches itself. It repeatedly picks the most-proving leaf (least proof number where the
 attacker moves, least disproof number where the defender does) and sends it to a worker as
-a *job* (search/proof_jobs.py): a df-pn search on the worker's own table, kept between its
+a *job* (solvers/proof_jobs.py): a df-pn search on the worker's own table, kept between its
 jobs, bounded by a node budget. The job returns the leaf's status and, from
 the worker's table, the status of each of its children; the master folds that back: a
 proven or disproven leaf is settled, an unsettled one becomes an interior node whose
@@ -38,14 +38,14 @@ from dataclasses import dataclass, field
 
 from crystalpick.engine.game import GameError
 
-from .dfpn import DISPROVEN_STATUS, PROVEN_STATUS
-from .headed_file import DamagedTable, check_headed, digest, read_headed, write_headed
+from crystalpick.search.dfpn import DISPROVEN_STATUS, PROVEN_STATUS
+from crystalpick.search.headed_file import DamagedTable, check_headed, digest, read_headed, write_headed
 from .proof_jobs import Job, JobResult, run_job
-from .requirements import refuse
-from .score import DRAW, LOSS, WIN, Proven
-from .solve import Progress, RootMove, Solution, Solver
-from .stop import StopFlag
-from .symmetry import first_move_classes, use_symmetry
+from crystalpick.search.requirements import refuse
+from crystalpick.search.score import DRAW, LOSS, WIN, Proven
+from crystalpick.search.solve import Progress, RootMove, Solution, Solver
+from crystalpick.search.stop import StopFlag
+from crystalpick.search.symmetry import first_move_classes, use_symmetry
 
 TREE_FORMAT = "crystalpick.jobpns-tree/1"
 JOB_NODES = 1_000_000         # a job's df-pn node budget: about a second on one core
@@ -166,7 +166,7 @@ class ClusterSolution(Solution):
 
 class JobLevelSolver:
     """The master of a job-level proof search of one position, on any executor
-    (search/match/executors.py: a Dask cluster, or local processes)."""
+    (search/executors.py: a Dask cluster, or local processes)."""
 
     def __init__(self, game, executor, hash_mb: int = 64, job_nodes: int = JOB_NODES,
                  symmetry: str = "auto"):
@@ -451,7 +451,7 @@ class Run:
 def cluster_solver(game, address: str, hash_mb: int = 64, job_nodes: int = JOB_NODES):
     """A :class:`JobLevelSolver` on the Dask scheduler at ``address`` (a bad address is a
     one-line GameError within the connect limit), disconnected at the end."""
-    from .match.executors import DaskCluster
+    from crystalpick.search.executors import DaskCluster
 
     with DaskCluster(address) as executor:
         yield JobLevelSolver(game, executor, hash_mb, job_nodes)

@@ -1,4 +1,4 @@
-"""The jobs of job-level proof search (search/jobpns.py): what a worker runs. A job is a
+"""The jobs of job-level proof search (solvers/jobpns.py): what a worker runs. A job is a
 df-pn search of one position bounded by a node budget, on the worker thread's own table,
 kept between jobs; it is a pure function of its arguments (a lost worker's job is simply run
 again elsewhere) and returns what the master needs to grow its tree."""
@@ -10,7 +10,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from .solve import Solver
+from crystalpick.search.solve import Solver
 
 
 @dataclass(frozen=True)

@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 
 from crystalpick.engine.game import CHANCE, GameError
 
+from crystalpick.search.tree_size import MAX_HISTORIES, PROBES, estimate_histories
+
 from .cfr import solve_cfr
 from .response import exploitability, tabular
 from .sequence import solve_sequence_form
 from .tree import DEFAULT_MAX_NODES, build_tree
 
 METHODS = ("lp", "cfr")
-MAX_HISTORIES = 10**9
-PROBES = 200
 FIRST_DECISIONS_SHOWN = 12
 
 
@@ -54,27 +54,6 @@ class ExactSolution:
     information_sets: int
     first_decisions: list[Decision] = field(default_factory=list)
     seconds: float = 0.0
-
-
-def estimate_histories(state, probes: int = PROBES, seed: int = 1,
-                       stop_above: float | None = None) -> float:
-    """Knuth's unbiased estimate of the number of nodes of the game's history tree; with
-    ``stop_above``, a value above it as soon as the estimate must exceed it (one probe past
-    ``probes`` times it: a full-size game needs a few plies of one probe to tell)."""
-    rng = random.Random(seed)
-    total = 0.0
-    for _ in range(probes):
-        walk = state.clone()
-        weight = count = 1.0
-        while not walk.is_terminal():
-            moves = walk.legal_moves()
-            weight *= len(moves)
-            count += weight
-            if stop_above is not None and count > probes * stop_above:
-                return count / probes
-            walk.play(rng.choice(moves))
-        total += count
-    return total / probes
 
 
 def first_decisions(tree, strategy, state) -> list[Decision]:

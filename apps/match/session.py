@@ -18,7 +18,7 @@ from dataclasses import asdict, replace
 from crystalpick.engine import GAMES, GameError
 from crystalpick.engine.features import DeckBuilding, provides
 
-from . import executors
+from crystalpick.search import executors
 from .db import ResultsDB
 from .lock import MatchLock
 from .ratings import Unit, connected_groups, players, rate

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from crystalpick.engine import GameError
 
-from ..options import Option, OptionError
+from crystalpick.search.options import Option, OptionError
 
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 100_000          # every game's opening and task is made up front

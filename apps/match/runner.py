@@ -10,7 +10,6 @@ that writes the database.
 """
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from collections import Counter
@@ -19,7 +18,8 @@ from dataclasses import dataclass, field, fields, replace
 
 from crystalpick.engine import GameError, get_game, sample_chance
 
-from ..specs import parse_spec
+from crystalpick.search.seeds import derive_seed
+from crystalpick.search.specs import parse_spec
 from .adjudication import MaxPlies, adjudicate
 from .players import Player, make_player
 from .records import GameRecord, Ply, finish_record, format_record, new_record, parse_records
@@ -79,12 +79,6 @@ class MatchSettings:
                 opening_state(game, opening)
             except GameError as err:
                 raise GameError(f"opening {number}: {err}") from None
-
-
-def derive_seed(*parts) -> int:
-    """A 63-bit seed from the match seed and a task's coordinates (stable across runs)."""
-    digest = hashlib.sha256(repr(parts).encode()).digest()
-    return int.from_bytes(digest[:8], "little") >> 1
 
 
 def opening_state(game, opening: str | None):

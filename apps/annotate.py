@@ -38,15 +38,15 @@ from dataclasses import dataclass, field
 from crystalpick.engine import GAMES, GameError
 from crystalpick.engine.game import TERMINAL
 
-from .analysis import analyse, spec_limits
-from .engines import default_engine, make_engine, refuse_for
-from .limits import Limits
-from .match.executors import open_executor
+from crystalpick.search.analysis import analyse, spec_limits
+from crystalpick.search.engines import default_engine, make_engine, refuse_for
+from crystalpick.search.limits import Limits
+from crystalpick.search.executors import open_executor
+from crystalpick.search.seeds import derive_seed
 from .match.records import GameRecord, format_record
-from .match.runner import derive_seed
-from .score import DRAW, LOSS, WIN, PovScore, Proven
+from crystalpick.search.score import DRAW, LOSS, WIN, PovScore, Proven
 from .sparkline import marker_line, sparkline
-from .specs import EngineSpec, parse_spec
+from crystalpick.search.specs import EngineSpec, parse_spec
 
 # Win probability lost -> mark, worst first: lichess's 0.3 / 0.2 / 0.1 on its winning-chances
 # scale [-1, 1] (lila's Advice.scala), which is 0.15 / 0.10 / 0.05 of win probability.

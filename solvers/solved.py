@@ -7,7 +7,7 @@ File format (blocks separated by blank lines, ``#`` starts a comment)::
     wins 5                    # the side to move wins; the shortest forced win takes 5 plies
     winning e3 e3/d2-e3       # every move that wins (in any number of plies)
 
-Regenerate with ``python -m crystalpick.search.solved mattock > positions/mattock.solved``: it plays
+Regenerate with ``python -m crystalpick.solvers.solved mattock > positions/mattock.solved``: it plays
 seeded random games and keeps positions a few plies from the end, where some move loses,
 that exhaustive alpha-beta solves in seconds (no reductions, searched until every root move
 is proven; the evaluation only orders moves, proofs come from the game's end).
@@ -22,9 +22,9 @@ from importlib import resources
 
 from crystalpick.engine import GameError, get_game
 
-from .alphabeta import AlphaBeta
-from .engines import AlphaBetaEngine
-from .score import WIN, Proven, from_alphabeta
+from crystalpick.search.alphabeta import AlphaBeta
+from crystalpick.search.engines import AlphaBetaEngine
+from crystalpick.search.score import WIN, Proven, from_alphabeta
 from crystalpick.engine.game import sample_chance
 
 MAX_ROOT_MOVES = 60      # keeps the exhaustive proof of every root move within seconds
@@ -146,7 +146,7 @@ def generate(game_name: str, count: int = 8, seed: int = 1, max_seconds: float =
 
 def main(argv: list[str]) -> None:
     if len(argv) != 1:
-        print("usage: python -m crystalpick.search.solved GAME", file=sys.stderr)
+        print("usage: python -m crystalpick.solvers.solved GAME", file=sys.stderr)
         sys.exit(2)
     name = argv[0]
     try:
@@ -154,8 +154,8 @@ def main(argv: list[str]) -> None:
     except GameError as err:
         print(f"error: {err}", file=sys.stderr)
         sys.exit(2)
-    print(f"# Solved {name} positions (format: search/solved.py), found by exhaustive alpha-beta"
-          f"\n# from seeded random games: python -m crystalpick.search.solved {name}\n")
+    print(f"# Solved {name} positions (format: solvers/solved.py), found by exhaustive alpha-beta"
+          f"\n# from seeded random games: python -m crystalpick.solvers.solved {name}\n")
     for case in generate(name):
         print(f"id {case.id}\nposition {case.position}\nwins {case.wins}\n"
               f"winning {' '.join(case.winning)}\n", flush=True)
