@@ -290,8 +290,8 @@ def _short(value: float) -> str:
 
 def convergence_graph(document: dict, path: str) -> None:
     """Exploitability against the search's wall time, log-log, one curve per (configuration,
-    engine) of ``bench/cardbattle_convergence.py``'s document: the mean over its seeds, the
-    lowest and highest shaded; the 0.02 line is issue 28's target."""
+    engine) of ``bench/experiments/cardbattle_convergence.py``'s document: the mean over its
+    seeds, the lowest and highest shaded; the 0.02 line is issue 28's target."""
     figure, axes = _figure(size=(8.0, 5.0))
     panel = axes[0][0]
     for number, entry in enumerate(document["curves"], 1):

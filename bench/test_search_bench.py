@@ -4,7 +4,9 @@
 
 ``extra_info`` holds the work done per round and the rate (simulations or nodes per second);
 the issue's targets are >= 20,000 simulations/s (MCTS, random playouts) and >= 500,000
-nodes/s (alpha-beta). Nothing is asserted about speed.
+nodes/s (alpha-beta). Nothing is asserted about speed; each case checks what its search
+returned (the budget spent, the depth reached, a legal principal variation, the same answer
+every round), so the normal (benchmark-disabled) run is a correctness check.
 """
 import pytest
 
@@ -20,6 +22,22 @@ def start():
 @pytest.fixture(scope="module")
 def maatatahay_start():
     return get_game("maatatahay", seed=1).new_initial_state()     # its setup is drawn
+
+
+def check(state, results, **expected):
+    """What every round returned: the budget asked for (``expected``, e.g. simulations=3000),
+    a best move and a principal variation that are legal from ``state``, and the same answer
+    (best move, nodes) every round, since each round is a fresh engine with the same seed."""
+    last = results[-1]
+    for field, value in expected.items():
+        assert getattr(last, field) == value, f"{field}: {getattr(last, field)} != {value}"
+    assert last.nodes > 0 and last.elapsed > 0
+    assert last.best_move in state.legal_moves()
+    walker = state.clone()
+    for move in last.pv:
+        assert move in walker.legal_moves(), f"illegal move in the PV {last.pv_str}"
+        walker.play(move)
+    assert {(r.best_move, r.nodes) for r in results} == {(last.best_move, last.nodes)}
 
 
 def record(benchmark, results, work: str):
@@ -41,6 +59,7 @@ def test_mcts_simulations_per_second(benchmark, start, playout, depth):
         results.append(analyse(start, MCTSEngine(seed=1, playout=playout, playout_depth=depth),
                                Limits(simulations=3000)))
     benchmark.pedantic(run, rounds=3, iterations=1)
+    check(start, results, simulations=3000)
     record(benchmark, results, "simulations")
     benchmark.extra_info["bytes_per_node"] = results[-1].bytes_per_node
 
@@ -51,6 +70,7 @@ def test_alphabeta_nodes_per_second(benchmark, start):
     def run():
         results.append(analyse(start, AlphaBetaEngine(), Limits(depth=5)))
     benchmark.pedantic(run, rounds=3, iterations=1)
+    check(start, results, depth=5)
     record(benchmark, results, "nodes")
     benchmark.extra_info["depth"] = results[-1].depth
 
@@ -61,6 +81,7 @@ def test_maatatahay_mcts_simulations_per_second(benchmark, maatatahay_start):
     def run():
         results.append(analyse(maatatahay_start, MCTSEngine(seed=1), Limits(simulations=3000)))
     benchmark.pedantic(run, rounds=3, iterations=1)
+    check(maatatahay_start, results, simulations=3000)
     record(benchmark, results, "simulations")
 
 
@@ -70,4 +91,5 @@ def test_maatatahay_alphabeta_nodes_per_second(benchmark, maatatahay_start):
     def run():
         results.append(analyse(maatatahay_start, AlphaBetaEngine(), Limits(depth=8)))
     benchmark.pedantic(run, rounds=3, iterations=1)
+    check(maatatahay_start, results, depth=8)
     record(benchmark, results, "nodes")

@@ -444,7 +444,8 @@ def test_the_sequence_form_is_exact_on_every_small_configuration(name):
     concedes nothing to best responses computed independently of it (to 1e-9), and CFR+'s
     bracket holds the value: to 1e-6 on open-3 (seconds), to 1e-4 elsewhere. CFR+ to 1e-6
     on every configuration is 16,000 to 65,000 iterations, minutes each: the bench's job
-    (bench/cardbattle_exact_agreement.py, the table in docs/cardbattle.md), not CI's."""
+    (bench/experiments/cardbattle_exact_agreement.py, the table in
+    docs/research/cardbattle-lp-vs-cfr.md), not CI's."""
     tree = small_tree(name)
     layers = levels(tree)
     exact = solve_sequence_form(tree)

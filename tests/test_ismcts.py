@@ -224,7 +224,7 @@ PENNIES_POSITION = (
 
 def pennies_game(folder):
     """The matching-pennies position's game, its card set and decks written into ``folder``
-    (bench/ismcts_pennies.py uses it too)."""
+    (bench/experiments/ismcts_pennies.py uses it too)."""
     (folder / "cards.toml").write_text(PENNIES)
     (folder / "p1.toml").write_text("cards = [1, 2]\n")
     (folder / "p2.toml").write_text("cards = [3, 4]\n")

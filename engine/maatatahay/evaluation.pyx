@@ -48,8 +48,8 @@ tileset loaded into the kernel, so no rule or component number is copied here.
   to come before the limit, ``deaths_to_end``) / ``DEATH_LIMIT``: 0 with no death, 5/6 when
   the next death ends the game.
 
-The weights were fitted by ``bench/maatatahay_fit.py`` (logistic regression of game results
-on the terms over positions of seeded depth-2 self-play with 15% random moves, default
+The weights were fitted by ``bench/experiments/maatatahay_fit.py`` (logistic regression of
+game results on the terms over positions of seeded depth-2 self-play with 15% random moves, default
 rules) and checked by matches (docs/search.md). ``MaatatahayEvaluator(**weights)``
 overrides them, for tuning and tests.
 """

@@ -3,7 +3,7 @@
 deal per seed, stopped at doubling times (1/32 s .. --seconds), and at each stop the exact
 exploitability of its average strategy, read at every information set.
 
-    python bench/cardbattle_convergence.py [--config NAME ...] [--engine SPEC ...]
+    python bench/experiments/cardbattle_convergence.py [--config NAME ...] [--engine SPEC ...]
         [--seconds 2] [--seed 1 ...] [--json FILE] [--plot FILE.svg]
 
 SPEC is ``mccfr[:options]`` or ``oos:targeting=0[,options]`` (outcome sampling offline): the

@@ -3,7 +3,7 @@ history"): at decisions of random games from the deal, the time ``State.knowing_
 takes (the record read once, nothing cached before), and how differently the other hand is
 drawn from the history and from the view alone.
 
-    python bench/cardbattle_knowledge.py [--games 150] [--draws 400] [--seed 1]
+    python bench/experiments/cardbattle_knowledge.py [--games 150] [--draws 400] [--seed 1]
 
 "Placed differently" is half the summed difference, over the other player's cards, of how
 often each is in the hand drawn: the expected number of cards of the hand that move; two

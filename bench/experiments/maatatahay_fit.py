@@ -10,7 +10,7 @@ future, the same term times the progress towards the death limit (the evaluation
 games are held out to measure it. Weights are printed in evaluation units (40 per point)
 and the late weights as the share of a term lost per unit of progress.
 
-    nice python bench/maatatahay_fit.py --games 600 --seed 1
+    nice python bench/experiments/maatatahay_fit.py --games 600 --seed 1
 """
 from __future__ import annotations
 

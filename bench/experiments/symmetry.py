@@ -1,6 +1,6 @@
 """Symmetric positions sharing table entries: each searcher with and without (issue 32).
 
-    python bench/symmetry.py [--depth 6] [--nodes 1000000] [--positions 8]
+    python bench/experiments/symmetry.py [--depth 6] [--nodes 1000000] [--positions 8]
 
 Alpha-beta (default options, fixed depth) from Mattock's start, on the bench positions and
 on suite positions 10 plies from the end; df-pn on suite positions 10 plies from the end

@@ -1,6 +1,6 @@
 """Numbers for the closing notes and docs: game shape over random games and perft speed.
 
-    python -m crystalpick.engine.maatatahay.measure [--games N] [--depth D]
+    python bench/experiments/maatatahay_measure.py [--games N] [--depth D]
 
 Random games pick decisions uniformly and chance outcomes by their probabilities (seeded,
 so the numbers are reproducible). Perft speed runs the same positions and depth through
@@ -13,9 +13,10 @@ import random
 import time
 from collections import Counter
 
-from . import Maatatahay
-from .constants import CHANCE_PHASES, CRYSTALS, LAYOUT, PHASES, REVEAL, TOSS
-from ..game import sample_chance
+from crystalpick.engine.game import sample_chance
+from crystalpick.engine.maatatahay import Maatatahay
+from crystalpick.engine.maatatahay.constants import (CHANCE_PHASES, CRYSTALS, LAYOUT, PHASES,
+                                                     REVEAL, TOSS)
 
 
 def game_shape(games: int) -> dict:

@@ -2,7 +2,7 @@
 sequence-form LP's value (HiGHS) and CFR+ run until its average strategy's exact
 exploitability is at most --target, whose bracket [lower, upper] must hold the LP's value.
 
-    python bench/cardbattle_exact_agreement.py [--config NAME ...] [--target 1e-6]
+    python bench/experiments/cardbattle_exact_agreement.py [--config NAME ...] [--target 1e-6]
 
 One line per configuration: the tree, the LP's value and time, CFR+'s iterations, measured
 exploitability, bracket and time, and how far the bracket's middle is from the LP's value

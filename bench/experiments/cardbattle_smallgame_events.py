@@ -3,7 +3,7 @@ tie-break (§4.6) and a reshuffle (§4.9): the share of random games (every move
 the legal ones) that meet each, which is why ties-3 and reshuffle-2 exist (docs/cardbattle.md,
 "Exact solving and exploitability").
 
-    python bench/cardbattle_smallgame_events.py [--config NAME ...] [--games 2000] [--seed 1]
+    python bench/experiments/cardbattle_smallgame_events.py [--config NAME ...] [--games 2000] [--seed 1]
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ second, on decisions of seeded greedy games for every pair of sample decks; and,
 run, the kernel's native random playouts from the same positions, as the ratio's reference
 (a simulation is a determinization, a walk down the tree and a playout).
 
-    python bench/ismcts_speed.py [--sims 20000] [--positions 4] [--seed 1] [--playout random]
+    python bench/experiments/ismcts_speed.py [--sims 20000] [--positions 4] [--seed 1] [--playout random]
         [--epsilon 0] [--model 0] [--warmup 0] [--infer]
 
 With ``--infer`` each search first conditions its draws on the game so far (ISMCTS's

@@ -7,7 +7,7 @@ For each rule and budget, over several seeds: the exploitability of the root's r
 strategy (what a best response takes from the equilibrium value 1/2: 1/2 - min(p, 1 - p))
 and the error of the root's value (|v - 1/2|), mean and worst over the seeds.
 
-    python bench/ismcts_pennies.py [--seeds 5] [--budgets 1000,10000,100000]
+    python bench/experiments/ismcts_pennies.py [--seeds 5] [--budgets 1000,10000,100000]
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 from crystalpick.search import Limits, analyse, make_engine
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).parents[2] / "tests"))
 from test_ismcts import PENNIES_POSITION, pennies_game  # noqa: E402  (the one definition)
 
 

@@ -2,7 +2,7 @@
 sample decks, each deck in each seat with the same chance stream (colour-swapped pairs),
 seeded.
 
-    python bench/cardbattle_balance.py [--pairs 200] [--seed 1] [--rule NAME=VALUE ...]
+    python bench/experiments/cardbattle_balance.py [--pairs 200] [--seed 1] [--rule NAME=VALUE ...]
 
 Prints a Markdown table: for each deck, its score against each other deck and overall
 (a win 1, a draw 1/2), with a 95% interval on the overall score.

@@ -4,7 +4,7 @@ games over every ordered pair of sample decks, the share of the second seat's re
 found in ``--draws`` determinizations drawn uniformly (the kernel's) and conditioned on
 their past play (``CardBattlePlayout.infer``, ISMCTS's ``infer=1``).
 
-    python bench/cardbattle_inference.py [--games 60] [--draws 100] [--seed 1]
+    python bench/experiments/cardbattle_inference.py [--games 60] [--draws 100] [--seed 1]
 
 Cheap (seconds) and free of search noise: the number that says whether a change to the
 inferences knows the other hand better, before matches say whether it plays better.

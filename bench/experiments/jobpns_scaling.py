@@ -1,7 +1,7 @@
 """Job-level proof search (``crystalpick solve --cluster``) on 1 and on 2 local Dask workers
 against the single-machine solver: the same position, wall time and nodes.
 
-    python bench/jobpns_scaling.py mattock-end-06-03 [--workers 1 2] [--job-nodes 200000]
+    python bench/experiments/jobpns_scaling.py mattock-end-06-03 [--workers 1 2] [--job-nodes 200000]
 
 For each worker count it starts a ``dask scheduler`` on 127.0.0.1 (a free port) and that many
 ``dask worker --nthreads 1 --no-nanny`` processes, waits for each to say it registered, runs
