@@ -54,6 +54,7 @@ def movers(record) -> list[int | None]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", SEARCHABLE)
 def test_every_decision_of_match_records_is_judged_and_chance_is_not(game, match_records,
                                                                      tmp_path):
@@ -143,6 +144,7 @@ def test_a_proven_win_thrown_away_is_a_blunder_and_a_winning_move_is_not(game, t
     assert f"1. {losing}  blunder: win in {case.wins} plies -> " in result.output
 
 
+@pytest.mark.slow
 def test_local_cluster_gives_the_local_pools_annotations(match_records, tmp_path):
     distributed = pytest.importorskip("distributed")
     args = ["annotate", "maatatahay", match_records["maatatahay"], *ENGINE, "--seed", 1]

@@ -1,4 +1,5 @@
 """``crystalpick bench``: the signature is stable across runs and sums the parts."""
+import pytest
 import json
 
 from click.testing import CliRunner
@@ -32,6 +33,7 @@ def test_signature_is_stable_and_counts_every_part():
         (game, c.id) for game in first["games"] for c in get_game(game).bench_suite()]
 
 
+@pytest.mark.slow
 def test_default_signature_is_pinned():
     assert bench("--json")["signature"] == BENCH_SIGNATURE
 

@@ -76,6 +76,7 @@ def play_game(seed: int, rules: dict | None = None) -> int:
         plies += 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_fast_and_reference_agree_on_random_games(chunk):
     for seed in range(chunk, GAMES, CHUNKS):

@@ -82,6 +82,7 @@ def random_states(count: int, seed: int = 0, rules=None):
         state.play(choose(state, rng))
 
 
+@pytest.mark.slow
 def test_another_players_secret_choice_and_draws_are_not_seen():
     """Different creatures chosen in secret (before the reveal), and different cards drawn
     into a hand, leave the other player's information state, observation and key

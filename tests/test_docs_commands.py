@@ -152,6 +152,7 @@ def test_every_concrete_documented_command_is_run_or_says_why_not():
     assert (set(RUN) | set(NOT_RUN)) - shown == set()       # the lists follow the pages
 
 
+@pytest.mark.slow
 def test_the_cheap_documented_commands_run(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))

@@ -28,6 +28,7 @@ def solve(*args):
     return CliRunner().invoke(cli, ["solve", "cardbattle", *args])
 
 
+@pytest.mark.slow
 def test_a_named_configuration_is_solved_exactly_with_a_schema():
     result = solve("--config", "open-3", "--json")
     assert result.exit_code == 0, result.output

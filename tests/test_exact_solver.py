@@ -30,6 +30,8 @@ from crystalpick.search.options import EngineSchema, Option
 
 from pennies_game import Pennies
 
+pytestmark = pytest.mark.slow      # over a second a test: `pytest -m "not slow"` skips it
+
 # -- the LP -------------------------------------------------------------------------------
 
 

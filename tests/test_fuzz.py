@@ -24,6 +24,8 @@ from crystalpick.apps.protocol import Session
 from crystalpick.engine import GAMES, get_game
 from crystalpick.search.specs import SCHEMAS
 
+pytestmark = pytest.mark.slow      # over a second a test: `pytest -m "not slow"` skips it
+
 STUB = Path(__file__).with_name("stub_engine.py")
 SCALE = int(os.environ.get("CRYSTALPICK_FUZZ_SCALE", "1"))   # more cases for a long fuzz run
 CASE_SECONDS = 30          # a case that takes longer counts as a hang

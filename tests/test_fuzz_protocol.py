@@ -7,9 +7,12 @@ Whatever the stream, the engine answers every ``isready`` and every ``go`` (one
 of its input, and leaves no worker process behind. The lines come from test_fuzz's protocol
 sessions (which run in-process), plus the commands that used to hang when queued.
 """
+import pytest
 from hypothesis import given, settings, strategies as st
 from protocol_helpers import answers, scripted
 from test_fuzz import FUZZ, GAME_NAMES, SCALE, Chooser, protocol_line
+
+pytestmark = pytest.mark.slow      # over a second a test: `pytest -m "not slow"` skips it
 
 # the commands that hung the engine when they were queued behind a search (issue 33)
 QUEUED = ["go infinite", "go movetime 3000", "go nodes 100000000", "isready", "stop", "show",

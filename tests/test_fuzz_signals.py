@@ -18,6 +18,8 @@ import pytest
 
 from interrupt_cases import CASES, Case, alive, run
 
+pytestmark = pytest.mark.slow      # over a second a test: `pytest -m "not slow"` skips it
+
 SCALE = int(os.environ.get("CRYSTALPICK_FUZZ_SCALE", "1"))
 SEED = int(os.environ.get("CRYSTALPICK_FUZZ_SEED", random.SystemRandom().randrange(2**31)))
 LATEST_SECONDS = 1.5      # the latest moment drawn, after the runner is installed

@@ -14,6 +14,8 @@ import pytest
 
 from interrupt_cases import CASES, COMMAND, INTERRUPTED, alive, run, session_pids
 
+pytestmark = pytest.mark.slow      # over a second a test: `pytest -m "not slow"` skips it
+
 STUB = Path(__file__).with_name("stub_engine.py")
 
 

@@ -49,6 +49,7 @@ def rewound(state, player) -> bool:
     return pos.phase == CHOOSE and any(s.chosen for p, s in enumerate(pos.seats) if p != player)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("impl", ["fast", "reference"])
 def test_determinizations_only_give_the_opponent_cards_they_can_hold(impl):
     for number, state in enumerate(random_states(150, 11, impl)):

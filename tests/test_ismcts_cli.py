@@ -1,6 +1,7 @@
 """The information-set searcher from the command line: analyse a card battle view or a
 generated game's seat (text and JSON against the schema), ismcts the default engine there,
 refusals, and annotate of card battle records judged from each mover's view."""
+import pytest
 import json
 from pathlib import Path
 
@@ -90,6 +91,7 @@ def test_a_view_names_its_seat_and_bad_views_are_one_line():
     assert other.exit_code == 2 and "use mcts or alphabeta" in other.output
 
 
+@pytest.mark.slow
 def test_annotate_card_battle_records_from_each_movers_view(tmp_path):
     records, out = tmp_path / "games.rec", tmp_path / "annotated.rec"
     played = run("match", "cardbattle", "--engine", "greedy", "--engine", "random", "--games",

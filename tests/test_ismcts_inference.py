@@ -4,6 +4,8 @@ other player really plays the model, reads nothing the observer did not see, and
 policy's conditioned determinizations respect it."""
 from __future__ import annotations
 
+import pytest
+
 import itertools
 import math
 import random
@@ -275,6 +277,7 @@ def test_the_real_history_fits_when_the_other_player_plays_the_model():
     assert followed > 150
 
 
+@pytest.mark.slow
 def test_hands_are_kept_with_the_share_of_their_histories_that_fit():
     trials, checked = 20_000, 0
     for seed in range(8):

@@ -87,6 +87,7 @@ def play_game(seed: int) -> set[int]:
     return decided
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_fast_and_reference_agree_on_random_games(chunk):
     decided = set()

@@ -21,6 +21,8 @@ from click.testing import CliRunner
 from crystalpick.cli.main import cli
 from crystalpick.search import executors
 
+pytestmark = pytest.mark.slow      # over a second a test: `pytest -m "not slow"` skips it
+
 distributed = pytest.importorskip("distributed")
 from cluster_helpers import (STARTUP, dask_processes, dask_scratch_space,  # noqa: E402,F401
                              free_port, wait_until)

@@ -36,6 +36,7 @@ def run(*args):
     ("late", {"move_time": 0.1}, Termination.TIME_FORFEIT, "no move within 1.1 s"),
     ("slow", {"tc": (0.2, 0.0)}, Termination.TIME_FORFEIT, "lost on time"),
 ])
+@pytest.mark.slow
 def test_a_misbehaving_engine_loses_with_its_termination(mode, settings, termination, fragment):
     outcome = play_game(MatchSettings(game="mattock", engines=[stub(mode), "random"], seed=1,
                                       **settings), 0, False)
@@ -138,6 +139,7 @@ def test_external_engine_gets_the_opening_and_chance_outcomes(tmp_path):
     assert any(ply.chance for ply in record.plies[:len(sent)])
 
 
+@pytest.mark.slow
 def test_match_against_our_own_engine_through_the_protocol(tmp_path):
     command = " ".join([sys.executable, "-c", '"from crystalpick.cli.main import main; main()"',
                         "engine", "mattock"])

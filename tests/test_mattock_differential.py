@@ -37,6 +37,7 @@ def play_both(size, removal, seed):
     return ply
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("batch", range(BATCHES))
 @pytest.mark.parametrize("size,removal", list(GAMES_PER_CONFIG))
 def test_random_games_agree(size, removal, batch):

@@ -30,6 +30,7 @@ def view_search(state, player, seed=1, **options):
                **options), kernel
 
 
+@pytest.mark.slow
 def test_a_view_search_starts_at_every_information_set_of_a_small_game():
     """hidden-3 has decisions where the other player already chose in secret: the view's
     redraw takes that choice back and the search walks to the player's decision through a
@@ -103,6 +104,7 @@ def test_a_bad_horizon_is_refused_naming_it(options, fragment):
     assert fragment in str(caught.value)
 
 
+@pytest.mark.slow
 def test_the_horizon_counts_from_the_players_own_decision():
     """Where the other player already chose in secret, the redraw takes that choice back
     and the search starts at it: a horizon of 1 must still walk the player's decision

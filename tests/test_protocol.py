@@ -139,6 +139,7 @@ HANGING = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script,fragment", [(CRASHING, "engine exited"),
                                              (HANGING, "engine hangs")])
 def test_failing_external_engine_loses_and_the_match_goes_on(tmp_path, script, fragment):

@@ -171,6 +171,7 @@ def test_the_endgame_suite_has_four_groups_of_distinct_legal_positions():
         assert not game.parse_position(case.position).is_terminal(), case.id
 
 
+@pytest.mark.slow
 def test_endgame_proofs_play_out_and_agree_with_alphabeta():
     """On suite positions 6 plies before the end: every proof found within the budget plays
     out by the rules and agrees with alpha-beta wherever alpha-beta proves the position."""

@@ -7,6 +7,8 @@ from crystalpick.search import AlphaBetaEngine, Limits, MCTSEngine
 
 from search_helpers import play_match
 
+pytestmark = pytest.mark.slow      # over a second a test: `pytest -m "not slow"` skips it
+
 ENGINES = {
     "alphabeta": (lambda game: AlphaBetaEngine(tt_megabytes=4), Limits(depth=2)),
     "mcts": (lambda game: MCTSEngine(seed=game, max_nodes=200_000), Limits(simulations=150)),

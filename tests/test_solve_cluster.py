@@ -23,6 +23,8 @@ from crystalpick.solvers.solved import load_solved
 from crystalpick.search.stop import StopFlag
 from crystalpick.search.symmetry import first_move_classes
 
+pytestmark = pytest.mark.slow      # over a second a test: `pytest -m "not slow"` skips it
+
 distributed = pytest.importorskip("distributed")
 from cluster_helpers import (STARTUP, dask_processes, dask_scratch_space,  # noqa: E402,F401
                              free_port, wait_until)
@@ -39,6 +41,7 @@ STUCK_IN_A_JOB = '''
 import threading
 from pathlib import Path
 import crystalpick.solvers.proof_jobs as proof_jobs
+
 
 def stuck(name, job):
     Path({marker!r}).write_text(name)

@@ -128,6 +128,7 @@ def endgames(group, count):
             if case.id.startswith(f"mattock-end-{group:02d}")][:count]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("position", endgames(6, 6) + [
     "2-2/oox-1-/--2--1/4-1--/2----2-/1-3-1-/--x-1-x/2---1/4- o"])
 def test_dfpn_proves_the_same_values_with_symmetry(position):

@@ -56,6 +56,7 @@ def check_schedule(db: Path, pairings: list[tuple[str, str]], pairs: int) -> Non
     assert first == second
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_round_robin_every_pairing_its_pairs_colours_balanced(tmp_path, game):
     """Also an external engine (cmd:) taking part like the built-in ones."""
