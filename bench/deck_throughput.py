@@ -13,7 +13,8 @@ import time
 
 from crystalpick.engine import get_game
 from crystalpick.apps.decks.measurement import DeckTask, PlaySettings, play_deck_game
-from crystalpick.apps.match.runner import MatchSettings, play_game
+from crystalpick.apps.match.games import play_game
+from crystalpick.apps.match.settings import MatchSettings
 
 
 def main() -> None:

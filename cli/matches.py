@@ -80,41 +80,20 @@ def play_options(command):
     return command
 
 
-def parse_tc(text: str | None) -> tuple[float, float] | None:
-    if text is None:
-        return None
-    base, _, increment = text.partition("+")
-    try:
-        parsed = (float(base), float(increment or 0))
-    except ValueError:
-        raise InputError(f"--tc {text!r}: expected SECONDS[+INCREMENT], e.g. 10+0.1") from None
-    if parsed[0] <= 0 or parsed[1] < 0:
-        raise InputError(f"--tc {text!r}: the time must be positive, the increment not negative")
-    return parsed
-
-
 def new_settings(game, engines, games, options, sprt=None):
     """The settings of a new match (a tournament's template) from the shared options, and
     what to say about its openings."""
-    from crystalpick.apps.match.records import read_text
-    from crystalpick.apps.match.runner import MatchSettings, default_openings, load_openings
+    from crystalpick.apps.match.settings import new_match_settings
 
     if game is None:
         raise InputError("GAME is required unless --resume is given")
-    seed = options["seed"]
-    settings = MatchSettings(
-        game=game, engines=list(engines), games=games,
+    return new_match_settings(
+        game, engines, games,
         rules=parse_rules(tuple(options["rules"]) + deck_rules(game, options["decks"])),
-        tileset=options["tileset"], openings_order=options["openings_order"],
-        seed=chosen_seed(seed),
-        tc=parse_tc(options["tc"]), move_time=options["move_time"],
-        tolerance=options["tolerance"], max_plies=options["max_plies"], sprt=sprt,
-        concurrency=options["concurrency"])
-    if options["openings"]:
-        settings.openings = load_openings(read_text(options["openings"]), options["openings"])
-        return settings, None
-    settings.openings, note = default_openings(settings)
-    return settings, note
+        seed=chosen_seed(options["seed"]), tileset=options["tileset"],
+        openings=options["openings"], openings_order=options["openings_order"],
+        tc=options["tc"], move_time=options["move_time"], tolerance=options["tolerance"],
+        max_plies=options["max_plies"], sprt=sprt, concurrency=options["concurrency"])
 
 
 def open_session(options):
@@ -124,7 +103,7 @@ def open_session(options):
     check_folder("--records", options["records_path"], "the records")
     check_plot(options["plot_path"])
     check_folder("--db", options["db_path"], "the results database")  # the default's is made
-    return MatchSession(options["db_path"] or default_path())
+    return MatchSession(options["db_path"] or default_path(), records=options["records_path"])
 
 
 def begin(session, options, resume: bool) -> None:
@@ -162,9 +141,6 @@ def play(session, options, resume: bool, announce, report, text, progress) -> No
                unit="game", file=sys.stderr, disable=None)
 
     def on_game(state, outcome):
-        if options["records_path"]:
-            with open(options["records_path"], "a", encoding="utf-8") as handle:
-                handle.write(outcome.record + "\n")
         bar.update(1)
         bar.set_postfix_str(progress(state))
 

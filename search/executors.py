@@ -4,7 +4,7 @@ processes, or on a Dask cluster.
 Both executors take named tasks (a match names each game by its :class:`~.runner.GameKey`:
 match, pair, colour), hand back the results as they complete, and cancel what is still
 outstanding when the caller stops (an SPRT decision, Ctrl-C, an error). A task is a pure
-module-level function, e.g. :func:`~.runner.play_game`: arguments in, result out, no side
+module-level function, e.g. :func:`~crystalpick.apps.match.games.play_game`: arguments in, result out, no side
 effects, so running it twice (Dask runs a task again when the worker running it dies) is
 harmless; only the caller stores results, once per name. A result says which task it is
 the result of (a game outcome its pair and colour), since they arrive in any order.

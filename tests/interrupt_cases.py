@@ -84,7 +84,8 @@ CASES = [
 
 def records_file(tmp: Path) -> Path:
     """A short Mattock game record for ``annotate`` (greedy against random, seed 1)."""
-    from crystalpick.apps.match.runner import MatchSettings, play_game
+    from crystalpick.apps.match.games import play_game
+    from crystalpick.apps.match.settings import MatchSettings
     path = tmp / "game.rec"
     if not path.exists():
         settings = MatchSettings("mattock", ["greedy", "random"], games=2, seed=1)

@@ -13,7 +13,8 @@ from crystalpick.cli.main import cli
 from interrupt_cases import Case, run as interrupt
 from crystalpick.apps.protocol import Session
 from crystalpick.apps.match.lock import MatchLock
-from crystalpick.apps.match.runner import MatchSettings, default_openings, load_openings
+from crystalpick.apps.match.openings import default_openings, load_openings
+from crystalpick.apps.match.settings import MatchSettings
 from crystalpick.engine import GameError
 
 BIG = "9223372036854775808"

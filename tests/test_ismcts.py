@@ -13,7 +13,8 @@ from crystalpick.engine.cardbattle.position import CHOOSE
 from crystalpick.engine.kernel import PUBLIC_VIEW
 from crystalpick.search import Limits, analyse, make_engine
 from crystalpick.apps.match.players import make_player
-from crystalpick.apps.match.runner import MatchSettings, play_game
+from crystalpick.apps.match.games import play_game
+from crystalpick.apps.match.settings import MatchSettings
 from crystalpick.apps.match.termination import EngineStartError
 from crystalpick.search.specs import parse_spec
 

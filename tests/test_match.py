@@ -16,7 +16,8 @@ from crystalpick.engine import GAMES, GameError, get_game
 from crystalpick.search.specs import parse_spec
 from crystalpick.apps.match.records import format_record, parse_records
 from crystalpick.engine import sample_chance
-from crystalpick.apps.match.runner import MatchSettings, play_game
+from crystalpick.apps.match.games import play_game
+from crystalpick.apps.match.settings import MatchSettings
 from crystalpick.apps.match.termination import Termination
 
 
@@ -257,3 +258,45 @@ def test_workers_die_with_a_runner_killed_outright(tmp_path):
         alive = [pid for pid in started if os.path.exists(f"/proc/{pid}")
                  and "zombie" not in open(f"/proc/{pid}/status").read()]
     assert not alive, f"workers {alive} outlived their runner"
+
+
+def test_a_library_session_writes_the_records_the_command_writes(tmp_path):
+    """The records file is the session's work, not the command's: a library user of
+    MatchSession gets every stored game's record, equal to what `match --records` writes."""
+    from crystalpick.apps.match.session import MatchSession
+    from crystalpick.apps.match.settings import new_match_settings
+
+    settings, _ = new_match_settings("mattock", ["random", "greedy"], 4, rules={}, seed=5)
+    with MatchSession(tmp_path / "lib.sqlite", records=tmp_path / "lib.rec") as session:
+        session.plan_match(settings)
+        session.open(1, None)
+        session.begin()
+        session.run()
+        stored = sorted(record for *_, record in session.db.connection.execute(
+            "SELECT pair, swapped, record FROM games"))
+    written = (tmp_path / "lib.rec").read_text()
+    assert sorted(format_record(record) for record in parse_records(written, "lib.rec")) == \
+        sorted(format_record(record) for text in stored for record in parse_records(text, "db"))
+    assert len(stored) == 4
+    command = run("match", "mattock", "--engine", "random", "--engine", "greedy", "--games", "4",
+                  "--seed", "5", "--db", str(tmp_path / "cli.sqlite"), "--records",
+                  str(tmp_path / "cli.rec"))
+    assert command.exit_code == 0, command.output
+
+    def games(text):      # the moves and results (the comments hold each move's time)
+        return sorted((tuple(ply.move for ply in record.plies), record.tags["Result"])
+                      for record in parse_records(text, "records"))
+    assert games((tmp_path / "cli.rec").read_text()) == games(written)
+
+
+def test_records_that_cannot_be_written_are_refused_before_the_first_game(tmp_path):
+    from crystalpick.apps.match.session import MatchSession
+
+    (tmp_path / "a-folder").mkdir()
+    with MatchSession(tmp_path / "m.sqlite", records=tmp_path / "a-folder") as session:
+        session.plan_match(MatchSettings(game="mattock", engines=["random", "greedy"], games=2,
+                                         seed=5))
+        session.open(1, None)
+        with pytest.raises(GameError, match="--records .*cannot be written.*no game was played"):
+            session.begin()
+        assert session.db.connection.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)

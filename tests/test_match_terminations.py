@@ -15,7 +15,8 @@ from crystalpick.apps.match import external
 from crystalpick.apps.match.adjudication import MaxPlies
 from crystalpick.apps.match.db import ResultsDB
 from crystalpick.apps.match.records import GameRecord, parse_records
-from crystalpick.apps.match.runner import MatchSettings, play_game
+from crystalpick.apps.match.games import play_game
+from crystalpick.apps.match.settings import MatchSettings
 from crystalpick.apps.match.termination import Termination
 
 STUB = Path(__file__).with_name("stub_engine.py")

@@ -9,7 +9,8 @@ from protocol_helpers import Driver, answers, scripted
 
 from crystalpick.engine import get_game
 from crystalpick.apps.match.records import parse_records
-from crystalpick.apps.match.runner import MatchSettings, play_game
+from crystalpick.apps.match.games import play_game
+from crystalpick.apps.match.settings import MatchSettings
 
 @pytest.fixture
 def driver():

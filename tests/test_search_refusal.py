@@ -12,7 +12,8 @@ from crystalpick.search import Limits, analyse
 from crystalpick.search.engines import ENGINES, AlphaBetaEngine, default_engine
 from crystalpick.apps.match.players import (OwnGreedyPlayer, RandomPlayer, SearchPlayer,
                                               make_player)
-from crystalpick.apps.match.runner import MatchSettings, play_game
+from crystalpick.apps.match.games import play_game
+from crystalpick.apps.match.settings import MatchSettings
 from crystalpick.apps.match.termination import EngineStartError
 from crystalpick.search.requirements import NO_CHANCE
 from crystalpick.search.specs import parse_spec

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 from crystalpick.cli.main import cli
 from crystalpick.engine import GAMES
 from crystalpick.apps.match.records import parse_records
-from crystalpick.apps.match.runner import MatchSettings, MatchState, interleaved
+from crystalpick.apps.match.runner import MatchState, interleaved
+from crystalpick.apps.match.settings import MatchSettings
 from crystalpick.apps.match.tournament import TournamentSettings
 
 COMMAND = [sys.executable, "-c", "from crystalpick.cli.main import main; main()"]

@@ -39,7 +39,9 @@ from crystalpick.engine import GAMES, DeckBuilding, GameError, get_game, require
 from crystalpick.search.executors import LocalPool
 from crystalpick.search.seeds import derive_seed
 
-from ..match.runner import MatchSettings, check_engines
+from ..match.runner import check_engines
+
+from ..match.settings import MatchSettings
 from ..match.stats import Interval, Results
 from crystalpick.search.specs import parse_spec
 from .measurement import (USER, Measurement, PlaySettings, card_usage, paired_count,

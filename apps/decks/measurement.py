@@ -24,7 +24,9 @@ from ..match.players import Player, make_player
 from ..match.records import new_record
 from crystalpick.search.seeds import derive_seed
 
-from ..match.runner import MatchSettings, play_out
+from ..match.games import play_out
+
+from ..match.settings import MatchSettings
 from ..match.stats import Interval, Results, sample_interval
 from crystalpick.search.specs import parse_spec
 

@@ -23,16 +23,21 @@ from .db import ResultsDB
 from .lock import MatchLock
 from .ratings import Unit, connected_groups, players, rate
 from .report import running, summary
-from .runner import MatchSettings, MatchState, check_engines, load_match, run_matches
+from .runner import MatchState, check_engines, load_match, run_matches
+from .settings import MatchSettings
 from .tournament import TournamentSettings, stored_tournament
 
 
 class MatchSession:
     """``db_path``: the results database, opened when a stored match is claimed or a new
-    one begins (so input refused before that leaves no file behind)."""
+    one begins (so input refused before that leaves no file behind). ``records``: a file
+    every finished game's record is appended to as it is stored (opened before any engine
+    starts, so a path that cannot be written is refused before the first game)."""
 
-    def __init__(self, db_path):
+    def __init__(self, db_path, records=None):
         self.path = db_path
+        self.records_path = records
+        self._records = None
         self._db: ResultsDB | None = None
         self.executor = None
         self.lock: MatchLock | None = None
@@ -58,6 +63,8 @@ class MatchSession:
             if self.executor is not None:
                 self.executor.close()
         finally:
+            if self._records is not None:
+                self._records.close()
             if self.lock is not None:
                 self.lock.release()
             if self._db is not None:
@@ -128,6 +135,12 @@ class MatchSession:
         """Start every engine once where the games run (EngineStartError, ExecutorError);
         then store what was planned, locked, or mark what was claimed as running."""
         db = self.db                # opened (or refused) before any engine starts
+        if self.records_path is not None:
+            try:
+                self._records = open(self.records_path, "a", encoding="utf-8")
+            except OSError as err:
+                raise GameError(f"--records {self.records_path}: cannot be written "
+                                f"({err.strerror}); no game was played") from None
         self.executor.check(check_engines, replace(self.settings[0], engines=self.engines))
         if not self.planned:
             for state in self.states:
@@ -151,8 +164,15 @@ class MatchSession:
         self.planned = []
 
     def run(self, on_game=None) -> None:
-        """Play every pending game (``on_game(state, outcome)`` after each is stored)."""
-        run_matches(self.db, self.states, self.executor, on_game)
+        """Play every pending game: each is stored, its record appended to ``records``, then
+        ``on_game(state, outcome)`` is called."""
+        def finished(state, outcome):
+            if self._records is not None:
+                self._records.write(outcome.record + "\n")
+                self._records.flush()
+            if on_game is not None:
+                on_game(state, outcome)
+        run_matches(self.db, self.states, self.executor, finished)
         if self.tournament_id is not None:
             self.db.set_tournament_status(self.tournament_id, "finished")
 
