@@ -354,6 +354,10 @@ cdef class MCCFR:
         """Run up to ``simulations`` more iterations, stopping early at the monotonic
         ``deadline``, at ``node_limit`` positions entered or when the stop flag is set;
         return how many were completed (an iteration cut short by a limit is not counted).
+        The stop flag and the deadline are checked before the first iteration too: a
+        root-parallel worker's share of a chunk may be no more than ``CHECK_EVERY``
+        iterations (64 workers, 1,024 iterations), and a stop set before it starts must
+        still end it with fewer than asked, or the engine's chunks never end (issue 46).
         MemoryError if memory runs out."""
         cdef long long done = 0
         cdef bint ok = True
@@ -363,7 +367,8 @@ cdef class MCCFR:
             while done < simulations:
                 if node_limit > 0 and self.made >= node_limit and done:
                     break
-                if done % CHECK_EVERY == 0 and done and self.limit_reached():
+                if done % CHECK_EVERY == 0 and (self.limit_reached() if done
+                                                else self.stopped_or_late()):
                     break
                 ok = self.iterate(<int>(self.simulations & 1))
                 if self.aborted or not ok:
@@ -374,8 +379,11 @@ cdef class MCCFR:
             raise MemoryError()
         return done
 
+    cdef inline bint stopped_or_late(self) noexcept nogil:
+        return self.stop.word[0] or (self.deadline > 0 and now() > self.deadline)
+
     cdef inline bint limit_reached(self) noexcept nogil:
-        return self.stop.word[0] or (self.deadline > 0 and now() > self.deadline) or (
+        return self.stopped_or_late() or (
             self.node_limit > 0 and self.made >= self.node_limit)
 
     cdef bint iterate(self, int update) noexcept nogil:

@@ -3,7 +3,8 @@ strategy approaches the equilibrium as the budget grows (measured exactly on a s
 battle configuration, search/exact), that the exploitability bench's one search per tree
 answers as a fresh engine at each decision does, that a game too large for one iteration
 still stops at its limit with a legal answer, that the table is kept through a game's
-decisions (``reuse``) and where it searches from (history or view)."""
+decisions (``reuse``), where it searches from (history or view), and that root-parallel
+workers stop when told, however many."""
 from __future__ import annotations
 
 import threading
@@ -302,3 +303,22 @@ def test_root_view_searches_from_the_position_and_reaches_the_decision():
     assert result.info["from"] == "the position alone"
     assert result.info["knowledge"] == "view"
 
+
+def test_the_most_workers_stop_when_told(open3):
+    """Issue 46: at the most workers allowed (64) a chunk of 1,024 iterations gives each
+    worker 16, never more than the iterations between two checks of the limits; each
+    worker must still see a stop flag set before its share starts, or the chunks run on
+    forever (oos at workers=64 never answered a stop). The flag already set: no worker
+    runs an iteration."""
+    from crystalpick.search.engines.base import MCTS_CHUNK
+    from crystalpick.search.mccfr import MCCFR
+    from crystalpick.search.regret_workers import RootParallel, worker_seeds
+    _, tree, _ = open3
+    most = SCHEMAS["mccfr"].find("workers")[0].maximum
+    workers = RootParallel([MCCFR(tree.start.search_kernel().clone(), 0, seed=seed)
+                            for seed in worker_seeds(1, most)])
+    assert workers.run(MCTS_CHUNK) == MCTS_CHUNK
+    stop = StopFlag()
+    workers.set_stop(stop)
+    stop.set()
+    assert workers.run(MCTS_CHUNK) == 0
