@@ -18,7 +18,6 @@ from .params import (CONCURRENCY, GAME_COUNT, MATCH_ID, MAX_PLIES, MOVE_TIME, SE
 
 ENGINE_HELP = ("Engine spec ENGINE[:KEY=VALUE,...]: alphabeta[:depth=4,...], "
                "mcts[:time=0.5,c=1.4,...], ismcts[:sims=20000,...] (hidden information), "
-               "oos[:sims=100000,...] (equilibrium search from the history), "
                "mccfr[:time=1,...] (equilibrium of a small game; "
                "mccfr:root=view,horizon=1 plays full-size ones), "
                "dfpn[:time=1,...] (proofs), greedy, random, or cmd:COMMAND (an external engine "

@@ -99,7 +99,7 @@ def mixed_table(analysis, to_move: str, describe=None) -> str:
         out.append(f"note: {analysis.info['note']}")
     real = analysis.info.get("real_simulations")
     reached = f", {real:,} with the real hand" if real is not None else ""
-    # ismcts names its selection rule, oos where it searched from (history or position)
+    # ismcts names its selection rule, mccfr where it searched from (history or position)
     how = analysis.info.get("selection") or f"from {analysis.info.get('from')}"
     out.append(f"{analysis.simulations:,} simulations ({how}"
                f"{reached}), {analysis.nodes:,} nodes in {analysis.elapsed:.2f} s "

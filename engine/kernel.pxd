@@ -101,7 +101,7 @@ cdef class GameKernel:
     # rules make strategically irrelevant forgotten (the card battle: the order of chance
     # outcomes between two decisions, which uniformly shuffled decks make uninformative), so
     # equal keys are histories the player can tell apart only by such an order, with the
-    # same legal moves; searchers that learn per information set (oos, search/exact's tree)
+    # same legal moves; searchers that learn per information set (mccfr, solvers/exact's tree)
     # key by it, or what they learn is spread over orders that mean nothing. Default:
     # information_state_key(player).
     cdef u64 information_set_key(self, int player) noexcept nogil

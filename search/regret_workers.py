@@ -1,6 +1,6 @@
-"""Root-parallel regret searches: independent searches of one game (search/oos.pyx, outcome
-or external sampling) from different seeds, run side by side in threads, since their C
-loops release the GIL, and read as one.
+"""Root-parallel regret searches: independent searches of one game (search/mccfr.pyx) from
+different seeds, run side by side in threads, since their C loops release the GIL, and read
+as one.
 
 Reading them as one adds their accumulators: a move's average-strategy weight at an
 information set is a reach-weighted sum, so the sums of several searches, normalised, are
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 
-from .oos import OOS, normalised
+from .mccfr import MCCFR, normalised
 
 SEED_STEP = 0x9E3779B97F4A7C15      # workers' seeds: the search seed plus multiples of this
 
@@ -23,9 +23,9 @@ def worker_seeds(seed: int, workers: int) -> list[int]:
 
 class RootParallel:
     """``searches`` (fresh or continued alike, one game and player) as one search, with the
-    attributes and methods the engines and benches read of a single :class:`OOS`."""
+    attributes and methods the engines and benches read of a single :class:`MCCFR`."""
 
-    def __init__(self, searches: list[OOS]):
+    def __init__(self, searches: list[MCCFR]):
         self.searches = searches
 
     def set_stop(self, flag=None) -> None:
@@ -58,10 +58,10 @@ class RootParallel:
             raise failed[0]
         return sum(done)
 
-    def retarget(self, kernel, seed: int) -> bool:
+    def continue_at(self, kernel, seed: int) -> bool:
         """Every worker continued at the new decision (each with its own kernel), or none."""
         seeds = worker_seeds(seed, len(self.searches))
-        return all([search.retarget(kernel.clone(), worker_seed)
+        return all([search.continue_at(kernel.clone(), worker_seed)
                     for search, worker_seed in zip(self.searches, seeds)])
 
     def reset_counters(self) -> None:
@@ -99,10 +99,6 @@ class RootParallel:
     @property
     def reached(self) -> int:
         return sum(search.reached for search in self.searches)
-
-    @property
-    def rejected(self) -> int:
-        return sum(search.rejected for search in self.searches)
 
     @property
     def infoset_count(self) -> int:

@@ -86,7 +86,7 @@ def test_limit_flags_override_the_spec():
     (["--engine", "mcts:c=high"], "c=high: expected a finite number >= 0"),
     (["--engine", "mcts:c=nan"], "c=nan: expected a finite number"),
     (["--engine", "mcts:workers=0"], "workers=0: expected an integer in 1..256"),
-    (["--engine", "random"], "analyse runs alphabeta, mcts, ismcts, oos, mccfr, dfpn or greedy"),
+    (["--engine", "random"], "analyse runs alphabeta, mcts, ismcts, mccfr, dfpn or greedy"),
     (["--sims", "5"], "--sims is not a limit of alphabeta"),
     (["--option", "c=1"], "No such option '--option'"),
     (["--moves", "h5 h5"], "move 2: illegal move 'h5'"),
@@ -112,7 +112,7 @@ def test_chance_node_is_refused_with_a_pointer_to_the_outcomes():
 def test_the_engines_offered_are_those_that_can_search_the_game():
     result = run("cardbattle", "--seed", "1", "--engine", "random")
     assert result.exit_code == 2
-    assert result.output.strip().endswith("cardbattle takes ismcts, oos or mccfr"), result.output
+    assert result.output.strip().endswith("cardbattle takes ismcts or mccfr"), result.output
 
 
 @pytest.mark.parametrize("seat_given", ["--seat", "view"])

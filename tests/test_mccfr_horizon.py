@@ -11,10 +11,10 @@ from crystalpick.engine import get_game
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.search import Limits, analyse, make_engine
 from crystalpick.solvers.exact.tree import build_tree
-from crystalpick.search.oos import OOS
+from crystalpick.search.mccfr import MCCFR
 from crystalpick.search.options import OptionError
 
-from test_oos import decisions_of
+from test_mccfr import decisions_of
 
 
 def replayed(tree, info):
@@ -26,8 +26,7 @@ def replayed(tree, info):
 
 def view_search(state, player, seed=1, **options):
     kernel = state.knowing_kernel(player, seed).kernel
-    return OOS(kernel, player, targeting=0.0, seed=seed, external=True, linear=True,
-               **options), kernel
+    return MCCFR(kernel, player, seed=seed, linear=True, **options), kernel
 
 
 @pytest.mark.slow

@@ -1,4 +1,4 @@
-"""Exploitability against wall time of the whole-game regret searches (docs/cardbattle.md,
+"""Exploitability against wall time of the whole-game regret search (docs/cardbattle.md,
 "Convergence against time"): on each small card battle configuration, one search from the
 deal per seed, stopped at doubling times (1/32 s .. --seconds), and at each stop the exact
 exploitability of its average strategy, read at every information set.
@@ -6,10 +6,10 @@ exploitability of its average strategy, read at every information set.
     python bench/experiments/cardbattle_convergence.py [--config NAME ...] [--engine SPEC ...]
         [--seconds 2] [--seed 1 ...] [--json FILE] [--plot FILE.svg]
 
-SPEC is ``mccfr[:options]`` or ``oos:targeting=0[,options]`` (outcome sampling offline): the
-searches whose table does not depend on the decision asked, so the strategy after T seconds
-is what the engine with ``time=T`` answers at every decision of a fresh game (the bench
-``cardbattle_exploitability.py`` checks the same through the engine). The times are of the
+SPEC is ``mccfr[:options]`` (from the history, the default root): its table does not depend
+on the decision asked, so the strategy after T seconds is what the engine with ``time=T``
+answers at every decision of a fresh game (the bench ``cardbattle_exploitability.py``
+checks the same through the engine). The times are of the
 search alone (measuring stops the clock) on this machine, and the iterations reached are
 printed beside them: compare rates across machines by those. Exploitability: (BR_1 + BR_2 -
 1) / 2 in win probability (solvers/exact/response.py).
@@ -28,7 +28,7 @@ from crystalpick.solvers.exact.levels import levels
 from crystalpick.solvers.exact.policy import search_strategy
 from crystalpick.solvers.exact.response import exploitability
 from crystalpick.solvers.exact.tree import build_tree
-from crystalpick.search.oos import OOS
+from crystalpick.search.mccfr import MCCFR
 from crystalpick.search.specs import parse_spec
 
 FIRST_STOP = 1 / 32
@@ -38,16 +38,13 @@ def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def whole_game_search(text: str, kernel, seed: int) -> OOS:
+def whole_game_search(text: str, kernel, seed: int) -> MCCFR:
     """The search ``text`` names, from ``kernel``'s root, as its engine would build it."""
     spec = parse_spec(text)
-    if spec.name == "oos" and spec.options.get("targeting", 0.9) != 0:
-        raise ValueError(f"{text}: oos learns the whole game only without targeting "
-                         f"(oos:targeting=0)")
-    if spec.name not in ("mccfr", "oos") or spec.options.get("root", "history") != "history":
-        raise ValueError(f"{text}: expected mccfr[:options] or oos:targeting=0[,options]")
+    if spec.name != "mccfr" or spec.options.get("root", "history") != "history":
+        raise ValueError(f"{text}: expected mccfr[:options] (from the history)")
     engine = make_engine(spec.name, **{k: v for k, v in spec.options.items() if k != "seed"})
-    return OOS(kernel, 0, **engine.settings(seed))   # from the deal: no horizon, no playouts
+    return MCCFR(kernel, 0, **engine.settings(seed))  # from the deal: no horizon, no playouts
 
 
 def stops(seconds: float) -> list[float]:
@@ -81,7 +78,7 @@ def main() -> int:
     parser.add_argument("--config", action="append", choices=list(configs),
                         help="a configuration (default: all)")
     parser.add_argument("--engine", action="append", metavar="SPEC",
-                        help="mccfr[:options] or oos:targeting=0[,options] (default: mccfr)")
+                        help="mccfr[:options] (default: mccfr)")
     parser.add_argument("--seconds", type=float, default=2.0, help="the last stop")
     parser.add_argument("--seed", type=int, action="append", help="search seeds (default: 1)")
     parser.add_argument("--json", metavar="FILE", help="write the curves as JSON")

@@ -1,5 +1,5 @@
 """The engines behind :func:`search.analyse`, one module per family (alpha-beta, MCTS,
-ISMCTS, OOS and MCCFR, df-pn): each drives its Cython searcher within the limits, turns the raw root
+ISMCTS, MCCFR, df-pn): each drives its Cython searcher within the limits, turns the raw root
 statistics into an :class:`Analysis`, and declares what it requires of a game (``requires``,
 read against the game's ``capabilities``), so a refusal comes from that declaration.
 
@@ -15,11 +15,11 @@ from .alphabeta import AlphaBetaEngine
 from .base import DEPTH, NODES, SIMS, TIME, Engine, not_enough_memory
 from .dfpn import DfpnEngine
 from .ismcts import ISMCTSEngine
+from .mccfr import MCCFREngine
 from .mcts import MCTSEngine
-from .oos import MCCFREngine, OOSEngine
 
 ENGINES = {engine.name: engine for engine in (AlphaBetaEngine, MCTSEngine, ISMCTSEngine,
-                                              OOSEngine, MCCFREngine, DfpnEngine)}
+                                              MCCFREngine, DfpnEngine)}
 # The engine a command uses when none is named: the first that accepts the game (alpha-beta,
 # or ISMCTS for a game with hidden information, the only searcher that plays it).
 DEFAULTS = (AlphaBetaEngine, ISMCTSEngine)
@@ -64,5 +64,5 @@ def default_analyser(state) -> str:
 
 
 __all__ = ["ENGINES", "DEPTH", "NODES", "SIMS", "TIME", "Engine", "AlphaBetaEngine",
-           "MCTSEngine", "ISMCTSEngine", "OOSEngine", "MCCFREngine", "DfpnEngine", "make_engine", "refuse_for",
+           "MCTSEngine", "ISMCTSEngine", "MCCFREngine", "DfpnEngine", "make_engine", "refuse_for",
            "default_engine", "default_analyser", "not_enough_memory"]

@@ -21,7 +21,7 @@ from crystalpick.search.specs import parse_spec
 from .response import Strategy
 from .tree import GameTree
 
-HISTORY_ENGINES = ("oos", "mccfr")      # the engines that search from the game's history
+HISTORY_ENGINES = ("mccfr",)           # the engines that search from the game's history
 WHOLE_GAME_ENGINES = ("mccfr",)         # ... learning the same table whatever they are asked
 
 
@@ -144,7 +144,7 @@ def policy_strategy(tree: GameTree, game, policy: Policy, progress=None) -> Stra
 
 
 def search_strategy(tree: GameTree, search) -> Strategy:
-    """The average strategy a regret search holds (search/oos.pyx, or root-parallel workers
+    """The average strategy a regret search holds (search/mccfr.pyx, or root-parallel workers
     of it) as a strategy over ``tree``'s information sets, read by their keys: uniform at a
     set the search never met, as the engine answers there."""
     def strategy(infoset: int) -> np.ndarray:

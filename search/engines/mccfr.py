@@ -1,0 +1,219 @@
+"""External-sampling MCCFR (search/mccfr.pyx) as the ``mccfr`` engine: regret minimisation
+from the root of the game's history (or from the player's view, ``root=view``), every move
+of the updated player walked. The recommendation is the average strategy at the player's
+information set, a probability per option as ISMCTS shows its mixed strategy."""
+from __future__ import annotations
+
+import time
+
+from ..mccfr import MCCFR
+from ..regret_workers import RootParallel, worker_seeds
+from ..options import EngineSchema, Option, OptionError
+from ..result import Analysis, Line
+from ..score import Mean, PovScore
+from .base import NODES, SIMS, TIME, SeededEngine, run_in_chunks
+
+
+def search_root(state, root: str = "history", observer: int = 0, seed: int = 0):
+    """The kernel to search from, the plies of history it holds and the plies of the
+    player's record its redraws rest on: a game with hidden information keeps its history
+    (searched from where the game started, the deal for a game record) unless ``root`` is
+    ``view``: then the position, whose determinizations for ``observer`` draw only what
+    their whole record allows (State.knowing_kernel, from ``seed``); with perfect
+    information the position is all that matters."""
+    if state.game.capabilities.perfect_information:
+        return state.game.parse_position(state.position()).search_kernel(), 0, 0
+    if root == "view":
+        knowing = state.knowing_kernel(observer, seed)
+        return knowing.kernel, 0, knowing.plies
+    kernel = state.search_kernel().clone()
+    return kernel, kernel.ply, kernel.ply
+
+
+class MCCFREngine(SeededEngine):
+    """External-sampling MCCFR (Lanctot et al. 2009) from the start of the game: every move
+    of the updated player walked, the other player's and chance's sampled, regrets and
+    averages weighted by the iteration (Linear CFR). Its variance is low, so it converges
+    (docs/cardbattle.md measures it), but an iteration walks the updated player's whole
+    subtree: a small game's tool (``root=view,horizon=N`` cuts it for full-size ones). What
+    it learns is the whole game's strategy, read at the information set asked (and kept
+    through a game with ``reuse``)."""
+    name = "mccfr"
+    schema = EngineSchema(
+        "mccfr", "External-sampling Monte Carlo CFR: regret minimisation over the whole game "
+                 "from its start, every move of the updated player walked; a mixed strategy "
+                 "that converges to an equilibrium (small games: an iteration walks the "
+                 "player's whole subtree).",
+        limits=(SIMS, NODES, TIME),
+        options=(
+            Option("linear", "bool", True, "Weight each iteration in the regrets and the "
+                   "average strategy by its number (Linear CFR): early, poor strategies "
+                   "fade (docs/cardbattle.md measures both)."),
+            Option("horizon", "int", 0, "Decisions (either player's) walked below the "
+                   "player's own decision before one playout by the game's playout policy "
+                   "stands for the rest of the game (0: to the end). With root=view: the "
+                   "subgame of the next decisions re-solved at each decision, what a full-size game "
+                   "allows; its beliefs and leaf values are estimates, so it converges to "
+                   "that subgame's equilibrium, not the game's.", minimum=0, maximum=64),
+            Option("infer", "bool", False, "With root=view: draw the other player's hidden "
+                   "cards conditioned on their play seen so far, as if they had played the "
+                   "game's playout policy (ismcts's infer)."),
+            Option("tremble", "float", 0.0, "Uniform share mixed into every current strategy, "
+                   "so no information set of the history loses all weight to a strategy "
+                   "that never plays a move seen there (its regrets would stop learning).",
+                   minimum=0, maximum=0.5),
+            Option("max_nodes", "int", 2_000_000, "Information sets kept, at most (the others "
+                   "play uniformly and learn nothing).", minimum=1024, maximum=2**30),
+            Option("root", "choice", "history", "Where the search starts: the history (the "
+                   "deal: the whole game's equilibrium, read at the information set) or "
+                   "the view (the current position, what the player cannot see redrawn each "
+                   "iteration as ISMCTS does: every iteration reaches the decision, the "
+                   "beliefs are not the equilibrium's).", choices=("history", "view")),
+            Option("reuse", "bool", True, "Keep the table from one decision to the next of "
+                   "a game and go on searching it (docs/cardbattle.md measures both)."),
+            Option("workers", "int", 1, "Searches run side by side from different seeds, one "
+                   "thread each, read as one (their average strategies mixed: never more "
+                   "exploitable than their mean, less noisy).", minimum=1, maximum=64),
+            Option("seed", "int", None, "Seed of the sampling and of the move drawn from the "
+                   "mixed strategy.", minimum=0, maximum=2**63 - 1, unset="random"),
+        ))
+
+    stopped_by = ("simulations", "nodes", "time", "clock")
+    requires = ()
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.reuse = self.options.pop("reuse")
+        self.kept: tuple[tuple, int, MCCFR] | None = None  # game identity, observer, search
+        self.last_search = None     # the last analysis's search, for readers of its whole table
+        self.seen = 0               # plies of the player's record the last search rests on
+        for name in ("horizon", "infer"):
+            if self.options[name] and self.options["root"] != "view":
+                shown = str(self.options[name]).lower()     # as typed: true, 4
+                raise OptionError(f"{self.name}: {name}={shown} needs "
+                                  "root=view (the search must start at the decision, "
+                                  "not at the deal)")
+
+    def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
+        self.check_limits(limits)
+        start = time.monotonic()
+        rng = self.next_search_rng()
+        search, kept = self.start(state, point_of_view, rng.getrandbits(63))
+        self.last_search = search
+        search.set_stop(stop)
+        for past_soft_limit in run_in_chunks(search, limits, start):
+            if progress:
+                progress(self.result(state, search, kept, point_of_view, start, None))
+            if past_soft_limit:
+                break
+        return self.result(state, search, kept, point_of_view, start, rng)
+
+    def start(self, state, observer: int, seed: int) -> tuple[MCCFR, int]:
+        """The search of this decision and the information sets it starts with: the kept
+        one of the same game continued at the new information set (``reuse``), else a
+        fresh one (none kept)."""
+        kernel, plies, self.seen = search_root(state, self.options["root"], observer, seed)
+        def policy():           # one per search: a policy's redraws keep state of their own
+            return self.playout_policy(state, observer)
+        identity = state.game.identity
+        if self.reuse and self.kept is not None and self.kept[:2] == (identity, observer):
+            search = self.kept[2]
+            if search.continue_at(kernel.clone(), seed):
+                search.reset_counters()
+                return search, search.infoset_count
+        search = self.fresh(state, kernel, plies, observer, seed, policy)
+        self.kept = (identity, observer, search) if self.reuse else None
+        return search, 0
+
+    def playout_policy(self, state, observer: int):
+        """The game's playout policy for the playouts at the horizon and, with ``infer``,
+        the view's redraws (conditioned on the other player's play seen so far); None where
+        neither is asked."""
+        if not (self.options["horizon"] or self.options["infer"]):
+            return None
+        policy = state.game.playout_policy()
+        if self.options["infer"]:
+            policy.infer(state.search_kernel(), observer)
+        return policy
+
+    def fresh(self, state, kernel, plies: int, observer: int, seed: int, policy):
+        """A new search (a :class:`RootParallel` of ``workers`` searches if more than one)
+        from ``kernel``, or from the position's view where the history starts at another
+        player's secret choice; ``policy()`` makes each search's playout policy."""
+        try:
+            return self.new_search(kernel, observer, seed, policy)
+        except ValueError:
+            if not plies:
+                raise
+            # a history that starts at another player's secret choice: the position's view
+            # alone, as for a position given without history
+            view = state.game.parse_position(state.position()).search_kernel()
+            self.seen = 0
+            return self.new_search(view, observer, seed, policy)
+
+    def new_search(self, kernel, observer: int, seed: int, policy=lambda: None):
+        """``policy()`` makes each search's playout policy (None where none is asked)."""
+        workers = self.options["workers"]
+        if workers == 1:
+            return MCCFR(kernel, observer, **self.settings(seed, policy()))
+        return RootParallel([MCCFR(kernel.clone(), observer,
+                                   **self.settings(worker_seed, policy()))
+                             for worker_seed in worker_seeds(seed, workers)])
+
+    def settings(self, seed: int, policy=None) -> dict:
+        """The search's keyword arguments from the engine's options (and ``policy``, the
+        game's playout policy, where they ask for one)."""
+        return dict(seed=seed, max_infosets=self.options["max_nodes"],
+                    tremble=self.options["tremble"], linear=self.options["linear"],
+                    horizon=self.options["horizon"], policy=policy)
+
+    def result(self, state, search, kept, observer, start, rng) -> Analysis:
+        """Every option of the observer's decision with its share of the average strategy,
+        its win rate over the iterations that played it and their number; the overall win
+        probability is the strategy's expected win rate; ``kept``, the information sets the
+        search started with (reused from the game's earlier decisions). ``rng`` draws the
+        move to play from the strategy (None: a progress report). An information set no
+        iteration reached (a game too large for one iteration within the limit) has CFR's
+        starting strategy, uniform: a move is always recommended."""
+        found = search.root_slots()
+        slots = found or [(move, 0.0, 0.0, 0.0, 0) for move in state.legal_moves()]
+        total = sum(average for _, average, _, _, _ in slots)
+        lines = []
+        for move, average, _, value, visits in slots:
+            share = average / total if total > 0 else 1.0 / len(slots)
+            rate = value / visits if visits else 0.5
+            lines.append(Line(move=move, move_str=state.move_to_str(move), pv=[move],
+                              pv_str=[state.move_to_str(move)], visits=visits,
+                              probability=share, score=PovScore(Mean(2 * rate - 1), observer)))
+        lines.sort(key=lambda line: (-line.probability, -line.visits))
+        expected = sum(line.probability * line.win_probability for line in lines) \
+            if lines else 0.5
+        play = None
+        if rng is not None and lines:
+            play = rng.choices([line.move for line in lines],
+                               [line.probability for line in lines])[0]
+        elapsed = time.monotonic() - start
+        root = (f"the history ({search.history_plies} plies)" if search.history_plies
+                else f"the position, redrawn from the record ({self.seen} plies)"
+                if self.seen else "the position alone")
+        analysis = Analysis(
+            engine=self.name, point_of_view=observer,
+            point_of_view_name=state.game.player_names[observer], lines=lines,
+            score=PovScore(Mean(2 * expected - 1), observer), nodes=search.made,
+            elapsed=elapsed, nps=search.made / elapsed if elapsed > 0 else 0.0,
+            seldepth=search.max_depth, simulations=search.simulations, seed=self.seed,
+            tree_nodes=search.infoset_count, tree_kept=kept,
+            bytes_per_node=MCCFR.bytes_per_infoset(), play_move=play,
+            info={"simulations_per_second": search.simulations / elapsed if elapsed > 0
+                  else 0.0, "observer": state.game.player_names[observer], "from": root,
+                  # the keys main's mixed-strategy output reads (branch 'history')
+                  "knowledge": "history" if self.seen else "view",
+                  "plies_seen": self.seen,
+                  "through_information_set": search.reached})
+        if not any(average > 0 for _, average, _, _, _ in found):
+            analysis.info["note"] = (
+                "nothing learnt at this decision within the limit (an iteration walks "
+                "every move of the player to the end of the game, too many in a game "
+                "this large): the strategy is CFR's uniform start; ismcts searches such "
+                "games, or mccfr:root=view,horizon=N")
+        return analysis
