@@ -46,15 +46,16 @@ def analysis_document(analysis, inputs: dict, final: bool, describe=None) -> dic
     if analysis.tree_nodes is not None:
         result.update(tree_nodes=analysis.tree_nodes, tree_kept=analysis.tree_kept,
                       bytes_per_node=analysis.bytes_per_node)
-    if analysis.mixed:
+    strategy = analysis.strategy
+    if strategy is not None:
         play = analysis.play_move
         result.update(mixed=True, play_move=None if play is None else next(
             line.move_str for line in analysis.lines if line.move == play),
-            seed=analysis.seed, selection=analysis.info.get("selection"),
-            play=analysis.info.get("play", "drawn"))
-        result.update({key: analysis.info[key] for key in
-                       ("real_simulations", "knowledge", "plies_seen", "note")
-                       if key in analysis.info})
+            seed=analysis.seed, selection=strategy.selection, play=strategy.play,
+            knowledge=strategy.knowledge, plies_seen=strategy.plies_seen)
+        result.update({key: value for key, value in (
+            ("real_simulations", strategy.real_simulations), ("note", strategy.note))
+            if value is not None})
     return {"schema": SCHEMA, "final": final, "input": inputs,
             "point_of_view": analysis.point_of_view_name, "result": result}
 
@@ -63,8 +64,8 @@ def knowledge_text(analysis) -> str:
     """What an information-set search's determinizations rested on: the point of view's
     whole record (the history given) or their view alone."""
     pov = analysis.point_of_view_name
-    if analysis.info.get("knowledge") == "history":
-        plies = analysis.info["plies_seen"]
+    if analysis.strategy.knowledge == "history":
+        plies = analysis.strategy.plies_seen
         return f"from the history of {pov} ({plies:,} {'ply' if plies == 1 else 'plies'} seen)"
     return f"from {pov}'s view only (earlier rounds unknown)"
 
@@ -88,19 +89,20 @@ def mixed_table(analysis, to_move: str, describe=None) -> str:
         out.append("  ".join(cell.ljust(w) if i == 1 else cell.rjust(w)
                              for i, (cell, w) in enumerate(zip(row, widths))))
     out.append(f"win probability for {pov}: {100 * analysis.win_probability:.1f}%")
+    strategy = analysis.strategy
     if analysis.play_move is not None:
         drawn = describe(analysis.play_move)
-        if analysis.info.get("play") == "pure":
+        if strategy.play == "pure":
             out.append(f"played pure, not drawn (the others see this choice): {drawn}, the "
                        f"best win rate less 1/sqrt(visits)")
         else:
             out.append(f"drawn from the mixed strategy with seed {analysis.seed}: {drawn}")
-    if analysis.info.get("note"):
-        out.append(f"note: {analysis.info['note']}")
-    real = analysis.info.get("real_simulations")
+    if strategy.note:
+        out.append(f"note: {strategy.note}")
+    real = strategy.real_simulations
     reached = f", {real:,} with the real hand" if real is not None else ""
     # ismcts names its selection rule, mccfr where it searched from (history or position)
-    how = analysis.info.get("selection") or f"from {analysis.info.get('from')}"
+    how = strategy.selection or f"from {strategy.searched_from}"
     out.append(f"{analysis.simulations:,} simulations ({how}"
                f"{reached}), {analysis.nodes:,} nodes in {analysis.elapsed:.2f} s "
                f"({analysis.nps:,.0f} nodes/s)")

@@ -56,6 +56,13 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
     point_of_view = whose_view(state, point_of_view)
     refuse_for(engine.name, state.game)
     state.search_kernel()       # a GameError for an implementation that cannot be searched
+    return search(state, engine, limits, progress, point_of_view, multipv, stop)
+
+
+def search(state: State, engine: Engine, limits: Limits, progress: Progress | None,
+           point_of_view: int, multipv: int = 1, stop: StopFlag | None = None) -> Analysis:
+    """:func:`analyse` without its checks, for a caller that made them (a checked
+    :class:`AnalysisRequest`): each check runs once a request."""
     try:
         return engine.analyse(state, limits, progress, point_of_view, max(1, multipv),
                               process_stop() if stop is None else stop)
@@ -152,8 +159,9 @@ class AnalysisRequest:
         return inputs
 
     def run(self, progress: Progress | None = None, stop: StopFlag | None = None) -> Analysis:
-        return analyse(self.state, self.engine, self.limits, progress, multipv=self.multipv,
-                       stop=stop, point_of_view=self.viewer)
+        """The search, every check made when the request was (:func:`request_analysis`)."""
+        return search(self.state, self.engine, self.limits, progress, self.viewer,
+                      self.multipv, stop)
 
 
 def request_analysis(state: State, engine: str | None, flags: dict, *, seat: int | None = None,
@@ -173,6 +181,7 @@ def request_analysis(state: State, engine: str | None, flags: dict, *, seat: int
         raise GameError(f"--engine {text!r}: analyse runs {or_list(ANALYSERS)}; {game.name} "
                         f"takes {or_list(analysers_for(game))}")
     refuse_for(spec.name, game)
+    state.search_kernel()       # a GameError for an implementation that cannot be searched
     viewer = whose_view(state, seat)
     refuse_waiting_seat(state, viewer)
     if state.is_chance_node():

@@ -1,7 +1,7 @@
 """What a search reports: :class:`Analysis` with one :class:`Line` per multi-PV line."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from .score import PovScore
@@ -24,6 +24,21 @@ class Line:
         return self.score.win_probability
 
 
+@dataclass(frozen=True)
+class MixedStrategy:
+    """How a mixed-strategy search (ismcts, mccfr) reached its recommendation, for whoever
+    reads it: what its draws of the hidden cards rested on and how the move to play was
+    chosen (``analyse`` prints and documents these fields; docs/analysis.schema.json)."""
+    knowledge: str                      # "history": all the player saw; "view": the view alone
+    plies_seen: int                     # plies of the history read (0 with the view)
+    play: str = "drawn"                 # play_move drawn from the strategy, or "pure"
+    selection: str | None = None        # ismcts: its selection rule (rm, exp3, uct)
+    searched_from: str | None = None    # mccfr: the root it searched from, in words
+    real_simulations: int | None = None  # ismcts with redraw: simulations with the real hand
+    reached: int | None = None          # mccfr: iterations through the decision's set
+    note: str | None = None             # what makes the strategy rest on less than it seems
+
+
 @dataclass
 class Analysis:
     engine: str
@@ -42,16 +57,15 @@ class Analysis:
     tree_kept: int | None = None      # MCTS tree reuse: nodes carried over from last search
     tree_nodes: int | None = None
     bytes_per_node: int | None = None
-    info: dict = field(default_factory=dict)
-    # ISMCTS: the move to play, drawn from the mixed strategy (lines[].probability) with the
-    # engine's seed or chosen pure (info["play"]); the lines are every option, the likeliest
-    # first
+    # a mixed strategy's: the lines are every option, the likeliest first, and play_move is
+    # the move to play, drawn from it with the engine's seed or chosen pure (strategy.play)
+    strategy: MixedStrategy | None = None
     play_move: int | None = None
 
     @property
     def mixed(self) -> bool:
         """The recommendation is a mixed strategy (a probability per option)."""
-        return bool(self.lines) and self.lines[0].probability is not None
+        return self.strategy is not None
 
     @property
     def move_to_play(self) -> int | None:

@@ -124,7 +124,7 @@ def test_the_analysis_from_a_history_depends_only_on_the_information_state():
                    for s in (state, world)]
         assert [(line.move_str, line.probability, line.visits) for line in results[0].lines] \
             == [(line.move_str, line.probability, line.visits) for line in results[1].lines]
-        assert results[0].info["knowledge"] == results[1].info["knowledge"] == "history"
+        assert results[0].strategy.knowledge == results[1].strategy.knowledge == "history"
 
 
 def reshuffled_since(state, q: int):

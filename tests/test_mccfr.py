@@ -132,7 +132,7 @@ def test_a_game_too_large_for_one_iteration_stops_at_its_node_limit():
     legal = state.legal_moves()
     assert sorted(line.move for line in result.lines) == sorted(legal)
     assert all(line.probability == pytest.approx(1 / len(legal)) for line in result.lines)
-    assert "uniform start" in result.info["note"]
+    assert "uniform start" in result.strategy.note
 
 
 def test_the_stop_flag_ends_an_iteration_midway():
@@ -163,7 +163,7 @@ def test_a_seed_repeats_the_search(open3):
     assert run(11) == run(11)
     assert run(11) != run(12)
     result = analyse(state, make_engine("mccfr", seed=1), Limits(simulations=300))
-    assert "note" not in result.info
+    assert result.strategy.note is None
 
 
 def test_root_parallel_workers_share_the_budget_and_add_their_sums(open3):
@@ -211,7 +211,7 @@ def test_the_second_chooser_searches_from_the_history(pennies):
     for secret in ("play:1", "play:2"):
         result = analyse(pennies.state(PENNIES_POSITION, secret),
                          make_engine("mccfr", seed=4), Limits(simulations=5000))
-        assert result.info["from"] == "the history (1 plies)"
+        assert result.strategy.searched_from == "the history (1 plies)"
         assert result.mixed and all(abs(line.probability - 0.5) < 0.05
                                     for line in result.lines)
         assert sorted(line.move for line in result.lines) == \
@@ -222,7 +222,7 @@ def test_the_second_chooser_searches_from_the_history(pennies):
 def test_a_position_without_history_is_searched_from_the_view(pennies):
     result = analyse(pennies.parse_position(PENNIES_POSITION), make_engine("mccfr", seed=1),
                      Limits(simulations=2000))
-    assert result.info["from"] == "the position alone"
+    assert result.strategy.searched_from == "the position alone"
     assert result.lines
 
 
@@ -294,14 +294,14 @@ def test_root_view_searches_from_the_position_and_reaches_the_decision():
     result = analyse(state, make_engine("mccfr", seed=2, root="view", horizon=1),
                      Limits(simulations=300), point_of_view=0)
     plies = len(state.played_moves())
-    assert result.info["from"] == f"the position, redrawn from the record ({plies} plies)"
-    assert (result.info["knowledge"], result.info["plies_seen"]) == ("history", plies)
-    assert result.info["through_information_set"] == 150
+    assert result.strategy.searched_from == f"the position, redrawn from the record ({plies} plies)"
+    assert (result.strategy.knowledge, result.strategy.plies_seen) == ("history", plies)
+    assert result.strategy.reached == 150
     bare = state.game.parse_position(state.position())
     result = analyse(bare, make_engine("mccfr", seed=2, root="view", horizon=1),
                      Limits(simulations=10), point_of_view=0)
-    assert result.info["from"] == "the position alone"
-    assert result.info["knowledge"] == "view"
+    assert result.strategy.searched_from == "the position alone"
+    assert result.strategy.knowledge == "view"
 
 
 def test_the_most_workers_stop_when_told(open3):

@@ -74,7 +74,7 @@ def test_a_full_game_learns_a_strategy_within_a_node_limit():
     state = decisions_of(get_game("cardbattle", seed=5), 0, 3)[2]
     result = analyse(state, make_engine("mccfr", root="view", horizon=4, seed=1),
                      Limits(nodes=300_000), point_of_view=0)
-    assert result.simulations > 10 and "note" not in result.info
+    assert result.simulations > 10 and result.strategy.note is None
     assert sorted(line.move for line in result.lines) == sorted(state.legal_moves())
     assert sum(line.probability for line in result.lines) == pytest.approx(1)
     assert len({round(line.probability, 9) for line in result.lines}) > 1

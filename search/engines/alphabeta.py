@@ -102,5 +102,5 @@ class AlphaBetaEngine(Engine):
             point_of_view_name=state.game.player_names[point_of_view], lines=lines,
             score=typed(raw[0][0]), nodes=nodes,
             elapsed=elapsed, nps=nodes / elapsed if elapsed > 0 else 0.0, depth=depth,
-            seldepth=self.searcher.seldepth, info={"tt_bytes": self.searcher.tt_bytes})
+            seldepth=self.searcher.seldepth)
 

@@ -60,4 +60,4 @@ class DfpnEngine(Engine):
             engine=self.name, point_of_view=point_of_view,
             point_of_view_name=state.game.player_names[point_of_view], lines=[line],
             score=score, nodes=solution.nodes, elapsed=solution.elapsed, nps=solution.nps,
-            depth=len(pv), info={"tt_bytes": solution.tt_bytes, "exact": solution.exact})
+            depth=len(pv))

@@ -10,7 +10,7 @@ from ..ismcts import AVERAGES, ISMCTS, OPPONENTS, PLAYOUTS, PLAYS, SELECTIONS
 from ..options import EngineSchema, Option
 from ..parallel import run_in_workers
 from ..requirements import HIDDEN_INFORMATION
-from ..result import Analysis, Line
+from ..result import Analysis, Line, MixedStrategy
 from ..score import Mean, PovScore
 from .base import NODES, SIMS, TIME, SeededEngine, run_in_chunks
 from .roots import ismcts_statistics, merge_ismcts
@@ -82,7 +82,6 @@ class ISMCTSEngine(SeededEngine):
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         self.check_limits(limits)
-        self.refuse(state.game)
         start = time.monotonic()
         rng = self.next_search_rng()
         seeds = [rng.getrandbits(63) for _ in range(self.options["workers"])]
@@ -168,9 +167,7 @@ class ISMCTSEngine(SeededEngine):
             seldepth=stats["depth"], simulations=simulations, seed=self.seed,
             workers=self.options["workers"], tree_nodes=stats["tree_nodes"],
             bytes_per_node=ISMCTS.bytes_per_node(), play_move=play,
-            info={"simulations_per_second": simulations / elapsed if elapsed > 0 else 0.0,
-                  "selection": selection, "observer": state.game.player_names[observer],
-                  **({"real_simulations": stats["real_simulations"]}
-                     if self.options["redraw"] else {}),
-                  **({"play": how} if how else {}),
-                  "knowledge": knowing.knowledge, "plies_seen": knowing.plies})
+            strategy=MixedStrategy(
+                knowledge=knowing.knowledge, plies_seen=knowing.plies, play=how or "drawn",
+                selection=selection,
+                real_simulations=stats["real_simulations"] if self.options["redraw"] else None))

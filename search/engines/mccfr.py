@@ -9,7 +9,7 @@ import time
 from ..mccfr import MCCFR
 from ..regret_workers import RootParallel, worker_seeds
 from ..options import EngineSchema, Option, OptionError
-from ..result import Analysis, Line
+from ..result import Analysis, Line, MixedStrategy
 from ..score import Mean, PovScore
 from .base import NODES, SIMS, TIME, SeededEngine, run_in_chunks
 
@@ -28,6 +28,12 @@ def search_root(state, root: str = "history", observer: int = 0, seed: int = 0):
         return knowing.kernel, 0, knowing.plies
     kernel = state.search_kernel().clone()
     return kernel, kernel.ply, kernel.ply
+
+
+NOTHING_LEARNT = ("nothing learnt at this decision within the limit (an iteration walks every "
+                  "move of the player to the end of the game, too many in a game this large): "
+                  "the strategy is CFR's uniform start; ismcts searches such games, or "
+                  "mccfr:root=view,horizon=N")
 
 
 class MCCFREngine(SeededEngine):
@@ -196,7 +202,8 @@ class MCCFREngine(SeededEngine):
         root = (f"the history ({search.history_plies} plies)" if search.history_plies
                 else f"the position, redrawn from the record ({self.seen} plies)"
                 if self.seen else "the position alone")
-        analysis = Analysis(
+        learnt = any(average > 0 for _, average, _, _, _ in found)
+        return Analysis(
             engine=self.name, point_of_view=observer,
             point_of_view_name=state.game.player_names[observer], lines=lines,
             score=PovScore(Mean(2 * expected - 1), observer), nodes=search.made,
@@ -204,16 +211,7 @@ class MCCFREngine(SeededEngine):
             seldepth=search.max_depth, simulations=search.simulations, seed=self.seed,
             tree_nodes=search.infoset_count, tree_kept=kept,
             bytes_per_node=MCCFR.bytes_per_infoset(), play_move=play,
-            info={"simulations_per_second": search.simulations / elapsed if elapsed > 0
-                  else 0.0, "observer": state.game.player_names[observer], "from": root,
-                  # the keys main's mixed-strategy output reads (branch 'history')
-                  "knowledge": "history" if self.seen else "view",
-                  "plies_seen": self.seen,
-                  "through_information_set": search.reached})
-        if not any(average > 0 for _, average, _, _, _ in found):
-            analysis.info["note"] = (
-                "nothing learnt at this decision within the limit (an iteration walks "
-                "every move of the player to the end of the game, too many in a game "
-                "this large): the strategy is CFR's uniform start; ismcts searches such "
-                "games, or mccfr:root=view,horizon=N")
-        return analysis
+            strategy=MixedStrategy(
+                knowledge="history" if self.seen else "view", plies_seen=self.seen,
+                searched_from=root, reached=search.reached,
+                note=None if learnt else NOTHING_LEARNT))

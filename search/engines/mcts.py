@@ -198,6 +198,4 @@ class MCTSEngine(Engine):
             nps=stats["nodes"] / elapsed if elapsed > 0 else 0.0,
             seldepth=stats["depth"], simulations=stats["simulations"], seed=self.seed,
             workers=self.workers, tree_kept=stats["kept"], tree_nodes=stats["tree_nodes"],
-            bytes_per_node=MCTS.bytes_per_node(),
-            info={"simulations_per_second":
-                  stats["simulations"] / elapsed if elapsed > 0 else 0.0})
+            bytes_per_node=MCTS.bytes_per_node())
