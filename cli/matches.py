@@ -105,61 +105,42 @@ def open_session(options):
     return MatchSession(options["db_path"] or default_path(), records=options["records_path"])
 
 
-def begin(session, options, resume: bool) -> None:
-    """Open ``session``'s executor (a resumed one keeps its stored --concurrency unless one
-    is given) and begin it: nothing is stored when an engine cannot start."""
-    from crystalpick.search.executors import ExecutorError
-    from crystalpick.apps.match.termination import EngineStartError
-
-    given = click.get_current_context().get_parameter_source("concurrency")
-    keep = resume and given is click.core.ParameterSource.DEFAULT
-    where = session.open(None if keep else options["concurrency"], options["cluster"])
-    if where:
-        click.echo(where, err=True)
-    try:
-        session.begin()
-    except KeyboardInterrupt:
-        raise Interrupted("interrupted before the first game") from None
-    except (EngineStartError, ExecutorError) as err:
-        raise InputError(f"{'engine ' if isinstance(err, EngineStartError) else ''}{err}; "
-                         f"no game was played") from None
-
-
-def play(session, options, resume: bool, announce, report, text, progress) -> None:
-    """Begin and run ``session``; print ``report(session)``, the document of what was
+def play(session, options, resume: bool, announce, text, progress) -> None:
+    """Play ``session`` (MatchSession.play) and print its report, the document of what was
     finished (as JSON, or as ``text(document)``), also when stopped. ``announce(session)``
     is the line said once it begins, ``progress(state)`` the text under the progress bar."""
     from tqdm import tqdm
 
-    from crystalpick.search.executors import ExecutorError
-    from crystalpick.apps.match.termination import EngineStartError
+    given = click.get_current_context().get_parameter_source("concurrency")
+    keep = resume and given is click.core.ParameterSource.DEFAULT   # the stored one
+    bars = []
 
-    begin(session, options, resume)
-    click.echo(announce(session), err=True)
-    bar = tqdm(total=session.total_games, initial=session.finished_games, desc="games",
-               unit="game", file=sys.stderr, disable=None)
+    def began(session, where):
+        for said in (where, announce(session)):
+            if said:
+                click.echo(said, err=True)
+        bars.append(tqdm(total=session.total_games, initial=session.finished_games,
+                         desc="games", unit="game", file=sys.stderr, disable=None))
 
     def on_game(state, outcome):
-        bar.update(1)
-        bar.set_postfix_str(progress(state))
+        bars[0].update(1)
+        bars[0].set_postfix_str(progress(state))
 
-    kind, hint = session.kind, f"continue with {session.resume_hint(options['cluster'])}"
     stopped = None
     try:
-        session.run(on_game)
+        session.play(None if keep else options["concurrency"], options["cluster"], on_game,
+                     began)
     except KeyboardInterrupt:             # Ctrl-C or SIGTERM (cli/interrupts.py)
+        if not bars:
+            raise Interrupted("interrupted before the first game") from None
         session.reload()
         stopped = Interrupted(f"interrupted: {session.finished_games} finished games are "
-                              f"saved in {session.db.path}; {hint}")
-    except EngineStartError as err:
-        raise InputError(f"engine {err}; {kind} stopped, {session.finished_games} finished "
-                         f"games are saved: fix the engine and {hint}") from None
-    except ExecutorError as err:
-        raise InputError(f"{err}; {kind} stopped, {session.finished_games} finished games are "
-                         f"saved in {session.db.path}: start it again and {hint}") from None
+                              f"saved in {session.db.path}; continue with "
+                              f"{session.resume_hint(options['cluster'])}")
     finally:
-        bar.close()
-    document = report(session)
+        for bar in bars:
+            bar.close()
+    document = session.report()
     if stopped is not None:
         document["interrupted"] = True
     if options["as_json"]:
@@ -196,7 +177,7 @@ def match(game, engines, game_count, sprt, resume, match_id, **options):
     """
     from crystalpick.apps.match.report import (format_summary, progress_text, running,
                                                  running_chart)
-    from crystalpick.apps.match.session import DECKS_STAY, match_document, seat_decks
+    from crystalpick.apps.match.session import DECKS_STAY, seat_decks
 
     note = None
     if not resume:
@@ -222,8 +203,7 @@ def match(game, engines, game_count, sprt, resume, match_id, **options):
             chart = running_chart(running(session.states[0].running()))
             return format_summary(document) + (f"\n{chart}" if chart else "")
 
-        play(session, options, resume, announce,
-             lambda session: match_document(session.states[0], session.db.path),
-             text, lambda state: progress_text(state.unpaired(), state.sprt))
+        play(session, options, resume, announce, text,
+             lambda state: progress_text(state.unpaired(), state.sprt))
 
 

@@ -41,7 +41,6 @@ def tournament(game, engines, schedule, games_per_pair, rounds, resume, tourname
     over game pairs (seeded by --seed); see 'crystalpick ratings'.
     """
     from crystalpick.apps.match.report import format_tournament
-    from crystalpick.apps.match.session import tournament_document
     from crystalpick.apps.match.tournament import TournamentSettings
 
     note = None
@@ -59,7 +58,7 @@ def tournament(game, engines, schedule, games_per_pair, rounds, resume, tourname
                     f"{describe(session)}, seed {session.settings[0].seed}")
             return said + (f"\n{note}" if note else "")
 
-        play(session, options, resume, announce, tournament_document, format_tournament,
+        play(session, options, resume, announce, format_tournament,
              lambda state: f"{' vs '.join(state.settings.engines)} "
                            f"{state.results.score * 100:.0f}%")
 

@@ -19,12 +19,14 @@ from crystalpick.engine import GAMES, GameError
 from crystalpick.engine.features import DeckBuilding, provides
 
 from crystalpick.search import executors
+from crystalpick.search.executors import ExecutorError
 from .db import ResultsDB
 from .lock import MatchLock
 from .ratings import Unit, connected_groups, players, rate
 from .report import running, summary
 from .runner import MatchState, check_engines, load_match, run_matches
 from .settings import MatchSettings
+from .termination import EngineStartError
 from .tournament import TournamentSettings, stored_tournament
 
 
@@ -162,6 +164,40 @@ class MatchSession:
         self.states = [MatchState(number, settings)
                        for number, settings in zip(ids, self.planned)]
         self.planned = []
+
+    def play(self, concurrency: int | None, cluster: str | None, on_game=None,
+             on_begin=None) -> None:
+        """Everything after planning or claiming, in one call: open the executor
+        (``concurrency`` games at once, None: as stored; or the Dask cluster at ``cluster``),
+        begin (``on_begin(session, where)`` is called once the match or tournament is
+        stored, ``where`` what to tell about the executor) and run every pending game
+        (``on_game(state, outcome)`` after each is stored). A failure is a GameError that
+        says what was kept and how to go on; on KeyboardInterrupt every finished game is
+        stored, and :meth:`reload` then :meth:`report` give what was played."""
+        where = self.open(concurrency, cluster)
+        try:
+            self.begin()
+        except (EngineStartError, ExecutorError) as err:
+            raise GameError(f"{'engine ' if isinstance(err, EngineStartError) else ''}{err}; "
+                            f"no game was played") from None
+        if on_begin is not None:
+            on_begin(self, where)
+        hint = f"continue with {self.resume_hint(cluster)}"
+        try:
+            self.run(on_game)
+        except EngineStartError as err:
+            raise GameError(f"engine {err}; {self.kind} stopped, {self.finished_games} "
+                            f"finished games are saved: fix the engine and {hint}") from None
+        except ExecutorError as err:
+            raise GameError(f"{err}; {self.kind} stopped, {self.finished_games} finished games "
+                            f"are saved in {self.db.path}: start it again and {hint}") from None
+
+    def report(self) -> dict:
+        """The document of what was finished: the match's summary, or the tournament's
+        pairings and rating list."""
+        if self.tournament:
+            return tournament_document(self)
+        return match_document(self.states[0], self.db.path)
 
     def run(self, on_game=None) -> None:
         """Play every pending game: each is stored, its record appended to ``records``, then
