@@ -40,6 +40,14 @@ def check(state, results, **expected):
     assert {(r.best_move, r.nodes) for r in results} == {(last.best_move, last.nodes)}
 
 
+def rounds(benchmark, state, new_engine, limits) -> list:
+    """Three benchmarked searches of ``state``, each by a fresh ``new_engine()``."""
+    results = []
+    benchmark.pedantic(lambda: results.append(analyse(state, new_engine(), limits)),
+                       rounds=3, iterations=1)
+    return results
+
+
 def record(benchmark, results, work: str):
     """Store the work of the last round and the rate over all rounds (search time only)."""
     elapsed = sum(r.elapsed for r in results)
@@ -53,43 +61,29 @@ def record(benchmark, results, work: str):
                          ids=["random-to-end", "random-cut-at-1", "heuristic-to-end"])
 def test_mcts_simulations_per_second(benchmark, start, playout, depth):
     """random-to-end is the issue's measure; random-cut-at-1 is Mattock's default."""
-    results = []
-
-    def run():
-        results.append(analyse(start, MCTSEngine(seed=1, playout=playout, playout_depth=depth),
-                               Limits(simulations=3000)))
-    benchmark.pedantic(run, rounds=3, iterations=1)
+    results = rounds(benchmark, start,
+                     lambda: MCTSEngine(seed=1, playout=playout, playout_depth=depth),
+                     Limits(simulations=3000))
     check(start, results, simulations=3000)
     record(benchmark, results, "simulations")
     benchmark.extra_info["bytes_per_node"] = results[-1].bytes_per_node
 
 
 def test_alphabeta_nodes_per_second(benchmark, start):
-    results = []
-
-    def run():
-        results.append(analyse(start, AlphaBetaEngine(), Limits(depth=5)))
-    benchmark.pedantic(run, rounds=3, iterations=1)
+    results = rounds(benchmark, start, AlphaBetaEngine, Limits(depth=5))
     check(start, results, depth=5)
     record(benchmark, results, "nodes")
     benchmark.extra_info["depth"] = results[-1].depth
 
 
 def test_maatatahay_mcts_simulations_per_second(benchmark, maatatahay_start):
-    results = []
-
-    def run():
-        results.append(analyse(maatatahay_start, MCTSEngine(seed=1), Limits(simulations=3000)))
-    benchmark.pedantic(run, rounds=3, iterations=1)
+    results = rounds(benchmark, maatatahay_start, lambda: MCTSEngine(seed=1),
+                     Limits(simulations=3000))
     check(maatatahay_start, results, simulations=3000)
     record(benchmark, results, "simulations")
 
 
 def test_maatatahay_alphabeta_nodes_per_second(benchmark, maatatahay_start):
-    results = []
-
-    def run():
-        results.append(analyse(maatatahay_start, AlphaBetaEngine(), Limits(depth=8)))
-    benchmark.pedantic(run, rounds=3, iterations=1)
+    results = rounds(benchmark, maatatahay_start, AlphaBetaEngine, Limits(depth=8))
     check(maatatahay_start, results, depth=8)
     record(benchmark, results, "nodes")
