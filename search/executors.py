@@ -24,7 +24,7 @@ import time
 from collections import deque
 
 from crystalpick.engine import GameError
-from .lifetime import die_with_parent
+from .lifetime import die_with_parent, release_held, stopping_signals_held
 
 # Seconds to wait for a scheduler to answer before saying it cannot be reached.
 CONNECT_TIMEOUT = 10.0
@@ -94,6 +94,7 @@ def _start_worker(parent: int):
     close and kill their external engines' process groups before the worker ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _leave)
+    release_held()
     die_with_parent(parent, signal.SIGTERM)
 
 
@@ -117,7 +118,8 @@ class LocalWorker:
         self.process = multiprocessing.get_context("fork").Process(
             target=_serve, args=(child, os.getpid(), [self.connection, *inherited]),
             name="crystalpick-worker", daemon=True)
-        self.process.start()
+        with stopping_signals_held():
+            self.process.start()
         child.close()
         self.task = None                 # the name of the task it plays, None when idle
 

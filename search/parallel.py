@@ -18,7 +18,7 @@ import os
 import signal
 from multiprocessing.connection import Connection
 
-from .lifetime import die_with_parent
+from .lifetime import die_with_parent, release_held, stopping_signals_held
 
 
 def run_in_workers(searches) -> list:
@@ -38,26 +38,24 @@ def fork(search) -> tuple[int, Connection]:
     """Start a process that runs ``search()`` and sends ``(True, result)`` or
     ``(False, error text)``; return its pid and the receiving end of its pipe."""
     reader, writer = os.pipe()
-    # SIGINT stays blocked in the child until it ignores it: no KeyboardInterrupt can kill it
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     parent = os.getpid()
-    pid = os.fork()
-    if pid == 0:
-        status = 1
-        try:
-            die_with_parent(parent, signal.SIGKILL)
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-            os.close(reader)
-            with Connection(writer, readable=False) as sender:
-                try:
-                    sender.send((True, search()))
-                except Exception as err:
-                    sender.send((False, f"{type(err).__name__}: {err}"))
-            status = 0
-        finally:
-            os._exit(status)      # no atexit handlers, no flushing the parent's buffers
-    signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+    with stopping_signals_held():     # held in the child until it ignores SIGINT
+        pid = os.fork()
+        if pid == 0:
+            status = 1
+            try:
+                die_with_parent(parent, signal.SIGKILL)
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+                release_held()
+                os.close(reader)
+                with Connection(writer, readable=False) as sender:
+                    try:
+                        sender.send((True, search()))
+                    except Exception as err:
+                        sender.send((False, f"{type(err).__name__}: {err}"))
+                status = 0
+            finally:
+                os._exit(status)      # no atexit handlers, no flushing the parent's buffers
     os.close(writer)
     return pid, Connection(reader, writable=False)
 
