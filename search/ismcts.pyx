@@ -16,26 +16,21 @@ see the first's choice: the two choices meet as a simultaneous game (decoupled s
 Moves available at a public node vary between determinizations (the other hand); each node
 keeps an arm per move ever seen and selects among the arms available now.
 
-Selection rules (``selection``):
-
-- ``rm``: regret matching with exploration (Lisy, Kovarik, Lanctot, Bosansky 2013, "Convergence
-  of Monte Carlo Tree Search in Simultaneous Move Games"): sigma ~ positive regrets, mixed
-  with ``gamma`` uniform; the regret of each available arm b grows by u/sigma(a) [b = a] - u.
-- ``exp3``: sigma ~ exp(eta X) with eta = gamma / arms and X the importance-weighted reward
-  sums, mixed with ``gamma`` uniform.
-- ``uct``: UCB1 with availability counts (Cowling, Powley, Whitehouse 2012), the baseline;
-  deterministic, so exploitable at simultaneous choices.
+Selection is regret matching with exploration (Lisy, Kovarik, Lanctot, Bosansky 2013,
+"Convergence of Monte Carlo Tree Search in Simultaneous Move Games"): sigma ~ positive
+regrets, mixed with ``gamma`` uniform; the regret of each available arm b grows by
+u/sigma(a) [b = a] - u. (EXP3 and plain UCT were tried and dropped:
+docs/research/cardbattle-ismcts-selection.md.)
 
 A node's first ``warmup`` visits play the game's playout move instead (counted in the values,
-not in regrets, weights or the average strategy): before it has learnt anything a node
+not in regrets or the average strategy): before it has learnt anything a node
 plays like the playouts, not uniformly, so the values above it are not those of random
 play. With ``model`` (a share in 0..1) the other players' nodes choose by the playout
 policy, from the hand the determinization gave them, that share of the time, counted the
 same way: an opponent model (1: the others play as the game's greedy policy would), where
 the public information sets alone give them one policy for every hand. The recommended mixed
-strategy at the root is the rule's average strategy (for ``uct`` the visit shares), each
-visit's strategy weighted by the visit's number (``average="linear"``, the default, as in
-CFR+: the first, uninformed visits fade) or all alike (``"plain"``).
+strategy at the root is regret matching's average strategy, each visit's strategy weighted
+by the visit's number (linear averaging, as in CFR+: the first, uninformed visits fade).
 
 With ``redraw`` (a share in 0..1) that share of the simulations also redraws the root
 player's own hidden cards, as the public view allows (``determinize(PUBLIC_VIEW)``). The
@@ -54,7 +49,6 @@ set chooses nothing yet), then a playout to the end from it: uniform moves
 outcomes by the kernel's ``sample_outcome``, which need not list them. Deterministic
 for a given seed; time and the stop flag are checked between simulations.
 """
-from libc.math cimport exp, log, sqrt
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memset
 
@@ -65,18 +59,12 @@ from crystalpick.search.clock cimport now
 from crystalpick.search.stop cimport StopFlag
 
 cdef enum:
-    UCT = 0
-    RM = 1
-    EXP3 = 2
     CHECK_EVERY = 16
     EMPTY = -1
 
-SELECTIONS = ("rm", "exp3", "uct")
 PLAYOUTS = ("heuristic", "random")
 OPPONENTS = ("public", "own")
-AVERAGES = ("linear", "plain")
-PLAYS = ("auto", "sample", "best")    # how the engine picks the move played (engines.py)
-_CODES = {"uct": UCT, "rm": RM, "exp3": EXP3}
+PLAYS = ("auto", "best")    # how the engine picks the move played (engines/ismcts.py)
 
 cdef struct Node:           # one information set of one player
     u64 key
@@ -89,9 +77,8 @@ cdef struct Node:           # one information set of one player
 cdef struct Arm:
     int move
     int visits
-    long long available     # simulations in which it could be chosen
     double value            # sum of the mover's rewards in [0, 1]
-    double weight           # rm: cumulative regret; exp3: importance-weighted reward sum
+    double regret           # cumulative regret
     double strategy         # sum of the (exploration-free) strategy played: the average
 
 cdef struct Step:           # one decision of the current simulation
@@ -121,9 +108,7 @@ cdef class ISMCTS:
     cdef bint public                    # the others' nodes keyed by the public view
     cdef double redraw                  # share of simulations redrawing the root's hand too
     cdef u64 real_key                   # the root player's view in a simulation, real hand
-    cdef bint linear                    # the average strategy weighted by visits
-    cdef int selection
-    cdef public double exploration      # uct: c; rm, exp3: gamma
+    cdef public double gamma            # exploration: the uniform share of the strategy
     cdef u64 rng
     cdef Node* nodes
     cdef readonly int node_count
@@ -159,13 +144,10 @@ cdef class ISMCTS:
         self.sigma = NULL
 
     def __init__(self, GameKernel kernel, PlayoutPolicy policy, int root_player,
-                 str selection="rm", double exploration=0.1, unsigned long long seed=0,
+                 double gamma=0.1, unsigned long long seed=0,
                  int max_nodes=1_000_000, str playout="random", int warmup=0,
                  str opponent="public", double epsilon=0.0, double model=0.0,
-                 double redraw=0.0, str average="linear"):
-        if selection not in _CODES:
-            raise ValueError(f"unknown selection {selection!r}; expected one of "
-                             f"{', '.join(SELECTIONS)}")
+                 double redraw=0.0):
         if playout not in PLAYOUTS:
             raise ValueError(f"unknown playout {playout!r}; expected one of "
                              f"{', '.join(PLAYOUTS)}")
@@ -177,10 +159,6 @@ cdef class ISMCTS:
         self.epsilon = epsilon
         self.model = model
         self.redraw = redraw
-        if average not in AVERAGES:
-            raise ValueError(f"unknown average {average!r}; expected one of "
-                             f"{', '.join(AVERAGES)}")
-        self.linear = average == "linear"
         if opponent not in OPPONENTS:
             raise ValueError(f"unknown opponent view {opponent!r}; expected one of "
                              f"{', '.join(OPPONENTS)}")
@@ -199,8 +177,7 @@ cdef class ISMCTS:
         self.kernel = kernel
         self.policy = policy
         self.root_player = root_player
-        self.selection = _CODES[selection]
-        self.exploration = exploration
+        self.gamma = gamma
         self.rng = seed
         self.max_nodes = max_nodes
         self.node_capacity = 1024
@@ -424,14 +401,11 @@ cdef class ISMCTS:
             a = &self.arms[step.arm]
             a.visits += 1
             a.value += u
-            if step.probability == 0:         # a warm-up choice: no regret or weight
+            if step.probability == 0:         # a warm-up or modelled choice: no regret
                 continue
-            if self.selection == RM:
-                for arm in range(step.option_count):
-                    self.arms[self.options[step.first_option + arm]].weight -= u
-                a.weight += u / step.probability
-            elif self.selection == EXP3:
-                a.weight += u / step.probability
+            for arm in range(step.option_count):
+                self.arms[self.options[step.first_option + arm]].regret -= u
+            a.regret += u / step.probability
         return self.unwind(base, True)
 
     cdef inline int viewer(self, int player) noexcept nogil:
@@ -445,7 +419,7 @@ cdef class ISMCTS:
 
     cdef bint follow_policy(self, Step* step, long long n) noexcept nogil:
         """Make the playout policy's move this step's choice, with probability 0 (no regret
-        or weight is learnt from it), if it is among the ``n`` moves loaded."""
+        is learnt from it), if it is among the ``n`` moves loaded."""
         cdef int i, move = self.policy.playout_move(self.kernel, &self.rng)
         for i in range(n):
             if self.moves[i] == move:
@@ -460,7 +434,7 @@ cdef class ISMCTS:
         cdef int i, arm, first, chosen = 0
         cdef int* grown
         cdef double* grown_s
-        cdef double total = 0.0, best = -1e300, score, gamma = self.exploration, top, draw
+        cdef double total = 0.0, score, gamma = self.gamma, draw
         cdef double average_weight
         cdef Arm* a
         cdef Step* step = &self.steps[depth]
@@ -483,7 +457,6 @@ cdef class ISMCTS:
             if arm < 0:
                 return False
             self.options[first + i] = arm
-            self.arms[arm].available += 1
         step.node = index
         step.first_option = first
         step.option_count = <int>n
@@ -495,36 +468,13 @@ cdef class ISMCTS:
             # too few visits to have learnt anything: play as the playouts do (if the policy
             # has a move here), so values above are not those of uniform play
             return True
-        if self.selection == UCT:
-            for i in range(n):
-                a = &self.arms[self.options[first + i]]
-                if a.visits == 0:
-                    chosen = i
-                    break
-                score = a.value / a.visits + gamma * sqrt(log(<double>a.available) / a.visits)
-                if score > best:
-                    best = score
-                    chosen = i
-            step.arm = self.options[first + chosen]
-            step.probability = 1.0
-            return True
-        if self.selection == RM:
-            for i in range(n):
-                a = &self.arms[self.options[first + i]]
-                self.sigma[i] = a.weight if a.weight > 0 else 0.0
-                total += self.sigma[i]
-        else:
-            top = -1e300
-            for i in range(n):
-                if self.arms[self.options[first + i]].weight > top:
-                    top = self.arms[self.options[first + i]].weight
-            for i in range(n):
-                self.sigma[i] = exp(gamma / n * (self.arms[self.options[first + i]].weight
-                                                 - top))
-                total += self.sigma[i]
+        for i in range(n):
+            a = &self.arms[self.options[first + i]]
+            self.sigma[i] = a.regret if a.regret > 0 else 0.0
+            total += self.sigma[i]
         # linear averaging weighs the strategy by the node's visit number: the early,
         # uninformed strategies fade instead of fixing the average
-        average_weight = self.nodes[index].visits + 1.0 if self.linear else 1.0
+        average_weight = self.nodes[index].visits + 1.0
         for i in range(n):
             self.sigma[i] = self.sigma[i] / total if total > 0 else 1.0 / n
             self.arms[self.options[first + i]].strategy += average_weight * self.sigma[i]
@@ -600,7 +550,7 @@ cdef class ISMCTS:
         return n > 1
 
     def root_arms(self):
-        """``(move, visits, value sum, average-strategy sum, available)`` per arm of the root
+        """``(move, visits, value sum, average-strategy sum)`` per arm of the root
         player's node for this position, in the order first seen (empty if the root player
         is not to move or the node was never reached)."""
         cdef int index = self.find(self.root_key), i
@@ -610,7 +560,7 @@ cdef class ISMCTS:
         out = []
         for i in range(self.nodes[index].arm_count):
             a = &self.arms[self.nodes[index].first_arm + i]
-            out.append((a.move, a.visits, a.value, a.strategy, a.available))
+            out.append((a.move, a.visits, a.value, a.strategy))
         return out
 
     def reset_counters(self):

@@ -32,7 +32,7 @@ class MixedStrategy:
     knowledge: str                      # "history": all the player saw; "view": the view alone
     plies_seen: int                     # plies of the history read (0 with the view)
     play: str = "drawn"                 # play_move drawn from the strategy, or "pure"
-    selection: str | None = None        # ismcts: its selection rule (rm, exp3, uct)
+    selection: str | None = None        # ismcts: its selection rule (rm)
     searched_from: str | None = None    # mccfr: the root it searched from, in words
     real_simulations: int | None = None  # ismcts with redraw: simulations with the real hand
     reached: int | None = None          # mccfr: iterations through the decision's set

@@ -37,7 +37,7 @@ def test_good_specs_parse_to_typed_values(text, value):
     ("mcts:sims=\uff11\uff10", "sims=\uff11\uff10"),   # full-width digits: not ASCII
     ("ismcts:epsilon=1.5", "epsilon=1.5: expected a finite number in 0..1"),
     ("ismcts:model=-0.1", "model=-0.1: expected a finite number in 0..1"),
-    ("ismcts:play=mixed", "play=mixed: expected auto|sample|best"),
+    ("ismcts:play=mixed", "play=mixed: expected auto|best"),
 ])
 def test_bad_specs_are_refused_when_parsed(text, fragment):
     with pytest.raises(OptionError) as caught:

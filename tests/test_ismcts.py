@@ -241,37 +241,15 @@ def pennies(tmp_path_factory):
     return pennies_game(tmp_path_factory.mktemp("pennies"))
 
 
-@pytest.mark.parametrize("selection", ["rm", "exp3"])
 @pytest.mark.parametrize("moves", ["", "play:1"])       # P1 to choose; P2 after P1's secret
-def test_the_mixed_strategy_converges_to_the_equilibrium(pennies, selection, moves):
+def test_the_mixed_strategy_converges_to_the_equilibrium(pennies, moves):
     state = pennies.state(PENNIES_POSITION, moves)
-    result = analyse(state, make_engine("ismcts", selection=selection, seed=3),
+    result = analyse(state, make_engine("ismcts", seed=3),
                      Limits(simulations=40000))
     assert result.mixed and len(result.lines) == 2
     for line in result.lines:
         assert abs(line.probability - 0.5) < 0.03
     assert abs(result.win_probability - 0.5) < 0.03
-
-
-def test_the_linear_average_fades_the_uninformed_start(pennies):
-    """The pennies position with one crystal each, after P1's secret choice: P2's 5 wins the
-    game whatever P1 chose (a saddle point). Weighting each visit by its number puts more of
-    the average on it than weighting all alike, whose average still carries the early,
-    uniform visits (the price, at a mixed equilibrium such as the pennies' own: the average
-    settles more slowly, docs/cardbattle.md)."""
-    state = pennies.state(PENNIES_POSITION.replace("P2 won=0", "P2 won=1"), "play:1")
-    five = state.parse_move("play:3")
-
-    def share_of_five(average):
-        shares = []
-        for seed in range(6):
-            result = analyse(state, make_engine("ismcts", seed=seed, average=average),
-                             Limits(simulations=200))
-            shares.append(next(line.probability for line in result.lines
-                               if line.move == five))
-        return sum(shares) / len(shares)
-    plain, linear = share_of_five("plain"), share_of_five("linear")
-    assert plain > 0.9 and 1 - linear < (1 - plain) / 4
 
 
 def test_redraw_learns_against_every_hand_and_reaches_the_root_with_the_real_one():
@@ -290,21 +268,10 @@ def test_redraw_learns_against_every_hand_and_reaches_the_root_with_the_real_one
     assert tree.simulations == 6000
     assert abs(tree.real_simulations / tree.simulations - 1 / 3) < 0.03
     # every real simulation but the one that added the root node chose there
-    assert sum(visits for _, visits, _, _, _ in tree.root_arms()) == tree.real_simulations - 1
+    assert sum(visits for _, visits, _, _ in tree.root_arms()) == tree.real_simulations - 1
     plain = ISMCTS(kernel, state.game.playout_policy(), mover, seed=7)
     plain.run(600)
     assert plain.real_simulations == plain.simulations == 600
-    with pytest.raises(ValueError, match="average"):
-        ISMCTS(kernel, state.game.playout_policy(), mover, average="median")
-
-
-def test_plain_uct_is_exploited_at_the_simultaneous_choice(pennies):
-    """The baseline's deterministic choices let the other side's node read them: its value
-    is off the equilibrium's 1/2, which is why it is not the default."""
-    state = pennies.state(PENNIES_POSITION)
-    result = analyse(state, make_engine("ismcts", selection="uct", seed=3),
-                     Limits(simulations=40000))
-    assert abs(result.win_probability - 0.5) > 0.05
 
 
 def test_the_move_played_is_drawn_from_the_mixed_strategy(pennies):

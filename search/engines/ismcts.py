@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import time
 
-from ..ismcts import AVERAGES, ISMCTS, OPPONENTS, PLAYOUTS, PLAYS, SELECTIONS
+from ..ismcts import ISMCTS, OPPONENTS, PLAYOUTS, PLAYS
 from ..options import EngineSchema, Option
 from ..parallel import run_in_workers
 from ..requirements import HIDDEN_INFORMATION
@@ -35,12 +35,10 @@ class ISMCTSEngine(SeededEngine):
                   "the player's own view.",
         limits=(SIMS, NODES, TIME),
         options=(
-            Option("selection", "choice", "rm", "Selection rule: regret matching, EXP3 or "
-                   "plain UCT (exploitable at simultaneous choices).", choices=SELECTIONS),
-            Option("gamma", "float", 0.1, "Exploration share of rm and exp3.",
+            Option("selection", "choice", "rm", "Selection rule: regret matching (the only "
+                   "one; named in the output).", choices=("rm",)),
+            Option("gamma", "float", 0.1, "Exploration: regret matching's uniform share.",
                    minimum=0, maximum=1, above_minimum=True),
-            Option("c", "float", 0.7, "Exploration constant of uct (rewards in [0, 1]).",
-                   minimum=0),
             Option("playout", "choice", "random", "Playouts uniformly random or by the "
                    "game's own policy (heuristic).", choices=PLAYOUTS),
             Option("warmup", "int", 0, "Visits an information set plays the playout policy "
@@ -54,9 +52,9 @@ class ISMCTSEngine(SeededEngine):
             Option("infer", "bool", False, "Draw the other player's hand consistent with "
                    "their past choices as the game's playout policy would have made them "
                    "(the opponent model of model=1; needs the game's history)."),
-            Option("play", "choice", "auto", "The move played: drawn from the mixed strategy "
-                   "(sample), the option with the best win rate less 1/sqrt(visits) (best), "
-                   "or best except at a secret simultaneous choice (auto).", choices=PLAYS),
+            Option("play", "choice", "auto", "The move played: the option with the best win "
+                   "rate less 1/sqrt(visits) (best), or that except at a secret simultaneous "
+                   "choice, where it is drawn from the mixed strategy (auto).", choices=PLAYS),
             Option("opponent", "choice", "public", "The other player's information sets: "
                    "keyed by the public observation or by their own (their sampled hand).",
                    choices=OPPONENTS),
@@ -64,9 +62,9 @@ class ISMCTSEngine(SeededEngine):
                    "hand too, as the others see it, so their information sets answer every "
                    "hand the player might hold rather than the real one (for small games: "
                    "the real hand gets the rest).", minimum=0, maximum=1),
-            Option("average", "choice", "linear", "The recommended strategy of rm and exp3: "
-                   "the average of the strategies played, each weighted by its visit's number "
-                   "(linear) or all alike (plain).", choices=AVERAGES),
+            Option("average", "choice", "linear", "The recommended strategy: the average of "
+                   "the strategies played, each weighted by its visit's number (linear, the "
+                   "only one).", choices=("linear",)),
             Option("max_nodes", "int", 1_000_000, "Information sets kept, at most.",
                    minimum=1024, maximum=2**30),
             Option("workers", "int", 1, "Root-parallel worker processes: independent trees "
@@ -105,14 +103,12 @@ class ISMCTSEngine(SeededEngine):
         """One tree's search of ``knowing``'s kernel (cloned; a KnowingKernel) within the
         limits (or until ``stop`` is set): its raw root statistics, as ``merge_ismcts`` sums
         them."""
-        selection = self.options["selection"]
-        exploration = self.options["c"] if selection == "uct" else self.options["gamma"]
-        kernel = knowing.kernel.clone()
-        tree = ISMCTS(kernel, policy, observer, selection,
-                      exploration, seed, self.options["max_nodes"],
-                      self.options["playout"], self.options["warmup"],
-                      self.options["opponent"], self.options["epsilon"],
-                      self.options["model"], self.options["redraw"], self.options["average"])
+        options = self.options
+        tree = ISMCTS(knowing.kernel.clone(), policy, observer, gamma=options["gamma"],
+                      seed=seed, max_nodes=options["max_nodes"], playout=options["playout"],
+                      warmup=options["warmup"], opponent=options["opponent"],
+                      epsilon=options["epsilon"], model=options["model"],
+                      redraw=options["redraw"])
         tree.set_stop(stop)
         tree.reset_counters()
         for past_soft_limit in run_in_chunks(tree, limits, start):
@@ -124,19 +120,16 @@ class ISMCTSEngine(SeededEngine):
         return ismcts_statistics(tree)
 
     def result(self, state, stats, observer, start, rng, knowing) -> Analysis:
-        """Every option of the observer's decision with its share of the average strategy
-        (uct: of the visits), its win rate and visits; the overall win probability is the
-        strategy's expected win rate (the simulations' mean when the observer is not to
-        move), and what the determinizations rested on (``knowing``, a KnowingKernel).
-        ``rng`` draws the move to play from the strategy (None: a progress report)."""
+        """Every option of the observer's decision with its share of the average strategy,
+        its win rate and visits; the overall win probability is the strategy's expected win
+        rate (the simulations' mean when the observer is not to move), and what the
+        determinizations rested on (``knowing``, a KnowingKernel). ``rng`` draws the move to play from the strategy (None: a progress report)."""
         arms = stats["arms"]
-        selection = self.options["selection"]
-        weights = [(visits if selection == "uct" else strategy) for _, visits, _, strategy, _
-                   in arms]
-        total = sum(weights)
-        shares = [w / total if total > 0 else 1.0 / len(arms) for w in weights]
+        total = sum(strategy for _, _, _, strategy in arms)
+        shares = [strategy / total if total > 0 else 1.0 / len(arms)
+                  for _, _, _, strategy in arms]
         lines = []
-        for (move, visits, value, _, _), share in zip(arms, shares):
+        for (move, visits, value, _), share in zip(arms, shares):
             rate = value / visits if visits else 0.5
             lines.append(Line(move=move, move_str=state.move_to_str(move), pv=[move],
                               pv_str=[state.move_to_str(move)], visits=visits,
@@ -154,8 +147,7 @@ class ISMCTSEngine(SeededEngine):
             # drawn even when not used, so each search takes the same share of the seed
             drawn = rng.choices([line.move for line in lines],
                                 [line.probability for line in lines])[0]
-            mode = self.options["play"]
-            pure = mode == "best" or (mode == "auto" and not stats["secret"])
+            pure = self.options["play"] == "best" or not stats["secret"]
             play = secure_move(lines) if pure else drawn
             how = "pure" if pure else "drawn"
         elapsed = time.monotonic() - start
@@ -169,5 +161,5 @@ class ISMCTSEngine(SeededEngine):
             bytes_per_node=ISMCTS.bytes_per_node(), play_move=play,
             strategy=MixedStrategy(
                 knowledge=knowing.knowledge, plies_seen=knowing.plies, play=how or "drawn",
-                selection=selection,
+                selection=self.options["selection"],
                 real_simulations=stats["real_simulations"] if self.options["redraw"] else None))

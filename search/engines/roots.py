@@ -58,12 +58,12 @@ def ismcts_statistics(tree) -> dict:
 
 
 def merge_ismcts(results: list[dict]) -> dict:
-    """ISMCTS's trees: sum each root arm's visits, values, average-strategy sums and
-    availability (arms in the order the first tree met them), and the counts."""
+    """ISMCTS's trees: sum each root arm's visits, values and average-strategy sums (arms in
+    the order the first tree met them), and the counts."""
     arms: dict[int, list] = {}
     for stats in results:
         for move, *numbers in stats["arms"]:
-            entry = arms.setdefault(move, [move, 0, 0.0, 0.0, 0])
+            entry = arms.setdefault(move, [move, 0, 0.0, 0.0])
             for i, number in enumerate(numbers, 1):
                 entry[i] += number
     merged = {key: sum(s[key] for s in results)
