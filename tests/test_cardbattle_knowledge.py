@@ -309,3 +309,21 @@ def test_every_game_gives_a_knowing_kernel_of_its_position(name):
         assert knowing.knowledge == ("history" if moves and hidden else "view")
         state.play(sample_chance(state, rng.random()) if state.is_chance_node()
                    else rng.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("seed", [12, 31, 47])
+def test_the_inferences_read_only_the_players_record(seed):
+    """ISMCTS's inferences about the other hand (the playout policy's ``infer``) from two
+    histories that give the player the same record are the same: a pass of theirs, which
+    the player cannot tell from holding no usable boost (rules §5), infers nothing (it once
+    ruled out their boost cards, reading a decision the player never saw)."""
+    rng = random.Random(seed)
+    for state in decisions(None, seed, 40):
+        player = state.current_player()
+        known = other_hand(seen(state), state.played_moves(), state.game.cardset, player)
+        _, brought = next(filter(None, (known.world(rng) for _ in range(32))))
+        world = world_state(state, known, brought, player)
+        assert world.information_state_string(player) == state.information_state_string(player)
+        inferred = [s.game.playout_policy().infer(s.search_kernel(), player)
+                    for s in (state, world)]
+        assert inferred[0] == inferred[1], state.information_state_string(player)

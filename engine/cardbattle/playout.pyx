@@ -273,6 +273,9 @@ cdef class CardBattlePlayout(PlayoutPolicy):
                 # finished the round and cleared the table), public once revealed
                 left = h.hand[q] & ~after.hand[q]
                 played = lowest(left) if left else -1
+                if h.phase == BOOST and played < 0:
+                    continue                    # a pass: the observer cannot tell it from
+                                                # holding no usable boost (rules §5)
                 if h.phase == CHOOSE:
                     if played < 0 or (s.c.round == h.round and s.c.phase == CHOOSE):
                         continue                # not revealed yet
