@@ -9,6 +9,7 @@ status 2; Ctrl-C and SIGTERM are handled by the one runner of ``cli/interrupts.p
 from __future__ import annotations
 
 import io
+import select
 import sys
 
 import click
@@ -45,9 +46,22 @@ def run():
     try:
         cli(prog_name="crystalpick")
     except SystemExit as end:
+        if end.code == 1 and reader_gone():
+            interrupts.leave(0)      # `crystalpick engines | head`: the reader had enough
         if not isinstance(end.code, int) or end.code - 128 not in interrupts.STOPPING:
             raise
         interrupts.leave(end.code)   # what was found is printed, every worker is stopped
+
+
+def reader_gone() -> bool:
+    """Whether standard output is a pipe nobody reads any more (Click exits 1 on writing
+    to it): on Linux such a pipe polls as an error."""
+    try:
+        poller = select.poll()
+        poller.register(1, select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def main():

@@ -179,6 +179,8 @@ def match(game, engines, game_count, sprt, resume, match_id, **options):
                                                  running_chart)
     from crystalpick.apps.match.session import DECKS_STAY, seat_decks
 
+    if match_id is not None and not resume:
+        raise InputError("--match-id names a match to continue: give --resume too")
     note = None
     if not resume:
         settings, note = new_settings(game, engines, game_count, options, sprt)

@@ -50,6 +50,7 @@ BENCH_PERFT_DEPTH = checked("perft-depth", "int", 1, 10)
 BENCH_DEPTH = checked("depth", "int", 1, 30)
 BENCH_SIMS = checked("sims", "int", 1, 10_000_000)
 SOLVE_HASH = checked("hash", "int", 1, 65536)
+SOLVE_TARGET = checked("target", "float", 1e-9, 0.5)  # CFR+'s exploitability: finite, > 0
 IMPROVE_STEPS = checked("improve", "int", 0, 100)     # deck: swaps searched
 SWAP_OUTS = checked("outs", "int", 1, 60)             # deck: cards tried per swap
 GAME_COUNT = Checked(match.GAMES)

@@ -14,7 +14,7 @@ from crystalpick.engine import GAMES
 from .common import (InputError, Interrupted, check_folder, command, emit_json, game_arguments,
                      json_option, load_state, parse_rules, user_errors)
 from .interrupts import stoppable
-from .params import NODES, SOLVE_HASH, TIME
+from .params import NODES, SOLVE_HASH, SOLVE_TARGET, TIME
 
 SCHEMA = "crystalpick.solve/1"
 VERDICTS = ("win", "loss", "no win", "unknown")
@@ -122,7 +122,7 @@ def progress_text(report) -> str:
               help="Hidden information: a named small configuration (e.g. boost-3).")
 @click.option("--method", type=click.Choice(["lp", "cfr"]), default="lp", show_default=True,
               help="Hidden information: the sequence-form LP (exact) or CFR+ to --target.")
-@click.option("--target", type=click.FloatRange(1e-9, 0.5), default=1e-6, show_default=True,
+@click.option("--target", type=SOLVE_TARGET, default=1e-6, show_default=True,
               help="Hidden information, --method cfr: the exploitability to reach.")
 @click.option("--cluster", default=None, metavar="tcp://HOST:8786",
               help="Prove on this Dask scheduler's workers: job-level proof-number search, "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import command
+from .common import InputError, command
 from .matches import (ENGINE_HELP, PAIRS_PER_PAIRING, ROUNDS, new_settings, open_session, play,
                       play_options)
 from .params import MATCH_ID
@@ -43,6 +43,8 @@ def tournament(game, engines, schedule, games_per_pair, rounds, resume, tourname
     from crystalpick.apps.match.report import format_tournament
     from crystalpick.apps.match.tournament import TournamentSettings
 
+    if tournament_id is not None and not resume:
+        raise InputError("--tournament-id names a tournament to continue: give --resume too")
     note = None
     if not resume:
         plan = TournamentSettings(list(engines), schedule, games_per_pair, rounds)

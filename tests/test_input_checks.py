@@ -81,6 +81,13 @@ def test_bad_match_limits_stop_before_anything_is_written(tmp_path, extra, fragm
       "{missing}/r.rec", "--db", "{tmp}/r.sqlite"], "no such folder to write the records"),
     (["match", "mattock", "--engine", "greedy", "--engine", "random", "--db",
       "{missing}/r.sqlite"], "no such folder to write the results database"),
+    (["tournament", "mattock", "--engine", "greedy", "--engine", "random", "--db",
+      "{tmp}/r.sqlite", "--tournament-id", "1"], "--tournament-id names a tournament to "
+                                                  "continue: give --resume too"),
+    (["match", "mattock", "--engine", "greedy", "--engine", "random", "--db",
+      "{tmp}/r.sqlite", "--match-id", "1"], "--match-id names a match to continue"),
+    (["solve", "cardbattle", "--config", "open-3", "--method", "cfr", "--target", "nan"],
+     "'--target': 'nan': expected a finite number"),       # it ran forever (issue 46)
 ])
 def test_bad_specs_and_output_folders_are_refused_before_any_work(tmp_path, args, fragment):
     """Found by fuzzing after the issue's list: duplicate spec keys were silently merged, an
@@ -296,3 +303,17 @@ def test_play_says_why_the_game_ended():
     assert "game over after" in result.output and "cannot mine" in result.output
     quit_early = run("play", "mattock", "--engine", "random", "--seed", "2", stdin="quit\n")
     assert "first quit" in quit_early.output
+
+
+def test_a_reader_that_stops_reading_is_not_an_error():
+    """`crystalpick games | head -1`: the pipe closes before the output is written. Click
+    exits 1 on that; the command ends quietly with 0, as the reader had what it wanted."""
+    import subprocess
+    import sys
+
+    started = subprocess.Popen([sys.executable, "-c",
+                                "from crystalpick.cli.start import main; main()", "games"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    started.stdout.close()            # before the commands are even imported
+    _, said = started.communicate(timeout=120)
+    assert (started.returncode, said) == (0, b"")
