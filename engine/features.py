@@ -111,18 +111,42 @@ class MCTSDefaults:
     playout_depth: int = 0
 
 
+@dataclass(frozen=True)
+class ISMCTSDefaults:
+    """ISMCTS's options that a game may tune for its full-size play (search/ismcts.pyx):
+    ``playout`` (random, or the game's own policy: heuristic), ``warmup`` (visits a node
+    follows that policy first), ``epsilon`` (share of uniform moves in its playouts),
+    ``model`` (share of the others' choices made by it), ``infer`` (the others' hands drawn
+    consistent with their past choices) and ``play`` (auto, or best: the move played pure).
+    These values are what a game without :class:`TunedSearch` gets, and any game small
+    enough to solve exactly, where they approach the equilibrium."""
+
+    playout: str = "random"
+    warmup: int = 0
+    epsilon: float = 0.0
+    model: float = 0.0
+    infer: bool = False
+    play: str = "auto"
+
+
 class TunedSearch(Feature):
-    """Searcher defaults measured for this game (docs/search.md) instead of the generic
-    ones."""
+    """Searcher defaults measured for this game (docs/search.md, docs/cardbattle.md)
+    instead of the generic ones, for the searchers the game can be searched by."""
 
     offers = "tuned searcher defaults"
     needed_by = "a game with measured searcher defaults"
-    mcts_defaults: ClassVar[MCTSDefaults]
+    mcts_defaults: ClassVar[MCTSDefaults] = MCTSDefaults()
+    ismcts_defaults: ClassVar[ISMCTSDefaults] = ISMCTSDefaults()
 
 
 def mcts_defaults(game) -> MCTSDefaults:
     """The MCTS defaults for ``game``: its own if it tunes them, the generic ones if not."""
     return game.mcts_defaults if provides(game, TunedSearch) else MCTSDefaults()
+
+
+def ismcts_defaults(game) -> ISMCTSDefaults:
+    """The ISMCTS defaults for ``game``: its own if it tunes them, the generic ones if not."""
+    return game.ismcts_defaults if provides(game, TunedSearch) else ISMCTSDefaults()
 
 
 class StagedTurns(Feature):

@@ -7,6 +7,8 @@ import random
 
 MAX_HISTORIES = 10**9           # the largest tree the exact solver takes on
 PROBES = 200
+SIZE_PROBES = 16                # enough to tell a small game from a full-size one
+_exactly_solvable: dict[tuple, bool] = {}     # by game identity: the estimate is per game
 
 
 def estimate_histories(state, probes: int = PROBES, seed: int = 1,
@@ -28,3 +30,13 @@ def estimate_histories(state, probes: int = PROBES, seed: int = 1,
             walk.play(rng.choice(moves))
         total += count
     return total / probes
+
+
+def exactly_solvable(game) -> bool:
+    """Whether ``game``'s history tree, estimated as ``solve`` estimates it, is within the
+    exact solver's bound: there equilibrium methods (mccfr, the exact solvers) are the
+    right tools; beyond it a search plays the full-size game (cached per game identity)."""
+    if game.identity not in _exactly_solvable:
+        _exactly_solvable[game.identity] = estimate_histories(
+            game.new_initial_state(), SIZE_PROBES, stop_above=MAX_HISTORIES) <= MAX_HISTORIES
+    return _exactly_solvable[game.identity]

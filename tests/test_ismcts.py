@@ -178,7 +178,11 @@ def test_root_parallel_workers_sum_the_trees_their_seeds_grow():
     seeds = [rng.getrandbits(63) for _ in range(2)]
     # the worlds both trees draw from: the state's history read once, from the first seed
     knowing = state.knowing_kernel(state.current_player(), seeds[0])
-    trees = [single.search(state, knowing, state.game.playout_policy(), limits, None,
+    options = single.game_options(state.game)     # the game's defaults at this size
+    policy = state.game.playout_policy()
+    if options["infer"]:
+        policy.infer(state.search_kernel(), state.current_player())
+    trees = [single.search(state, knowing, policy, options, limits, None,
                            state.current_player(), seed, 0.0, None) for seed in seeds]
     assert merged.simulations == 800 and merged.workers == 2
     visits = {}
@@ -389,3 +393,24 @@ def test_mulligans_and_calls_are_public_and_the_creature_choice_secret(moves, se
     tree = ISMCTS(game.parse_position(state.position()).search_kernel(),
                   game.playout_policy(), state.current_player())
     assert tree.root_is_secret() == secret
+
+
+def test_the_card_games_tuned_defaults_hold_at_full_size_only():
+    """ismcts with no options plays a full-size card game with its measured strength
+    settings (CardBattle.ismcts_defaults) and a configuration small enough to solve exactly
+    with the generic ones, which approach the equilibrium there; an option given wins."""
+    from dataclasses import asdict
+
+    from crystalpick.engine import ISMCTSDefaults
+    from crystalpick.engine.cardbattle import CardBattle
+    from crystalpick.engine.cardbattle.smallgames import small_game
+
+    tuned, generic = asdict(CardBattle.ismcts_defaults), asdict(ISMCTSDefaults())
+    assert tuned != generic
+    engine = make_engine("ismcts")
+    full = get_game("cardbattle")
+    small = small_game("hidden-3")
+    small = get_game("cardbattle", small.rules, tileset=small.tileset)
+    assert {key: engine.game_options(full)[key] for key in tuned} == tuned
+    assert {key: engine.game_options(small)[key] for key in generic} == generic
+    assert make_engine("ismcts", playout="random").game_options(full)["playout"] == "random"

@@ -21,7 +21,7 @@ def run(*args):
 
 def test_analyse_a_generated_seat_prints_a_mixed_strategy_and_the_seed():
     result = run("analyse", "cardbattle", "--seed", 7, "--moves", MOVES, "--seat", "first",
-                 "--sims", 2000)
+                 "--sims", 2000, "--engine", "ismcts:play=auto")      # a secret choice: drawn
     assert result.exit_code == 0, result.output
     text = result.stdout
     assert "a mixed strategy for P1" in text and "play %" in text
@@ -39,11 +39,13 @@ def test_analyse_a_generated_seat_prints_a_mixed_strategy_and_the_seed():
 def test_analyse_json_of_a_view_follows_the_schema():
     state = get_game("cardbattle", seed=7).state(None, MOVES + " play:25")
     view = state.observation_string(1)
-    result = run("analyse", "cardbattle", view, "--sims", 1500, "--seed", 3, "--json")
+    result = run("analyse", "cardbattle", view, "--sims", 1500, "--seed", 3, "--json",
+                 "--engine", "ismcts:play=auto")
     assert result.exit_code == 0, result.output
     document = json.loads(result.stdout)
     jsonschema.validate(document, SCHEMA)
     assert document["input"]["engine"] == "ismcts" and document["input"]["position"] == view
+    assert document["input"]["options"] == {"play": "auto"}
     assert document["point_of_view"] == "P2" and document["input"]["seat"] == "P2"
     outcome = document["result"]
     assert outcome["mixed"] and outcome["seed"] == 3 and outcome["play"] == "drawn"

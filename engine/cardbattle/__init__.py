@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ..features import DeckBuilding, GreedyPolicy
+from ..features import DeckBuilding, GreedyPolicy, ISMCTSDefaults, TunedSearch
 from ..game import (CHANCE, BenchSettings, Capabilities, Game, NotationError, RuleError,
                     RuleOption, sample_chance)
 from .cards import INLINE_DECK, inline_deck, load_cardset, load_deck, sample_decks
@@ -29,7 +29,7 @@ DEFAULT_DECK = "mista"
 DECK_FILE_SUFFIXES = (".toml", ".json")
 
 
-class CardBattle(Game, DeckBuilding, GreedyPolicy):
+class CardBattle(Game, DeckBuilding, GreedyPolicy, TunedSearch):
     name = "cardbattle"
     player_names = PLAYERS
     implementations = ("fast", "reference")
@@ -39,6 +39,10 @@ class CardBattle(Game, DeckBuilding, GreedyPolicy):
     # No useful bound (void rounds up to max-rounds, tie-break chains): the kernel's history
     # grows with the game instead (engine/kernel.pxd).
     max_game_length = None
+    # ISMCTS's strongest measured settings at full size (docs/cardbattle.md, "Strength and
+    # exploitability"): the game's own playouts and opponent model, inferences, pure play
+    ismcts_defaults = ISMCTSDefaults(playout="heuristic", warmup=30, epsilon=0.1, model=1.0,
+                                     infer=True, play="best")
     bench_settings = BenchSettings(perft_depth=6, mcts_simulations=10000, searchers=("ismcts",))
     rule_options = RULE_OPTIONS + tuple(
         RuleOption(name, (DEFAULT_DECK,) + tuple(d for d in sample_decks() if d != DEFAULT_DECK),

@@ -11,6 +11,7 @@ return their best result so far.
 """
 from __future__ import annotations
 
+from ..tree_size import exactly_solvable
 from .alphabeta import AlphaBetaEngine
 from .base import DEPTH, NODES, SIMS, TIME, Engine, not_enough_memory
 from .dfpn import DfpnEngine
@@ -42,10 +43,6 @@ def default_engine(game) -> str:
     return next((engine for engine in DEFAULTS if engine.accepts(game)), DEFAULTS[0]).name
 
 
-SIZE_PROBES = 16
-_exactly_solvable: dict[tuple, bool] = {}     # by game identity: the estimate is per game
-
-
 def default_analyser(state) -> str:
     """The engine ``analyse`` uses when none is named: the least exploitable at equal time
     where that is measured (docs/cardbattle.md, "External-sampling MCCFR"). mccfr for a
@@ -53,14 +50,10 @@ def default_analyser(state) -> str:
     tree, estimated as solve estimates it, within solve's bound): there every mccfr
     iteration walks a small tree; on a full-size game none finishes, and the game's default
     engine (ismcts) analyses it."""
-    from ..tree_size import MAX_HISTORIES, estimate_histories
     game = state.game
     if game.capabilities.perfect_information or not MCCFREngine.accepts(game):
         return default_engine(game)
-    if game.identity not in _exactly_solvable:
-        _exactly_solvable[game.identity] = estimate_histories(
-            game.new_initial_state(), SIZE_PROBES, stop_above=MAX_HISTORIES) <= MAX_HISTORIES
-    return MCCFREngine.name if _exactly_solvable[game.identity] else default_engine(game)
+    return MCCFREngine.name if exactly_solvable(game) else default_engine(game)
 
 
 __all__ = ["ENGINES", "DEPTH", "NODES", "SIMS", "TIME", "Engine", "AlphaBetaEngine",

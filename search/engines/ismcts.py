@@ -3,8 +3,11 @@ view, within the limits; each search draws from its own seed, and ``workers=N`` 
 root arms of N trees searched in worker processes (search/parallel.py, engines/roots.py)."""
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
+
+from crystalpick.engine.features import ISMCTSDefaults, ismcts_defaults
 
 from ..ismcts import ISMCTS, OPPONENTS, PLAYOUTS, PLAYS
 from ..options import EngineSchema, Option
@@ -12,6 +15,7 @@ from ..parallel import run_in_workers
 from ..requirements import HIDDEN_INFORMATION
 from ..result import Analysis, Line, MixedStrategy
 from ..score import Mean, PovScore
+from ..tree_size import exactly_solvable
 from .base import NODES, SIMS, TIME, SeededEngine, run_in_chunks
 from .roots import ismcts_statistics, merge_ismcts
 
@@ -24,6 +28,9 @@ def secure_move(lines) -> int:
     visited = [line for line in lines if line.visits] or lines
     return max(visited, key=lambda line: line.win_probability
                - 1 / math.sqrt(max(line.visits, 1))).move
+
+
+GAME_TUNED = "game-tuned"      # unset: the game's measured value at full size (game_options)
 
 
 class ISMCTSEngine(SeededEngine):
@@ -39,22 +46,25 @@ class ISMCTSEngine(SeededEngine):
                    "one; named in the output).", choices=("rm",)),
             Option("gamma", "float", 0.1, "Exploration: regret matching's uniform share.",
                    minimum=0, maximum=1, above_minimum=True),
-            Option("playout", "choice", "random", "Playouts uniformly random or by the "
-                   "game's own policy (heuristic).", choices=PLAYOUTS),
-            Option("warmup", "int", 0, "Visits an information set plays the playout policy "
+            Option("playout", "choice", None, "Playouts uniformly random or by the game's own "
+                   "policy (heuristic).", choices=PLAYOUTS, unset=GAME_TUNED),
+            Option("warmup", "int", None, "Visits an information set plays the playout policy "
                    "before its selection rule (heuristic playouts only).", minimum=0,
-                   maximum=10**6),
-            Option("epsilon", "float", 0.0, "Share of uniformly random moves in heuristic "
-                   "playouts.", minimum=0, maximum=1),
-            Option("model", "float", 0.0, "Share of the other players' choices in the tree "
+                   maximum=10**6, unset=GAME_TUNED),
+            Option("epsilon", "float", None, "Share of uniformly random moves in heuristic "
+                   "playouts.", minimum=0, maximum=1, unset=GAME_TUNED),
+            Option("model", "float", None, "Share of the other players' choices in the tree "
                    "made by the game's playout policy from their sampled hand (an opponent "
-                   "model) instead of the selection rule.", minimum=0, maximum=1),
-            Option("infer", "bool", False, "Draw the other player's hand consistent with "
+                   "model) instead of the selection rule.", minimum=0, maximum=1,
+                   unset=GAME_TUNED),
+            Option("infer", "bool", None, "Draw the other player's hand consistent with "
                    "their past choices as the game's playout policy would have made them "
-                   "(the opponent model of model=1; needs the game's history)."),
-            Option("play", "choice", "auto", "The move played: the option with the best win "
+                   "(the opponent model of model=1; needs the game's history).",
+                   unset=GAME_TUNED),
+            Option("play", "choice", None, "The move played: the option with the best win "
                    "rate less 1/sqrt(visits) (best), or that except at a secret simultaneous "
-                   "choice, where it is drawn from the mixed strategy (auto).", choices=PLAYS),
+                   "choice, where it is drawn from the mixed strategy (auto).", choices=PLAYS,
+                   unset=GAME_TUNED),
             Option("opponent", "choice", "public", "The other player's information sets: "
                    "keyed by the public observation or by their own (their sampled hand).",
                    choices=OPPONENTS),
@@ -78,32 +88,42 @@ class ISMCTSEngine(SeededEngine):
     stopped_by = ("simulations", "nodes", "time", "clock")
     requires = (HIDDEN_INFORMATION,)
 
+    def game_options(self, game) -> dict:
+        """The options of a search of ``game``: those left unset take the game's measured
+        defaults (engine/features.py ``ismcts_defaults``; the card battle's are its strength
+        settings) where the game is too large to solve exactly, and the generic ones (which
+        approach the equilibrium) on a small game or one that tunes none."""
+        tuned = ISMCTSDefaults() if exactly_solvable(game) else ismcts_defaults(game)
+        defaults = dataclasses.asdict(tuned)
+        return {key: defaults[key] if value is None and key in defaults else value
+                for key, value in self.options.items()}
+
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         self.check_limits(limits)
         start = time.monotonic()
+        options = self.game_options(state.game)
         rng = self.next_search_rng()
-        seeds = [rng.getrandbits(63) for _ in range(self.options["workers"])]
+        seeds = [rng.getrandbits(63) for _ in range(options["workers"])]
         policy = state.game.playout_policy()
-        if self.options["infer"]:
+        if options["infer"]:
             policy.infer(state.search_kernel(), point_of_view)
         # what the determinizations rest on: the player's whole record where the state has
         # one, else their view (a fresh kernel: no history of the real game below the search)
         knowing = state.knowing_kernel(point_of_view, seeds[0])
         if len(seeds) == 1:
-            stats = self.search(state, knowing, policy, limits, progress, point_of_view,
-                                seeds[0], start, stop)
+            stats = self.search(state, knowing, policy, options, limits, progress,
+                                point_of_view, seeds[0], start, stop)
         else:
             stats = merge_ismcts(run_in_workers([lambda seed=seed: self.search(
-                state, knowing, policy, limits, None, point_of_view, seed, start, stop)
-                for seed in seeds]))
-        return self.result(state, stats, point_of_view, start, rng, knowing)
+                state, knowing, policy, options, limits, None, point_of_view, seed, start,
+                stop) for seed in seeds]))
+        return self.result(state, stats, options, point_of_view, start, rng, knowing)
 
-    def search(self, state, knowing, policy, limits, progress, observer, seed, start,
+    def search(self, state, knowing, policy, options, limits, progress, observer, seed, start,
                stop) -> dict:
-        """One tree's search of ``knowing``'s kernel (cloned; a KnowingKernel) within the
-        limits (or until ``stop`` is set): its raw root statistics, as ``merge_ismcts`` sums
-        them."""
-        options = self.options
+        """One tree's search of ``knowing``'s kernel (cloned; a KnowingKernel) with
+        ``options`` (:meth:`game_options`) within the limits (or until ``stop`` is set): its
+        raw root statistics, as ``merge_ismcts`` sums them."""
         tree = ISMCTS(knowing.kernel.clone(), policy, observer, gamma=options["gamma"],
                       seed=seed, max_nodes=options["max_nodes"], playout=options["playout"],
                       warmup=options["warmup"], opponent=options["opponent"],
@@ -113,13 +133,13 @@ class ISMCTSEngine(SeededEngine):
         tree.reset_counters()
         for past_soft_limit in run_in_chunks(tree, limits, start):
             if progress:
-                progress(self.result(state, ismcts_statistics(tree), observer, start, None,
-                                     knowing))
+                progress(self.result(state, ismcts_statistics(tree), options, observer, start,
+                                     None, knowing))
             if past_soft_limit:
                 break
         return ismcts_statistics(tree)
 
-    def result(self, state, stats, observer, start, rng, knowing) -> Analysis:
+    def result(self, state, stats, options, observer, start, rng, knowing) -> Analysis:
         """Every option of the observer's decision with its share of the average strategy,
         its win rate and visits; the overall win probability is the strategy's expected win
         rate (the simulations' mean when the observer is not to move), and what the
@@ -147,7 +167,7 @@ class ISMCTSEngine(SeededEngine):
             # drawn even when not used, so each search takes the same share of the seed
             drawn = rng.choices([line.move for line in lines],
                                 [line.probability for line in lines])[0]
-            pure = self.options["play"] == "best" or not stats["secret"]
+            pure = options["play"] == "best" or not stats["secret"]
             play = secure_move(lines) if pure else drawn
             how = "pure" if pure else "drawn"
         elapsed = time.monotonic() - start
@@ -157,9 +177,9 @@ class ISMCTSEngine(SeededEngine):
             score=PovScore(Mean(2 * expected - 1), observer), nodes=stats["nodes"],
             elapsed=elapsed, nps=stats["nodes"] / elapsed if elapsed > 0 else 0.0,
             seldepth=stats["depth"], simulations=simulations, seed=self.seed,
-            workers=self.options["workers"], tree_nodes=stats["tree_nodes"],
+            workers=options["workers"], tree_nodes=stats["tree_nodes"],
             bytes_per_node=ISMCTS.bytes_per_node(), play_move=play,
             strategy=MixedStrategy(
                 knowledge=knowing.knowledge, plies_seen=knowing.plies, play=how or "drawn",
-                selection=self.options["selection"],
-                real_simulations=stats["real_simulations"] if self.options["redraw"] else None))
+                selection=options["selection"],
+                real_simulations=stats["real_simulations"] if options["redraw"] else None))
