@@ -53,13 +53,20 @@ def analyse(state: State, engine: str | Engine, limits: Limits,
     if not limits.is_bounded() and not limits.infinite:
         raise ValueError("analyse needs at least one limit (depth, nodes, simulations, "
                          "time or clock)")
-    point_of_view = whose_view(state, point_of_view)
-    refuse_for(engine.name, state.game)
-    state.search_kernel()       # a GameError for an implementation that cannot be searched
-    return search(state, engine, limits, progress, point_of_view, multipv, stop)
+    point_of_view = searchable_view(state, engine.name, point_of_view)
+    return run_checked(state, engine, limits, progress, point_of_view, multipv, stop)
 
 
-def search(state: State, engine: Engine, limits: Limits, progress: Progress | None,
+def searchable_view(state: State, engine: str, point_of_view: int | None) -> int:
+    """The checks of every analysis (whose view it is, :func:`whose_view`), after the
+    engine's refusal of a game it cannot search and the state's of being searched (a
+    reference implementation has no kernel): a GameError naming what is wrong."""
+    refuse_for(engine, state.game)
+    state.search_kernel()
+    return whose_view(state, point_of_view)
+
+
+def run_checked(state: State, engine: Engine, limits: Limits, progress: Progress | None,
            point_of_view: int, multipv: int = 1, stop: StopFlag | None = None) -> Analysis:
     """:func:`analyse` without its checks, for a caller that made them (a checked
     :class:`AnalysisRequest`): each check runs once a request."""
@@ -160,8 +167,8 @@ class AnalysisRequest:
 
     def run(self, progress: Progress | None = None, stop: StopFlag | None = None) -> Analysis:
         """The search, every check made when the request was (:func:`request_analysis`)."""
-        return search(self.state, self.engine, self.limits, progress, self.viewer,
-                      self.multipv, stop)
+        return run_checked(self.state, self.engine, self.limits, progress, self.viewer,
+                           self.multipv, stop)
 
 
 def request_analysis(state: State, engine: str | None, flags: dict, *, seat: int | None = None,
@@ -180,9 +187,7 @@ def request_analysis(state: State, engine: str | None, flags: dict, *, seat: int
     if spec.name not in ENGINES:
         raise GameError(f"--engine {text!r}: analyse runs {or_list(ANALYSERS)}; {game.name} "
                         f"takes {or_list(analysers_for(game))}")
-    refuse_for(spec.name, game)
-    state.search_kernel()       # a GameError for an implementation that cannot be searched
-    viewer = whose_view(state, seat)
+    viewer = searchable_view(state, spec.name, seat)
     refuse_waiting_seat(state, viewer)
     if state.is_chance_node():
         raise GameError("this position waits for a chance outcome, which is drawn, not "

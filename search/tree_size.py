@@ -1,6 +1,7 @@
 """How large a game's history tree is, estimated by random probes: what decides whether a
-game is small enough to solve exactly (``solve``) and so which engine analyses it by default
-(``search.engines.default_analyser``)."""
+game is small enough to solve exactly (``solve``), and so which engine analyses it by default
+(``search.engines.default_analyser``) and whether ismcts takes the game's full-size defaults
+(``ISMCTSEngine.game_options``)."""
 from __future__ import annotations
 
 import random

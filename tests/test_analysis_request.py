@@ -29,7 +29,7 @@ def counted(monkeypatch, owner, name):
 def test_a_request_makes_each_check_once(monkeypatch, game, engine):
     state = get_game(game, seed=3).new_initial_state()
     name = engine.partition(":")[0]
-    views = counted(monkeypatch, analysis, "whose_view")
+    views = counted(monkeypatch, analysis, "whose_view")      # via searchable_view
     refusals = counted(monkeypatch, ENGINES[name], "refuse")
     request = analysis.request_analysis(state, engine, {})
     result = request.run()

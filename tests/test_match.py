@@ -300,3 +300,18 @@ def test_records_that_cannot_be_written_are_refused_before_the_first_game(tmp_pa
         with pytest.raises(GameError, match="--records .*cannot be written.*no game was played"):
             session.begin()
         assert session.db.connection.execute("SELECT COUNT(*) FROM games").fetchone() == (0,)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_records_that_fail_mid_match_stop_it_keeping_every_stored_game(tmp_path):
+    """A records file that opens but cannot take a write (a full disk): the game that
+    finished is stored, and the match stops in one line naming the file and how to go on."""
+    from crystalpick.apps.match.session import MatchSession
+
+    with MatchSession(tmp_path / "m.sqlite", records="/dev/full") as session:
+        session.plan_match(MatchSettings(game="mattock", engines=["random", "greedy"], games=4,
+                                         seed=5))
+        with pytest.raises(GameError, match=r"--records /dev/full: cannot be written .*1 "
+                                            r"finished games are saved.*--resume --match-id 1"):
+            session.play(1, None)
+        assert session.db.connection.execute("SELECT COUNT(*) FROM games").fetchone() == (1,)

@@ -4,11 +4,15 @@ starts from."""
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from crystalpick.engine import GameError, get_game
 from crystalpick.search.seeds import derive_seed
 
 from .records import parse_records
+
+if TYPE_CHECKING:                       # settings.py imports this module
+    from .settings import MatchSettings
 
 
 def opening_state(game, opening: str | None):

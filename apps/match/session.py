@@ -7,7 +7,8 @@ settings, checked) or claimed (a stored match or tournament, locked for this pro
 on an executor, begun (every engine started once where the games run, then a new match or
 tournament stored, atomically, with the lock taken before anyone else can see it), and run:
 every pending game of every match submitted, interleaved pair by pair, each stored the moment
-it finishes. However it ends (finished, an SPRT decision, Ctrl-C, SIGTERM, a lost cluster),
+it finishes, its record appended to the records file. ``play`` does the opening, beginning
+and running in one call and ``report`` gives the document of what was finished. However it ends (finished, an SPRT decision, Ctrl-C, SIGTERM, a lost cluster),
 leaving the ``with`` block cancels what is outstanding, releases the lock and closes the
 database; every finished game is kept, and :attr:`states` still hold them for a report.
 """
@@ -19,7 +20,6 @@ from crystalpick.engine import GAMES, GameError
 from crystalpick.engine.features import DeckBuilding, provides
 
 from crystalpick.search import executors
-from crystalpick.search.executors import ExecutorError
 from .db import ResultsDB
 from .lock import MatchLock
 from .ratings import Unit, connected_groups, players, rate
@@ -28,6 +28,10 @@ from .runner import MatchState, check_engines, load_match, run_matches
 from .settings import MatchSettings
 from .termination import EngineStartError
 from .tournament import TournamentSettings, stored_tournament
+
+
+class RecordsUnwritable(GameError):
+    """The records file failed while the games went on (a full disk): the game is stored."""
 
 
 class MatchSession:
@@ -66,7 +70,10 @@ class MatchSession:
                 self.executor.close()
         finally:
             if self._records is not None:
-                self._records.close()
+                try:
+                    self._records.close()
+                except OSError:         # what failed to be written was said when it failed
+                    pass
             if self.lock is not None:
                 self.lock.release()
             if self._db is not None:
@@ -177,7 +184,7 @@ class MatchSession:
         where = self.open(concurrency, cluster)
         try:
             self.begin()
-        except (EngineStartError, ExecutorError) as err:
+        except (EngineStartError, executors.ExecutorError) as err:
             raise GameError(f"{'engine ' if isinstance(err, EngineStartError) else ''}{err}; "
                             f"no game was played") from None
         if on_begin is not None:
@@ -188,9 +195,12 @@ class MatchSession:
         except EngineStartError as err:
             raise GameError(f"engine {err}; {self.kind} stopped, {self.finished_games} "
                             f"finished games are saved: fix the engine and {hint}") from None
-        except ExecutorError as err:
+        except executors.ExecutorError as err:
             raise GameError(f"{err}; {self.kind} stopped, {self.finished_games} finished games "
                             f"are saved in {self.db.path}: start it again and {hint}") from None
+        except RecordsUnwritable as err:
+            raise GameError(f"{err}; {self.kind} stopped, {self.finished_games} finished games "
+                            f"are saved in {self.db.path}: mend it and {hint}") from None
 
     def report(self) -> dict:
         """The document of what was finished: the match's summary, or the tournament's
@@ -204,8 +214,12 @@ class MatchSession:
         ``on_game(state, outcome)`` is called."""
         def finished(state, outcome):
             if self._records is not None:
-                self._records.write(outcome.record + "\n")
-                self._records.flush()
+                try:
+                    self._records.write(outcome.record + "\n")
+                    self._records.flush()
+                except OSError as err:
+                    raise RecordsUnwritable(f"--records {self.records_path}: cannot be "
+                                            f"written ({err.strerror})") from None
             if on_game is not None:
                 on_game(state, outcome)
         run_matches(self.db, self.states, self.executor, finished)

@@ -76,7 +76,8 @@ def parse_tc(text: str | None) -> tuple[float, float] | None:
     except ValueError:
         raise GameError(f"--tc {text!r}: expected SECONDS[+INCREMENT], e.g. 10+0.1") from None
     if not all(0 <= value < float("inf") for value in parsed) or parsed[0] == 0:
-        raise GameError(f"--tc {text!r}: the time must be positive, the increment not negative")
+        raise GameError(f"--tc {text!r}: expected a finite time above 0 and a finite "
+                        f"increment not below 0")
     return parsed
 
 

@@ -12,7 +12,6 @@ stops the build itself.
 """
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass, field
 
