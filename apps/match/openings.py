@@ -4,15 +4,11 @@ starts from."""
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING
 
 from crystalpick.engine import GameError, get_game
 from crystalpick.search.seeds import derive_seed
 
 from .records import parse_records
-
-if TYPE_CHECKING:                       # settings.py imports this module
-    from .settings import MatchSettings
 
 
 def opening_state(game, opening: str | None):
@@ -46,7 +42,7 @@ def load_openings(text: str, source: str) -> list[str]:
 OPENING_PLIES = 2          # random plies of a default opening (more when those run out)
 
 
-def default_openings(settings: MatchSettings) -> tuple[list[str], str]:
+def default_openings(settings) -> tuple[list[str], str]:
     """Openings for a match given none, and what to tell the user. A game whose start and
     play have no chance would replay the same pair between two deterministic engines, so
     each pair gets its own opening: distinct random move lists drawn from the match seed.
@@ -86,7 +82,9 @@ def random_openings(game, seed: int, count: int) -> list[str]:
     return openings
 
 
-def opening_for(settings: MatchSettings, pair: int) -> str | None:
+def opening_for(settings, pair: int) -> str | None:
+    """The opening of ``pair`` of a match (its settings.py ``MatchSettings``: a type this
+    module does not import, as settings.py imports it)."""
     if not settings.openings:
         return None
     if settings.openings_order == "random":
