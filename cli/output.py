@@ -30,6 +30,8 @@ def line_document(rank: int, line, depth: int | None, describe=None) -> dict:
         document["probability"] = round(line.probability, 4)
     if depth is not None:
         document["depth"] = depth
+    if line.symmetric_to is not None:
+        document["symmetric_to"] = line.symmetric_to
     return document
 
 
@@ -43,6 +45,8 @@ def analysis_document(analysis, inputs: dict, final: bool, describe=None) -> dic
         "lines": [line_document(rank, line, line_depth(line, analysis), describe)
                   for rank, line in enumerate(analysis.lines, 1)],
     }
+    if analysis.move_classes is not None:
+        result["move_classes"] = analysis.move_classes
     if analysis.tree_nodes is not None:
         result.update(tree_nodes=analysis.tree_nodes, tree_kept=analysis.tree_kept,
                       bytes_per_node=analysis.bytes_per_node)
@@ -121,7 +125,8 @@ def lines_table(analysis, to_move: str, describe=None) -> str:
         effort = line.visits if line.visits is not None else line_depth(line, analysis)
         rows.append([str(rank), describe(line.move) if describe else line.move_str,
                      line.score.text(),
-                     f"{100 * line.win_probability:.1f}", str(effort), " ".join(line.pv_str)])
+                     f"{100 * line.win_probability:.1f}", str(effort), " ".join(
+                         line.pv_str + twin_note(line))])
     widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header) - 1)]
     out = [f"scores are for {whose}"]
     for row in [header] + rows:
@@ -132,12 +137,20 @@ def lines_table(analysis, to_move: str, describe=None) -> str:
                                                  if analysis.seldepth is not None else ""))
     out.append(f"{effort}, {analysis.nodes:,} nodes in {analysis.elapsed:.2f} s "
                f"({analysis.nps:,.0f} nodes/s)")
+    if analysis.move_classes is not None and len(analysis.lines) > 1:
+        out.append(f"one line for each of the first moves' {analysis.move_classes} symmetry "
+                   f"classes (docs/search.md)")
     deeper = analysis.depth is not None and any(
         line.depth is not None and line.depth > analysis.depth for line in analysis.lines)
     if deeper:
         out.append(f"depth-{analysis.depth + 1} lines (the iteration the stop cut short) lead; "
                    f"scores of two depths are not ranked against each other (docs/search.md)")
     return "\n".join(out)
+
+
+def twin_note(line) -> list[str]:
+    """What a line of a move symmetric to an earlier line's says after its PV."""
+    return [] if line.symmetric_to is None else [f"(= {line.symmetric_to} by symmetry)"]
 
 
 def diagram_marks(analysis) -> list:

@@ -570,10 +570,11 @@ cdef class AlphaBeta:
         searches until replaced."""
         self.stop = StopFlag() if flag is None else flag
 
-    def begin(self):
+    def begin(self, moves=None):
         """Start a search of the kernel's position: reset counters and limits, list the root
-        moves."""
-        cdef long long n, i
+        moves (only those of ``moves`` if given: one of each symmetry class, so multi-PV
+        lines are distinct choices and no line is a table hit of its twin without a PV)."""
+        cdef long long n, i, kept = 0
         self.nodes = 0
         self.seldepth = 0
         self.stopped = False
@@ -602,8 +603,13 @@ cdef class AlphaBeta:
             raise MemoryError()
         self.kernel.moves(self.root_moves, n)
         for i in range(n):
-            self.root_scores[i] = -INFINITE_SCORE
-        self.root_count = n
+            if moves is None or self.root_moves[i] in moves:
+                self.root_moves[kept] = self.root_moves[i]
+                self.root_scores[kept] = -INFINITE_SCORE
+                kept += 1
+        if kept == 0:
+            raise ValueError("begin: none of the given root moves is legal here")
+        self.root_count = kept
 
     @property
     def nodes(self):

@@ -18,6 +18,7 @@ class Line:
     visits: int | None = None        # MCTS, ISMCTS
     probability: float | None = None  # ISMCTS: the move's share of the mixed strategy
     depth: int | None = None         # alpha-beta: the iteration its score comes from (multipv.py)
+    symmetric_to: str | None = None  # an earlier line's move whose position mirrors this one's
 
     @property
     def win_probability(self) -> float:
@@ -51,6 +52,7 @@ class Analysis:
     nps: float
     depth: int | None = None          # alpha-beta: last completed iteration (a line may be deeper)
     seldepth: int | None = None       # alpha-beta: deepest ply entered; MCTS: deepest tree ply
+    move_classes: int | None = None   # alpha-beta: the root's symmetry classes, one line each
     simulations: int | None = None    # MCTS
     seed: int | None = None           # MCTS: the seed used (give it back to reproduce)
     workers: int = 1

@@ -27,12 +27,26 @@ def first_move_classes(state) -> list[list[int]]:
     return list(classes.values())
 
 
-def use_symmetry(choice: str, state) -> bool:
+def use_symmetry(choice: str, state, classes: list[list[int]] | None = None) -> bool:
     """Whether a search of ``state`` keys its table by canonical keys: ``on``, ``off`` or
-    ``auto`` (on when two first moves lead to symmetric positions)."""
+    ``auto`` (on when two first moves lead to symmetric positions; ``classes``: the
+    state's :func:`first_move_classes` if the caller has them)."""
     if choice not in SYMMETRY_CHOICES:
         raise ValueError(f"symmetry={choice}: expected {'|'.join(SYMMETRY_CHOICES)}")
     if choice != "auto":
         return choice == "on"
-    classes = first_move_classes(state)
+    classes = first_move_classes(state) if classes is None else classes
     return sum(len(c) for c in classes) > len(classes)
+
+
+def twins(state, moves) -> dict[int, int]:
+    """Each of ``moves`` whose position is symmetric to an earlier one's, mapped to that
+    earlier move: the multi-PV lines a search without shared entries shows twice."""
+    kernel = state.search_kernel().clone()
+    first: dict[int, int] = {}
+    found = {}
+    for move in moves:
+        kernel.play(move)
+        found[move] = first.setdefault(kernel.canonical, move)
+        kernel.undo()
+    return {move: earlier for move, earlier in found.items() if earlier != move}

@@ -10,7 +10,7 @@ from ..options import EngineSchema, Option
 from ..requirements import PERFECT_INFORMATION
 from ..result import Analysis, Line, line_strings
 from ..score import PovScore, Proven, from_alphabeta
-from ..symmetry import use_symmetry
+from ..symmetry import first_move_classes, twins, use_symmetry
 from .base import DEPTH, MAX_DEPTH, NODES, SYMMETRY, TIME, Engine, root_view
 
 SOFT_ITERATION_SHARE = 0.4   # don't start an iteration after this share of the soft budget
@@ -37,10 +37,13 @@ class AlphaBetaEngine(Engine):
         self.options = self.schema.settings(options)
         self.searcher: AlphaBeta | None = None
         self.game = None
+        self.classes: list[list[int]] | None = None
 
     def allocate(self, state) -> None:
         """The searcher (its transposition table) for ``state``'s game, set at ``state``;
-        kept between the positions of one game."""
+        kept between the positions of one game. Where it shares the entries of symmetric
+        positions and two first moves are alike, the root's first-move classes
+        (``classes``): the search ranks one move of each."""
         kernel = state.search_kernel().clone()
         options = {k: v for k, v in self.options.items() if k != "symmetry"}
         if self.searcher is None or self.game != state.game.identity:
@@ -48,7 +51,11 @@ class AlphaBetaEngine(Engine):
             self.game = state.game.identity
         else:
             self.searcher.set_kernel(kernel)
-        self.searcher.symmetry = use_symmetry(self.options["symmetry"], state)
+        choice = self.options["symmetry"]
+        classes = first_move_classes(state) if choice != "off" else None
+        self.searcher.symmetry = use_symmetry(choice, state, classes)
+        alike = self.searcher.symmetry and sum(map(len, classes)) > len(classes)
+        self.classes = classes if alike else None
 
     def analyse(self, state, limits, progress, point_of_view, multipv, stop=None):
         self.check_limits(limits)
@@ -56,7 +63,7 @@ class AlphaBetaEngine(Engine):
         searcher = self.searcher
         soft, hard = limits.budget()
         start = time.monotonic()
-        searcher.begin()
+        searcher.begin(None if self.classes is None else {c[0] for c in self.classes})
         searcher.set_stop(stop)
         completed = None
         previous = None
@@ -92,8 +99,11 @@ class AlphaBetaEngine(Engine):
         def typed(value: float) -> PovScore:
             return PovScore(from_alphabeta(value, scale), view).viewed_by(point_of_view)
 
+        alike = twins(state, [pv[0] for _, pv, _ in raw if pv])
         lines = [Line(move=pv[0], move_str=state.move_to_str(pv[0]), pv=list(pv),
-                      pv_str=line_strings(state, pv), score=typed(value), depth=line_depth)
+                      pv_str=line_strings(state, pv), score=typed(value), depth=line_depth,
+                      symmetric_to=state.move_to_str(alike[pv[0]]) if pv[0] in alike
+                      else None)
                  for value, pv, line_depth in raw if pv]
         elapsed = time.monotonic() - start
         nodes = self.searcher.nodes
@@ -102,5 +112,6 @@ class AlphaBetaEngine(Engine):
             point_of_view_name=state.game.player_names[point_of_view], lines=lines,
             score=typed(raw[0][0]), nodes=nodes,
             elapsed=elapsed, nps=nodes / elapsed if elapsed > 0 else 0.0, depth=depth,
-            seldepth=self.searcher.seldepth)
+            seldepth=self.searcher.seldepth,
+            move_classes=None if self.classes is None else len(self.classes))
 

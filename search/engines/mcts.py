@@ -18,6 +18,7 @@ from ..parallel import run_in_workers
 from ..requirements import PERFECT_INFORMATION
 from ..result import Analysis, Line, line_strings
 from ..score import PovScore, from_mcts
+from ..symmetry import twins
 from .base import NODES, SIMS, TIME, Engine, root_view, run_in_chunks
 from .roots import mcts_statistics, merge_mcts
 
@@ -178,12 +179,15 @@ class MCTSEngine(Engine):
         ordered = [] if state.is_chance_node() else sorted(stats["children"], key=rank,
                                                             reverse=True)[:multipv]
         lines = []
+        alike = twins(state, [child[0] for child in ordered])
         for move, visits, value, proven in ordered:
             pv = stats["pvs"].get(move) or [move]
             score = PovScore(from_mcts(value / visits if visits else 0.0, proven), 0)
             lines.append(Line(move=move, move_str=state.move_to_str(move), pv=pv,
                               pv_str=line_strings(state, pv),
-                              score=score.viewed_by(point_of_view), visits=visits))
+                              score=score.viewed_by(point_of_view), visits=visits,
+                              symmetric_to=state.move_to_str(alike[move]) if move in alike
+                              else None))
         _, root_visits, root_value, root_proven = stats["root"]
         if root_proven is None and lines:
             score = lines[0].score
