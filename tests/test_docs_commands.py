@@ -38,6 +38,7 @@ RUN = (
     'crystalpick show maatatahay --seed 3 --moves "B1+W10 first:W c4> load:e a2^ load:-"',
     'crystalpick analyse mattock --moves "h5/h4-h5 g3" --depth 5 --multipv 3',
     "crystalpick analyse maatatahay --seed 7 --engine mcts:sims=5000 --multipv 3",
+    "crystalpick analyse mattock --engine mcts:sims=1000 --seed 2 --multipv 2",
     'crystalpick analyse cardbattle --seed 7 --moves "keep keep toss:P2 call:forca" --seat first',
     "crystalpick analyse cardbattle --seed 5 --engine mccfr:root=view,horizon=1,time=1",
     'crystalpick solve mattock "3-1/-2---/o-1-2-/1-1x-1--/-1-2--2/-x-2-2/3-1x1/-1--oo/--3 o"',
