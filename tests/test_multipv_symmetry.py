@@ -54,17 +54,23 @@ def test_ranking_one_move_a_class_keeps_the_scores_of_an_exact_search():
     assert {classes[line.move]: {line.score} for line in shared.lines} == by_class
 
 
+def twins_named(state, lines) -> int:
+    """Check that each line names the earlier line of its class, if any; count the twins."""
+    classes, seen = class_of(state), {}
+    for line in lines:
+        first = seen.setdefault(classes[line.move], line.move_str)
+        assert line.symmetric_to == (None if first == line.move_str else first)
+    return sum(line.symmetric_to is not None for line in lines)
+
+
 def test_without_shared_entries_a_twin_names_the_earlier_line_of_its_class():
     state = start()
-    classes = class_of(state)
     result = analyse(state, make_engine("alphabeta", symmetry="off"), Limits(depth=2),
                      multipv=36)
     assert result.move_classes is None
-    seen = {}
-    for line in result.lines:
-        first = seen.setdefault(classes[line.move], line.move_str)
-        assert line.symmetric_to == (None if first == line.move_str else first)
-    assert sum(line.symmetric_to is not None for line in result.lines) == 24
+    assert twins_named(state, result.lines) == 24
+    mcts = analyse(state, make_engine("mcts", seed=2), Limits(simulations=1000), multipv=36)
+    assert twins_named(state, mcts.lines) == 24
 
 
 def test_the_table_and_the_json_say_which_line_a_twin_repeats():
