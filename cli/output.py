@@ -138,8 +138,8 @@ def lines_table(analysis, to_move: str, describe=None) -> str:
     out.append(f"{effort}, {analysis.nodes:,} nodes in {analysis.elapsed:.2f} s "
                f"({analysis.nps:,.0f} nodes/s)")
     if analysis.move_classes is not None and len(analysis.lines) > 1:
-        out.append(f"one line for each of the first moves' {analysis.move_classes} symmetry "
-                   f"classes (docs/search.md)")
+        out.append(f"the first moves fall into {analysis.move_classes} symmetry classes: each "
+                   f"line is of another (docs/search.md)")
     deeper = analysis.depth is not None and any(
         line.depth is not None and line.depth > analysis.depth for line in analysis.lines)
     if deeper:

@@ -89,6 +89,8 @@ def test_the_table_and_the_json_say_which_line_a_twin_repeats():
         assert line.get("symmetric_to", line["move"]) in earlier | {line["move"]}
         earlier.add(line["move"])
     assert sum("symmetric_to" in line for line in lines) == 24
+    table = runner.invoke(cli, ["analyse", "mattock", "--depth", "2", "--multipv", "3"]).output
+    assert "fall into 12 symmetry classes" in table and "by symmetry)" not in table
     shared = json.loads(runner.invoke(cli, ["analyse", "mattock", "--depth", "2",
                                             "--multipv", "3", "--json"]).output)
     jsonschema.validate(shared, SCHEMA)
