@@ -23,7 +23,7 @@ def test_bad_input_reprompts_then_moves_and_engine_answers():
 
 def test_undo_returns_to_the_humans_turn_and_save_writes_a_record(tmp_path):
     path = tmp_path / "game.rec"
-    result = play(f"h5\nundo\nc5\nsave {path}\nquit\n")
+    result = play(f"h5\nundo\nc5\nview\nsave {path}\nquit\n")
     assert result.exit_code == 0, result.output
     record, = parse_records(path.read_text())
     assert record.plies[0].move == "c5" and len(record.plies) == 2
