@@ -21,7 +21,7 @@ CREATURE_FILL, BOOST_FILL, BACK_FILL = "#e3f2fd", "#f1f8e9", "#5d4037"
 CRYSTAL_FILL = "#7b1fa2"
 CALL_W, CALL_H, CALLS_H = 190, 26, 50     # a marked call's box, the row of them
 LINE_CHARS = 16                 # characters of 11 px text that fit inside a card
-PLACE_H = 16                    # the row of hand places above the cards
+PLACE_H = 18                    # the row of hand places above the cards
 KEY_H = 24                      # a row of the key
 BEFORE_TOSS = ("deal", "mulligan", "redeal", "toss")    # phases where nobody calls yet
 
@@ -120,7 +120,7 @@ def svg(observation: dict, cards: CardSet, title: str, marks=()) -> str:
         x += GAP * 3
         if seat["hand"] is not None:
             for place, number in enumerate(seat["hand"], 1):
-                parts.append(f'<text class="place" x="{x + CARD_W / 2}" y="{top - 4}" '
+                parts.append(f'<text class="place" x="{x + CARD_W / 2}" y="{top - 9}" '
                              f'font-size="13" font-weight="bold" text-anchor="middle">'
                              f'{place}</text>')
                 parts.append(card_svg(cards, number, x, top, "hand", called))
@@ -141,7 +141,7 @@ KEY_ITEMS = (("rect", CREATURE_FILL, "creature"), ("rect", BOOST_FILL, "equipmen
              ("rect", BACK_FILL, "face down"), ("circle", CRYSTAL_FILL, "crystal won"),
              ("sign", "★", "mythic"), ("sign", "*", "called attribute (bold)"),
              ("sign", "1", "hand place: type it to pick the card"))
-MARK_ITEM = ("mark", MARK, "a move's rank and share (ISMCTS)")
+MARK_ITEM = ("mark", MARK, "a marked move: its rank, then its share or score")
 
 
 def key_svg(width: float, marked: bool) -> list[list[str]]:
