@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from crystalpick.cli.main import cli
 from crystalpick.engine import sample_chance
 from crystalpick.engine.cardbattle import CardBattle
-from crystalpick.engine.cardbattle.moves import M_BOOST, M_DRAW, encode, kind_of, payload_of
-from crystalpick.engine.cardbattle.position import BOOST, REFILL, TIEBREAK
+from crystalpick.engine.cardbattle.moves import M_BOOST, encode, payload_of
+from crystalpick.engine.cardbattle.position import BOOST, REDEAL, REFILL, SEEK, TIEBREAK
 from crystalpick.engine.game import IllegalMoveError
 from crystalpick.engine.marks import MoveMark
 
@@ -64,6 +64,14 @@ def test_a_refill_draw_says_whose_and_why_and_hides_the_card_from_the_other():
     referee = state.describe_seen(move)
     assert referee == f"P{actor + 1} draw:{payload_of(move)} {name} (refill to 5 cards)"
     assert state.describe_seen(move, 1 - actor) == f"P{actor + 1} draw:? (refill to 5 cards)"
+
+
+@pytest.mark.parametrize("phase, why", [(REDEAL, "a new hand after the mulligan"),
+                                        (SEEK, "no creature in hand: draws until one comes")])
+def test_a_mulligan_or_seek_draw_says_why(phase, why):
+    state = first(lambda s: s.to_position().phase == phase)
+    actor = state.to_position().actor
+    assert state.describe_seen(state.legal_moves()[0], 1 - actor) == f"P{actor + 1} draw:? ({why})"
 
 
 def test_a_tie_break_draw_says_it_is_one_and_what_it_counts():

@@ -48,7 +48,7 @@ def chance_text(pos: Position, cards: CardSet, options: Options, move: int, show
         why = {DEAL: "the deal", REDEAL: "a new hand after the mulligan",
                SEEK: "no creature in hand: draws until one comes",
                REFILL: (f"refill to {options.hand} cards" if options.refill == "five"
-                        else "refill: one card")}.get(pos.phase, "a draw")
+                        else "refill: one card")}[pos.phase]
     return f"{players[pos.actor]} {shown} ({why})"
 
 
