@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from crystalpick.cli.main import cli
 from crystalpick.engine import sample_chance
 from crystalpick.engine.cardbattle import CardBattle
-from crystalpick.engine.cardbattle.moves import M_BOOST, encode, payload_of
+from crystalpick.engine.cardbattle.moves import M_BOOST, M_DRAW, encode, kind_of, payload_of
 from crystalpick.engine.cardbattle.position import BOOST, REDEAL, REFILL, SEEK, TIEBREAK
 from crystalpick.engine.game import IllegalMoveError
 from crystalpick.engine.marks import MoveMark
@@ -87,6 +87,31 @@ def test_a_tie_break_draw_says_it_is_one_and_what_it_counts():
             assert text.endswith(f"(tie-break card: {attribute} {value})")
         else:
             assert text.endswith("(tie-break: not a creature, so discarded and drawn again)")
+
+
+@pytest.mark.parametrize("impl", ["fast", "reference"])
+def test_a_draw_says_when_the_discard_pile_was_just_shuffled_into_the_deck(impl):
+    """§4.9: a reshuffle happens when a draw meets an empty deck, so the line says it exactly
+    where the drawer's deck was empty after the last ply (before the steps that followed)."""
+    said = []
+    for seed in (1, 2):
+        state = CardBattle(seed=seed, impl=impl).new_initial_state()
+        rng = random.Random(seed)
+        left = None             # each deck's size after the last ply, before the steps
+        while not state.is_terminal():
+            pos = state.to_position()
+            if state.is_chance_node() and pos.phase != REDEAL and left is not None:
+                emptied = left[pos.actor] == 0
+                text = state.describe_seen(state.legal_moves()[0])
+                assert ("discard pile shuffled into it" in text) == emptied, text
+                said.append(emptied)
+            left = [len(seat.deck) for seat in pos.seats]
+            move = (sample_chance(state, rng.random()) if state.is_chance_node()
+                    else rng.choice(state.legal_moves()))
+            if state.is_chance_node() and kind_of(move) == M_DRAW:
+                left[pos.actor] -= 1
+            state.play(move)
+    assert any(said) and not all(said)
 
 
 def test_the_toss_says_who_calls():

@@ -32,10 +32,11 @@ def describe_move(move: int, cards: CardSet, players: tuple[str, ...]) -> str:
 
 
 def chance_text(pos: Position, cards: CardSet, options: Options, move: int, shown: str,
-                players: tuple[str, ...]) -> str:
+                players: tuple[str, ...], reshuffled: bool = False) -> str:
     """A chance outcome about to happen in ``pos``, ``shown`` as the reader may see it
     (``draw:?`` for another player's draw into hand), with whose draw it is and why, so a
-    line between two screens tells what happened: ``P2 draw:? (refill to 5 cards)``."""
+    line between two screens tells what happened: ``P2 draw:? (refill to 5 cards)``;
+    ``reshuffled``: the drawer's discard pile has just become their deck (§4.9)."""
     if kind_of(move) == M_TOSS:
         return f"{shown} (the coin toss: {players[payload_of(move)]} calls the first round)"
     if pos.phase == TIEBREAK:
@@ -49,6 +50,8 @@ def chance_text(pos: Position, cards: CardSet, options: Options, move: int, show
                SEEK: "no creature in hand: draws until one comes",
                REFILL: (f"refill to {options.hand} cards" if options.refill == "five"
                         else "refill: one card")}[pos.phase]
+    if reshuffled:
+        why += "; the deck was empty: the discard pile shuffled into it"
     return f"{players[pos.actor]} {shown} ({why})"
 
 

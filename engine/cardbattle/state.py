@@ -10,7 +10,7 @@ from .moves import format_move, parse_move_syntax
 from .notation import PLAYERS, format_observation, format_position
 from .observation import observe, referee_view
 from .people import PEOPLE_FORMS, chance_text, describe_move, move_for_people
-from .position import CHANCE_PHASES, Position
+from .position import CHANCE_PHASES, REDEAL, Position
 from .rules import end_reason, refusal
 from .sampling import determinize
 from .zobrist import position_key
@@ -118,12 +118,27 @@ class CardBattleState(State):
 
     def describe_seen(self, move: int, player: int | None = None) -> str | None:
         """As the contract's, and a chance outcome says whose draw it is and why
-        (people.chance_text): the deal, a mulligan, a refill, a tie-break, the toss."""
+        (people.chance_text): the deal, a mulligan, a refill, a tie-break, the toss, and a
+        reshuffle just made."""
         seen = super().describe_seen(move, player)
         pos = self.to_position()
         if seen is None or pos.phase not in CHANCE_PHASES:
             return seen
-        return chance_text(pos, self.game.cardset, self.game.options, move, seen, PLAYERS)
+        return chance_text(pos, self.game.cardset, self.game.options, move, seen, PLAYERS,
+                           self.reshuffled())
+
+    def reshuffled(self) -> bool:
+        """§4.9: whether the steps after the last ply shuffled the actor's discard pile into
+        their empty deck: their deck holds a card it did not hold before that ply (only a
+        reshuffle, or a mulligan's hand, puts cards back into a deck). False with no ply
+        played since the state was made (nothing to compare)."""
+        pos = self.to_position()
+        if pos.phase == REDEAL or not self._played:
+            return False
+        before = self.clone()
+        before.undo()
+        return bool(set(pos.seats[pos.actor].deck)
+                    - set(before.to_position().seats[pos.actor].deck))
 
     def svg(self, marks=()) -> str:
         """The same viewer as the screen (:meth:`render`): the observer's view if the state
