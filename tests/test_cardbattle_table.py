@@ -217,3 +217,17 @@ def test_a_rank_disc_stands_apart_from_its_label():
         disc = next(e for e in group if e.get("class") == "line-badge")
         box = next(e for e in group if e.get("class") == "line-box")
         assert float(disc.get("cx")) + float(disc.get("r")) < float(box.get("x"))
+
+
+def test_analyse_draws_the_analysing_players_view_as_its_screen(tmp_path):
+    path = tmp_path / "lines.svg"
+    moves = "keep keep toss:P1 call:forca"
+    result = CliRunner().invoke(cli, ["analyse", "cardbattle", "--seed", "3", "--moves", moves,
+                                      "--sims", "50", "--svg", str(path)])
+    assert result.exit_code == 0, result.output
+    state = CardBattle(seed=3).state(None, moves)
+    root = ET.fromstring(path.read_text(encoding="utf-8"))
+    assert root.find(f"{NS}title").text == state.observation_string(0)
+    hands = [int(g.get("data-card")) for g in root.iter(f"{NS}g") if g.get("class") == "hand"]
+    assert hands == state.to_position().seats[0].hand
+    assert state.observation_string(0) in result.output      # the screen's view
