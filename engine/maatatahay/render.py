@@ -131,5 +131,7 @@ def render(pos: Position, color: bool = False, notation: bool = True) -> str:
         f"  Spirit removed {pos.removed_spirit}  Spirit track {sum(deaths)}{track}",
         f"relics in order taken: {relics}",
         f"pairs on offer: {pairs}",
-    ] + [f"position: {format_position(pos)}"] * notation
+    ]
+    if notation:
+        lines.append(f"position: {format_position(pos)}")
     return "\n".join(lines)
