@@ -79,16 +79,16 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
     if record_path is not None:
         inputs.update(record=record_path,
                       record_ply=len(state.played_moves()) - len(moves.split()))
+    seen = state
+    if game_obj.capabilities.hidden_information:       # the viewer's screen: what they know
+        seen = state.clone()
+        seen.observer = request.viewer
     if not as_json:
-        seen = state
-        if game_obj.capabilities.hidden_information:   # the viewer's screen: what they know
-            seen = state.clone()
-            seen.observer = request.viewer
         click.echo(seen.render(color=use_colour()))
         click.echo("")
     with search_progress(request.limits, inputs, as_json and stream) as progress:
         result, interrupted = stoppable(lambda stop: request.run(progress, stop))
-    write_svg(state, svg_path, diagram_marks(result))
+    write_svg(seen, svg_path, diagram_marks(result))      # the same viewer as the screen
     if as_json:
         document = analysis_document(result, inputs, final=True, describe=state.describe_move)
         document.update({"interrupted": True} if interrupted else {})

@@ -24,8 +24,9 @@ from .common import (InputError, Interrupted, check_folder, chosen_seed, command
 from .output import moves_text
 
 
-HELP = ("commands: a move (in notation, or as the screen offers) | moves | show | hint | undo "
-        "| save FILE | help | quit")
+HELP = ("commands: a move (in notation, or as the screen offers) | moves | show | view (the "
+        "position string) | hint | undo | save FILE | help | quit")
+HINT_TIME = 1.0                 # seconds of the hint's analysis
 
 
 class TerminalGame:
@@ -57,19 +58,41 @@ class TerminalGame:
 
     def view(self) -> str:
         """The position as the human may see it (all of it under perfect information): the
-        game draws it for a state whose ``observer`` is the human."""
+        game draws it for a state whose ``observer`` is the human. The position string is
+        left to the ``view`` command: a card game's is hundreds of characters."""
         if self.viewer is None:
-            return self.state.render(color=self.color)
+            return self.state.render(color=self.color, notation=False)
         seen = self.state.clone()
         seen.observer = self.viewer
-        return seen.render(color=self.color)
+        return seen.render(color=self.color, notation=False)
+
+    def notation(self) -> str:
+        """The position string as the human may see it: the referee's, or their view."""
+        if self.viewer is None:
+            return f"position: {self.state.position()}"
+        return (f"{self.game.player_names[self.viewer]}'s view: "
+                f"{self.state.observation_string(self.viewer)}")
+
+    def hint(self, side: int) -> None:
+        """The move ``side``'s own analysis recommends (the game's analyser, as 'analyse'
+        runs it, from what that player sees) and that player's win probability by it."""
+        from crystalpick.search.analysis import request_analysis
+        name = self.game.player_names[side]
+        try:
+            request = request_analysis(self.state, None, {"time": HINT_TIME}, seat=side,
+                                       seed=self.seed)
+            result = request.run()
+        except GameError as err:
+            self.say(f"no hint: {err}")
+            return
+        self.say(f"hint: {self.state.describe_move(result.move_to_play)} ({name}'s win "
+                 f"probability {result.win_probability:.0%}; {result.engine}, "
+                 f"{HINT_TIME:g} s, from {name}'s view)")
 
     def shown(self, move: int) -> str | None:
-        """``move``, about to be played, as the human may see it, for people (a card's
-        name) where they may see all of it."""
-        seen = (self.state.move_to_str(move) if self.viewer is None
-                else self.state.move_to_str_seen_by(move, self.viewer))
-        return self.state.describe_move(move) if seen == self.state.move_to_str(move) else seen
+        """``move``, about to be played, as the human may see it, for people (State.
+        describe_seen: a card's name where they may see it, whose draw and why)."""
+        return self.state.describe_seen(move, self.viewer)
 
     def play(self, move: int, chance: bool = False, comment: dict | None = None) -> None:
         self.record.plies.append(Ply(self.state.move_to_str(move), chance, comment or {}))
@@ -168,12 +191,10 @@ class TerminalGame:
                 self.say(moves_text(self.state, self.state.legal_moves()))
             elif word == "show":
                 self.say(self.view())
+            elif word == "view":
+                self.say(self.notation())
             elif word == "hint":
-                with make_player(parse_spec(self.engine_spec), self.seed, self.game) as helper:
-                    move, comment = helper.choose(self.state, helper.limits(None, 0.0, None),
-                                                  self.record)
-                self.say(f"hint: {self.state.describe_move(move)} "
-                         f"({comment.get('score', '?')})")
+                self.hint(side)
             elif word == "undo":
                 self.undo()
             elif word == "save":
@@ -232,8 +253,9 @@ class TerminalGame:
 def play(game, position, moves, rules, seed, tileset, engine_spec, human, save_path):
     """Play a game in the terminal against an engine (or watch engines play with --human none).
 
-    At your turn type a move, or: moves, show, hint, undo, save FILE, help, quit. The game is
-    kept when it ends: saved (--save FILE), or printed as a record.
+    At your turn type a move, or: moves, show, view (the position string), hint (your own
+    analysis, 1 s), undo, save FILE, help, quit. The game is kept when it ends: saved
+    (--save FILE), or printed as a record.
     """
 
     from crystalpick.search.engines import default_engine

@@ -307,8 +307,9 @@ class State(ABC):
         """Translate move notation to a legal move of this state or raise a GameError."""
 
     @abstractmethod
-    def render(self, color: bool = False) -> str:
-        """A human-readable Unicode diagram of the position (ANSI colours if ``color``)."""
+    def render(self, color: bool = False, notation: bool = True) -> str:
+        """A human-readable Unicode diagram of the position (ANSI colours if ``color``),
+        ending with the position string if ``notation`` (``play`` prints it on request)."""
 
     # -- what one player knows (the observation) ----------------------------------------------
     # A searcher that plays from one player's point of view must read only that player's
@@ -330,6 +331,15 @@ class State(ABC):
         that player may not see hidden (perfect information: all of it); None when the player
         cannot even tell that the move was made."""
         return self.move_to_str(move)
+
+    def describe_seen(self, move: int, player: int | None = None) -> str | None:
+        """``move`` (about to be played here) for people, as ``player`` (None: the referee,
+        who sees everything) sees it: :meth:`describe_move` where they see all of it, else
+        :meth:`move_to_str_seen_by` (None: they cannot tell it was made). A game may add
+        whose move and why (the card battle says whose draw and what it is for)."""
+        seen = self.move_to_str(move) if player is None else self.move_to_str_seen_by(move,
+                                                                                      player)
+        return self.describe_move(move) if seen == self.move_to_str(move) else seen
 
     # -- what one player remembers (the information state) -------------------------------------
     # Everything ``player`` has observed since the state was made (for a new game: since the

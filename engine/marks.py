@@ -46,18 +46,20 @@ def styles(marks) -> list[Style]:
 def group(style: Style, move_text: str, label: str, body: list[str], x: float, y: float,
           size: float = 12) -> list[str]:
     """The SVG of one mark: ``body`` (its shapes), then centred on (x, y) its rank in a disc
-    and its label in a white box, in a ``<g class="line">`` carrying the rank and the move,
-    which tests and tools read."""
+    and, a gap to its right, its label in a white box (so ``1`` and ``69.1%`` never read as
+    ``169.1%``), in a ``<g class="line">`` carrying the rank and the move, which tests and
+    tools read."""
     radius = size * 0.62
+    gap = size * 0.3 if label else 0.0
     text_width = 0.62 * size * len(label) + 6 if label else 0.0
-    left = x - (2 * radius + text_width) / 2
+    left = x - (2 * radius + gap + text_width) / 2
     out = [f'<g class="line" data-rank="{style.rank}" data-move="{escape(move_text)}" '
            f'opacity="{style.opacity}">', *body]
     if label:
-        out += [f'<rect class="line-box" x="{left + radius:.1f}" y="{y - size * 0.75:.1f}" '
-                f'width="{radius + text_width:.1f}" height="{size * 1.5:.1f}" rx="3" '
-                f'fill="white" stroke="{COLOUR}"/>',
-                f'<text class="line-label" x="{left + 2 * radius + text_width / 2:.1f}" '
+        out += [f'<rect class="line-box" x="{left + 2 * radius + gap:.1f}" '
+                f'y="{y - size * 0.75:.1f}" width="{text_width:.1f}" height="{size * 1.5:.1f}" '
+                f'rx="3" fill="white" stroke="{COLOUR}"/>',
+                f'<text class="line-label" x="{left + 2 * radius + gap + text_width / 2:.1f}" '
                 f'y="{y + size * 0.35:.1f}" font-size="{size}" font-weight="bold" '
                 f'text-anchor="middle" fill="{COLOUR}">{escape(label)}</text>']
     out += [f'<circle class="line-badge" cx="{left + radius:.1f}" cy="{y:.1f}" r="{radius:.1f}" '

@@ -78,7 +78,7 @@ def test_play_shows_the_human_only_their_own_view():
     from crystalpick.engine.cardbattle.notation import pile
     start = CardBattle(seed=1).new_initial_state().to_position()
     result = CliRunner().invoke(cli, ["play", "cardbattle", "--engine", "greedy", "--seed", "1"],
-                                input="keep\ncall:forca\n" + "play:0\n" * 3 + "quit\n")
+                                input="keep\nview\ncall:forca\n" + "play:0\n" * 3 + "quit\n")
     assert result.exit_code == 0, result.output
     assert "P1's view: cardbattle view=P1" in result.output and "hand=?" in result.output
     assert f"hand={pile(start.seats[1].hand)}" not in result.output
@@ -86,22 +86,22 @@ def test_play_shows_the_human_only_their_own_view():
     assert "Traceback" not in result.output
 
 
-def test_svg_draws_the_movers_view_only(tmp_path):
-    """show --svg: the player to move sees their own hand, the other hand and a secret choice
-    as card backs, and the crystals won."""
+def test_svg_of_a_view_draws_that_players_view_only(tmp_path):
+    """show --svg of a view (as the screen of that view): the viewer sees their own hand, the
+    other hand and a secret choice as card backs, and the crystals won."""
     import xml.etree.ElementTree as ET
 
     from crystalpick.engine.cardbattle import CardBattle
     moves = "keep keep toss:P2 call:forca play:25"
     path = tmp_path / "view.svg"
-    assert run("show", "cardbattle", "--seed", "7", "--moves", moves, "--svg",
+    state = CardBattle(seed=7).state(None, moves)
+    assert state.current_player() == 1
+    assert run("show", "cardbattle", state.observation_string(1), "--svg",
                str(path)).exit_code == 0
     root = ET.fromstring(path.read_text(encoding="utf-8"))
     ns = "{http://www.w3.org/2000/svg}"
     groups = root.findall(f"{ns}g")
     drawn = {int(g.get("data-card")) for g in groups if g.get("class") == "hand"}
-    state = CardBattle(seed=7).state(None, moves)
-    assert state.current_player() == 1
     assert drawn == set(state.to_position().seats[1].hand)
     backs = [g for g in groups if g.get("class") == "back"]
     assert len(backs) == 2                         # P1's secret choice and P1's hand

@@ -23,7 +23,7 @@ def test_bad_input_reprompts_then_moves_and_engine_answers():
 
 def test_undo_returns_to_the_humans_turn_and_save_writes_a_record(tmp_path):
     path = tmp_path / "game.rec"
-    result = play(f"h5\nundo\nc5\nsave {path}\nquit\n")
+    result = play(f"h5\nundo\nc5\nview\nsave {path}\nquit\n")
     assert result.exit_code == 0, result.output
     record, = parse_records(path.read_text())
     assert record.plies[0].move == "c5" and len(record.plies) == 2
@@ -116,3 +116,9 @@ def test_a_hidden_information_game_quit_midway_is_not_printed_but_can_be_saved(t
     path = tmp_path / "card.rec"
     CliRunner().invoke(cli, [*args, "--save", str(path)], input="keep\nquit\n")
     assert parse_records(path.read_text())[0].plies[0].move == "keep"
+
+
+def test_the_position_string_is_printed_on_request_only():
+    start = get_game("mattock").new_initial_state().position()
+    assert f"position: {start}" not in play("quit\n").output
+    assert play("view\nquit\n").output.count(f"position: {start}") == 1

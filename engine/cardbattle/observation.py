@@ -45,6 +45,15 @@ def observe(pos: Position, cards: CardSet, player: int) -> dict:
             "result": result if pos.result < 0 else PLAYERS[pos.result], "seats": seats}
 
 
+def referee_view(pos: Position, cards: CardSet) -> dict:
+    """The observation of the referee, who sees every hand: each seat as its own player
+    observes it (the diagram of a position with no observer, as its screen shows it)."""
+    seen = observe(pos, cards, 0)
+    seen["seats"] = [observe(pos, cards, p)["seats"][p] for p in range(pos.players)]
+    seen["player"] = "referee"
+    return seen
+
+
 # -- greedy: the best immediate choice against the cards the others may hold ---------------
 
 def win_chance(value: int, against: list[int]) -> float:

@@ -10,8 +10,11 @@ import unicodedata
 
 from ..game import NotationError
 from .cards import CardSet
-from .moves import CARD_KINDS, M_BOOST, M_CALL, M_PLAY, encode, format_move, kind_of, payload_of
-from .position import BOOST, CALL, CHOOSE, Position
+from .moves import (CARD_KINDS, M_BOOST, M_CALL, M_PLAY, M_TOSS, encode, format_move, kind_of,
+                    payload_of)
+from .options import Options
+from .position import BOOST, CALL, CHOOSE, DEAL, REDEAL, REFILL, SEEK, TIEBREAK, Position
+from .rules import settles_tie, tie_value
 
 CARD_MOVES = frozenset(CARD_KINDS.values())
 PEOPLE_FORMS = "or a card of the hand by its place (1, 2, ...) or the start of its name"
@@ -26,6 +29,30 @@ def describe_move(move: int, cards: CardSet, players: tuple[str, ...]) -> str:
     if kind_of(move) in CARD_MOVES and payload_of(move) in cards.cards:
         return f"{text} {cards.card(payload_of(move)).name}"
     return text
+
+
+def chance_text(pos: Position, cards: CardSet, options: Options, move: int, shown: str,
+                players: tuple[str, ...], reshuffled: bool = False) -> str:
+    """A chance outcome about to happen in ``pos``, ``shown`` as the reader may see it
+    (``draw:?`` for another player's draw into hand), with whose draw it is and why, so a
+    line between two screens tells what happened: ``P2 draw:? (refill to 5 cards)``;
+    ``reshuffled``: the drawer's discard pile has just become their deck (§4.9)."""
+    if kind_of(move) == M_TOSS:
+        return f"{shown} (the coin toss: {players[payload_of(move)]} calls the first round)"
+    if pos.phase == TIEBREAK:
+        card = cards.card(payload_of(move))
+        attribute = cards.attributes[pos.attribute]
+        why = (f"tie-break card: {attribute} {tie_value(card, pos.attribute)}"
+               if settles_tie(card, options) else
+               "tie-break: not a creature, so discarded and drawn again")
+    else:
+        why = {DEAL: "the deal", REDEAL: "a new hand after the mulligan",
+               SEEK: "no creature in hand: draws until one comes",
+               REFILL: (f"refill to {options.hand} cards" if options.refill == "five"
+                        else "refill: one card")}[pos.phase]
+    if reshuffled:
+        why += "; the deck was empty: the discard pile shuffled into it"
+    return f"{players[pos.actor]} {shown} ({why})"
 
 
 def folded(text: str) -> str:

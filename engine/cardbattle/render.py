@@ -15,12 +15,16 @@ from .cards import Card, CardSet
 from .moves import M_BOOST, M_CALL, M_DRAW, M_PLAY, kind_of, payload_of
 from .notation import PLAYERS, format_observation, format_position
 from .observation import observe
-from .position import (BOOST, CALL, CHANCE_PHASES, CHOOSE, OVER, PHASE_NAMES, SEEK, TIEBREAK,
-                       Position)
+from .position import (BOOST, CALL, CHANCE_PHASES, CHOOSE, DEAL, MULLIGAN, OVER, PHASE_NAMES,
+                       REDEAL, REFILL, SEEK, TIEBREAK, TOSS, Position)
 from .rules import boost_bonus, in_play, tie_value
 
 BOLD, PLAIN = "\033[1;33m", "\033[0m"
 UNREVEALED = frozenset({CALL, SEEK, CHOOSE})   # the round's creatures are not all shown yet
+BEFORE_TOSS = frozenset({DEAL, MULLIGAN, REDEAL, TOSS})
+DRAWS = {DEAL: "the hands are dealt", REDEAL: "the mulligan's new hand is drawn",
+         TOSS: "the coin is tossed", SEEK: "a player with no creature draws",
+         TIEBREAK: "tie-break cards are drawn", REFILL: "the hands are refilled"}
 ACTIONS = {"mulligan": "to keep the hand or take the mulligan", "call": "to call an attribute",
            "choose": "to choose a creature", "boost": "to boost or pass"}
 
@@ -154,8 +158,9 @@ def table_text(seat: dict, cards: CardSet, revealed: bool) -> str:
     return ", ".join(parts) + value
 
 
-def screen(state, viewer: int | None, color: bool = False) -> str:
-    """The screen for ``viewer`` (None: the referee, who sees every hand)."""
+def screen(state, viewer: int | None, color: bool = False, notation: bool = True) -> str:
+    """The screen for ``viewer`` (None: the referee, who sees every hand), ending with the
+    position string (the viewer's view) if ``notation``."""
     pos = state.to_position()
     cards = state.game.cardset
     seen = observe(pos, cards, 0 if viewer is None else viewer)
@@ -182,6 +187,8 @@ def screen(state, viewer: int | None, color: bool = False) -> str:
     if log:
         lines.append("rounds:")
         lines += [f"  {line}" for line in log]
+    if not notation:
+        return "\n".join(lines)
     if viewer is None:
         lines.append(f"position: {format_position(pos, cards.attributes)}")
     else:
@@ -191,11 +198,20 @@ def screen(state, viewer: int | None, color: bool = False) -> str:
 
 
 def headline(pos: Position, cards: CardSet, to_move: str, target: int) -> str:
+    """Rounds played, as the notation's ``round=`` counts them (the log numbers them from
+    1), then the call as far as it is decided (before the coin toss nobody calls yet) and
+    who acts or what is drawn."""
+    played = f"{pos.round} round{'' if pos.round == 1 else 's'} played (first to {target} " \
+             f"crystals)"
     if pos.phase == OVER:
-        return f"{pos.round} rounds played (first to {target} crystals): the game is over"
-    called = (f"{PLAYERS[pos.caller]} called {cards.attribute_label(pos.attribute)}"
-              if pos.attribute >= 0 else f"{PLAYERS[pos.caller]} calls")
+        return f"{played}: the game is over"
+    if pos.phase in BEFORE_TOSS:
+        called = "nobody calls yet (a coin toss decides who calls first)"
+    elif pos.attribute >= 0:
+        called = f"{PLAYERS[pos.caller]} called {cards.attribute_label(pos.attribute)}"
+    else:
+        called = f"{PLAYERS[pos.caller]} calls"
     tie = ", tie-break" if pos.tiebreak else ""
-    action = ("cards are drawn" if pos.phase in CHANCE_PHASES else
+    action = (DRAWS[pos.phase] if pos.phase in CHANCE_PHASES else
               f"{to_move} {ACTIONS.get(PHASE_NAMES[pos.phase], 'to act')}")
-    return (f"round {pos.round + 1} (first to {target} crystals): {called}{tie}; {action}")
+    return f"{played}: {called}{tie}; {action}"

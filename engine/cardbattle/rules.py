@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from .cards import Card, CardSet
 from .options import Options
-from .position import DRAW_RESULT, NO_CARD, Position, Seat
+from .moves import M_BOOST, M_PLAY, kind_of, payload_of
+from .notation import PLAYERS
+from .position import BOOST, CHOOSE, DRAW_RESULT, NO_CARD, PHASE_NAMES, Position, Seat
 
 
 def boost_bonus(card: Card, target: Card | None, attribute: int) -> int:
@@ -35,6 +37,36 @@ def playable_boosts(pos: Position, cards: CardSet, player: int) -> list[int]:
     target = cards.card(current) if current != NO_CARD else None
     return [n for n in seat.hand
             if boost_bonus(cards.card(n), target, pos.attribute) > 0]
+
+
+def refusal(pos: Position, cards: CardSet, move: int) -> str | None:
+    """Why the actor may not choose (``play:N``) or boost with (``boost:N``) that card here,
+    in words (§4.2, §4.4), or None when the card is not the reason (not such a decision)."""
+    kind, number = kind_of(move), payload_of(move)
+    if kind == M_BOOST and pos.phase != BOOST:
+        return ("a boost comes after the reveal, from a player whose value is lower (§4.4); "
+                f"this is {PLAYERS[pos.actor]}'s {PHASE_NAMES[pos.phase]}")
+    if pos.phase != {M_PLAY: CHOOSE, M_BOOST: BOOST}.get(kind) or number not in cards.cards:
+        return None
+    seat = pos.seats[pos.actor]
+    card = cards.card(number)
+    named = f"#{number} {card.name}"
+    if number not in seat.hand:
+        return f"{named} is not in {PLAYERS[pos.actor]}'s hand"
+    if kind == M_PLAY:
+        return None if card.is_creature else f"{named} is a {card.kind}, not a creature (§4.2)"
+    if card.is_creature:
+        return f"{named} is a creature; a boost is an equipment or a location (§4.4)"
+    attribute = cards.attributes[pos.attribute] if pos.attribute >= 0 else None
+    if attribute is None or card.values[pos.attribute] <= 0:
+        return f"{named} has no bonus in {attribute or 'the called attribute'} (§4.4)"
+    target = cards.card(in_play(seat)) if in_play(seat) != NO_CARD else None
+    if boost_bonus(card, target, pos.attribute) <= 0:
+        kin = "/".join(target.families) if target and target.is_creature else "none"
+        return (f"{named} ({'/'.join(card.families)}) shares no family with "
+                f"{f'#{target.number} {target.name}' if target else 'the card in play'} "
+                f"({kin}) and is not neutral (§4.4)")
+    return None
 
 
 def seat_order_from(start: int, players: int) -> list[int]:

@@ -8,10 +8,10 @@ from .information import events, ply_record, seen_move
 from .steps import played_on
 from .moves import format_move, parse_move_syntax
 from .notation import PLAYERS, format_observation, format_position
-from .observation import observe
-from .people import PEOPLE_FORMS, describe_move, move_for_people
-from .position import Position
-from .rules import end_reason
+from .observation import observe, referee_view
+from .people import PEOPLE_FORMS, chance_text, describe_move, move_for_people
+from .position import CHANCE_PHASES, REDEAL, Position
+from .rules import end_reason, refusal
 from .sampling import determinize
 from .zobrist import position_key
 
@@ -92,8 +92,10 @@ class CardBattleState(State):
             return move
         names = [self.describe_move(m) for m in legal[:SHOWN_ALTERNATIVES]]
         more = f" and {len(legal) - len(names)} more" if len(legal) > len(names) else ""
-        raise IllegalMoveError(f"illegal move {text.strip()!r}: the position waits for "
-                               f"{self.to_move_name()}; legal here: "
+        why = refusal(self.to_position(), self.game.cardset, move)
+        raise IllegalMoveError(f"illegal move {text.strip()!r}: "
+                               + (f"{why}; " if why else "the position waits for "
+                                  f"{self.to_move_name()}; ") + "legal here: "
                                f"{', '.join(names) or 'nothing (the game is over)'}{more}")
 
     def observation(self, player: int) -> dict:
@@ -114,16 +116,43 @@ class CardBattleState(State):
         other move are public."""
         return seen_move(self.to_position(), self.game.cardset.attributes, move, player)
 
-    def svg(self, marks=()) -> str:
-        """The view of the player to move (P1 at a chance node or the end), ``marks`` drawn
-        on their cards and calls."""
-        from .svg import svg
-        viewer = max(self.current_player(), 0)
-        return svg(self.observation(viewer), self.game.cardset,
-                   self.observation_string(viewer), marks)
+    def describe_seen(self, move: int, player: int | None = None) -> str | None:
+        """As the contract's, and a chance outcome says whose draw it is and why
+        (people.chance_text): the deal, a mulligan, a refill, a tie-break, the toss, and a
+        reshuffle just made."""
+        seen = super().describe_seen(move, player)
+        pos = self.to_position()
+        if seen is None or pos.phase not in CHANCE_PHASES:
+            return seen
+        return chance_text(pos, self.game.cardset, self.game.options, move, seen, PLAYERS,
+                           self.reshuffled())
 
-    def render(self, color: bool = False) -> str:
+    def reshuffled(self) -> bool:
+        """§4.9: whether the steps after the last ply shuffled the actor's discard pile into
+        their empty deck: their deck holds a card it did not hold before that ply (only a
+        reshuffle, or a mulligan's hand, puts cards back into a deck). False with no ply
+        played since the state was made (nothing to compare)."""
+        pos = self.to_position()
+        if pos.phase == REDEAL or not self._played:
+            return False
+        before = self.clone()
+        before.undo()
+        return bool(set(pos.seats[pos.actor].deck)
+                    - set(before.to_position().seats[pos.actor].deck))
+
+    def svg(self, marks=()) -> str:
+        """The same viewer as the screen (:meth:`render`): the observer's view if the state
+        has one, else the referee's (every hand face up); ``marks`` drawn on the cards and
+        calls of the player to move."""
+        from .svg import svg
+        if self.observer is not None:
+            return svg(self.observation(self.observer), self.game.cardset,
+                       self.observation_string(self.observer), marks)
+        return svg(referee_view(self.to_position(), self.game.cardset), self.game.cardset,
+                   self.position(), marks)
+
+    def render(self, color: bool = False, notation: bool = True) -> str:
         """The screen (render.py) of the observer if the state has one, else the referee's
         (every hand shown)."""
         from .render import screen
-        return screen(self, self.observer, color)
+        return screen(self, self.observer, color, notation)

@@ -94,7 +94,7 @@ def pending_text(pos: Position) -> str:
     raise ValueError(f"unknown phase {phase}")
 
 
-def render(pos: Position, color: bool = False) -> str:
+def render(pos: Position, color: bool = False, notation: bool = True) -> str:
     border = "   +" + ("-" * WIDTH + "+") * SIDE
     lines = ["    " + "".join(c.center(WIDTH + 1) for c in COLUMNS), border]
     for row in range(SIDE - 1, -1, -1):
@@ -131,6 +131,7 @@ def render(pos: Position, color: bool = False) -> str:
         f"  Spirit removed {pos.removed_spirit}  Spirit track {sum(deaths)}{track}",
         f"relics in order taken: {relics}",
         f"pairs on offer: {pairs}",
-        f"position: {format_position(pos)}",
     ]
+    if notation:
+        lines.append(f"position: {format_position(pos)}")
     return "\n".join(lines)

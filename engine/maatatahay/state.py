@@ -50,8 +50,8 @@ class MaatatahayState(State):
             f"illegal move {text.strip()!r}: the position waits for {pending_text(pos)}; "
             f"legal here: {', '.join(names) or 'nothing (the game is over)'}{more}")
 
-    def render(self, color: bool = False) -> str:
-        return render(self.to_position(), color)
+    def render(self, color: bool = False, notation: bool = True) -> str:
+        return render(self.to_position(), color, notation)
 
     def svg(self, marks=()) -> str:
         from .svg import svg

@@ -19,7 +19,7 @@ def _cell(pos: Position, cell: int, color: bool) -> str:
     return ROCK_GLYPH
 
 
-def render(pos: Position, color: bool = False) -> str:
+def render(pos: Position, color: bool = False, notation: bool = True) -> str:
     """The board top row first, each row followed by its cells' numbers (the last digit:
     a row's numbers start at 1 on its left; its last cell is named on the right), then
     the key and the position."""
@@ -40,5 +40,6 @@ def render(pos: Position, color: bool = False) -> str:
     lines.append("miners off the board: " + ", ".join(
         f"{MINER_GLYPHS[p]} {pos.off_board(p)}" for p in (0, 1)))
     lines.append(f"rules: size={pos.size} removal={pos.removal}")
-    lines.append(f"position: {format_position(pos)}")
+    if notation:
+        lines.append(f"position: {format_position(pos)}")
     return "\n".join(lines)

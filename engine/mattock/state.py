@@ -37,8 +37,8 @@ class MattockState(State):
             raise IllegalMoveError(f"illegal move {text.strip()!r}: {reason}")
         return move
 
-    def render(self, color: bool = False) -> str:
-        return render(self.to_position(), color)
+    def render(self, color: bool = False, notation: bool = True) -> str:
+        return render(self.to_position(), color, notation)
 
     def svg(self, marks=()) -> str:
         from .svg import svg
