@@ -16,8 +16,9 @@ and from then on either signal
 
 Every command then exits with 128 + the signal: 130 after Ctrl-C, 143 after SIGTERM
 (:func:`exit_status`), and a ``--json`` command stopped before it printed its document
-prints one marked interrupted (:func:`promised_document`), start-up included. Library code never touches signals. A process started with SIGINT
-ignored (a background job of a non-interactive shell, ``nohup``) keeps it ignored.
+prints one marked interrupted (:func:`promised_document`), start-up included. Library code
+never touches signals. A process started with SIGINT ignored (a background job of a
+non-interactive shell, ``nohup``) keeps it ignored.
 """
 from __future__ import annotations
 
