@@ -131,6 +131,13 @@ class Session:
         game = get_game(self.game_name, rules, tileset=tileset)
         self.configure(game, self.engine_name, self.engine_options, new_state=True)
         self.rules, self.tileset = rules, tileset
+        self.say_seed()
+
+    def say_seed(self) -> None:
+        """The seed of a start drawn at random (a random setup rule), so it can be
+        replayed."""
+        if self.game.seed is not None:
+            self.send(f"info string seed {self.game.seed}")
 
     def cmd_protocol(self, args) -> None:
         self.send(f"id name crystalpick {package_version()}")
@@ -146,6 +153,7 @@ class Session:
         for name, engine in ENGINES.items():
             for option in engine.schema.options:
                 self.send(option.protocol_line(name))
+        self.say_seed()
         self.send("protocolok")
 
     def cmd_setoption(self, args) -> None:

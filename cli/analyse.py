@@ -11,9 +11,9 @@ import click
 
 from crystalpick.engine.game import play_moves
 
-from .common import (SEATS, InputError, Interrupted, check_folder, command, game_arguments,
-                     json_option, load_state, seed_note, svg_option, use_colour, user_errors,
-                     write_svg)
+from .common import (SEATS, InputError, Interrupted, check_folder, command, emit_json,
+                     game_arguments, json_option, load_state, seed_note, svg_option, use_colour,
+                     user_errors, write_svg)
 from .interrupts import stoppable
 from .output import analysis_document, analysis_text, diagram_marks
 from .params import DEPTH, MULTIPV, NODES, REPLAY_PLY, SIMS, TIME
@@ -92,7 +92,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
     if as_json:
         document = analysis_document(result, inputs, final=True, describe=state.describe_move)
         document.update({"interrupted": True} if interrupted else {})
-        click.echo(json.dumps(document) if stream else json.dumps(document, indent=2))
+        emit_json(document, indent=None if stream else 2)
     else:
         click.echo(analysis_text(result, state.to_move_name(), interrupted,
                                  state.describe_move))

@@ -141,8 +141,10 @@ def use_colour() -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
 
 
-def emit_json(document: dict) -> None:
-    click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+def emit_json(document: dict, indent: int | None = 2) -> None:
+    """The command's one JSON document (``indent=None``: on one line)."""
+    click.echo(json.dumps(document, indent=indent, ensure_ascii=False))
+    interrupts.RUNNER.document_printed = True
 
 
 def seed_note(game) -> str:
@@ -197,6 +199,8 @@ class OneLineErrors(click.Group):
             return super().parse_args(ctx, args)
         except click.UsageError as err:
             raise InputError(err.format_message()) from None
+        except KeyboardInterrupt:     # (Click would say 'Aborted!' and exit 1)
+            raise Interrupted("interrupted") from None
 
     def invoke(self, ctx):
         try:
@@ -205,6 +209,10 @@ class OneLineErrors(click.Group):
             raise InputError(err.format_message()) from None
         except KeyboardInterrupt:             # one Ctrl-C behaviour everywhere: exit 130
             raise Interrupted("interrupted") from None
+        except MemoryError:                   # numpy's _ArrayMemoryError included
+            raise InputError("out of memory: this needs more memory than the process may "
+                             "use (ulimit -v, the machine's); ask for less (a smaller "
+                             "configuration, --nodes, --hash)") from None
         except click.Abort as err:            # click.prompt's form of Ctrl-C
             if isinstance(err.__context__, KeyboardInterrupt):
                 raise Interrupted("interrupted") from None

@@ -1,15 +1,16 @@
 """``crystalpick solve`` for a game with hidden information or simultaneous choices: the exact
 solver (solvers/exact/solver.py) instead of proof-number search. Text for people, one JSON
-document for programs (schema ``docs/exact_solve.schema.json``)."""
+document for programs (schema ``docs/exact_solve.schema.json``), also when Ctrl-C stops it."""
 from __future__ import annotations
-
-import json
 
 import click
 
 from crystalpick.engine import get_game
 from crystalpick.engine.game import GameError
-from crystalpick.solvers.exact.solver import FIRST_DECISIONS_SHOWN, solve_exactly
+from crystalpick.solvers.exact.solver import FIRST_DECISIONS_SHOWN, Stopped, solve_exactly
+
+from .common import Interrupted, emit_json
+from .interrupts import stoppable
 
 SCHEMA = "crystalpick.exact-solve/1"
 
@@ -34,9 +35,17 @@ def exact_state(game: str, position, moves: str, rules: dict, seed, tileset, con
     return game_obj, state
 
 
+def stopped_document(halt: Stopped, inputs: dict) -> dict:
+    """Stopped before any strategy was found: how far it came."""
+    return {"schema": SCHEMA, "input": inputs, "result": None, "interrupted": True,
+            "stopped": {"phase": halt.phase, "histories_estimated": halt.histories,
+                        "nodes": halt.nodes, "seconds": round(halt.seconds, 4)}}
+
+
 def solution_document(solution, inputs: dict, player_names) -> dict:
     return {
-        "schema": SCHEMA, "input": inputs,
+        "schema": SCHEMA, "input": inputs, "interrupted": solution.interrupted,
+        "stopped": None,
         "result": {
             "value": solution.value, "lower": solution.lower, "upper": solution.upper,
             "exploitability": solution.exploitability, "method": solution.method,
@@ -69,7 +78,9 @@ def solution_text(solution, player_names) -> list[str]:
     hidden = len(solution.first_decisions) - FIRST_DECISIONS_SHOWN
     if hidden > 0:
         out.append(f"  ... and {hidden} more (--json lists them all)")
-    out.append(f"solved in {solution.seconds:.1f} s")
+    out.append(f"solved in {solution.seconds:.1f} s" + (
+        " (interrupted: CFR+'s average so far, its bounds exact)" if solution.interrupted
+        else ""))
     return out
 
 
@@ -81,14 +92,27 @@ def solve_hidden(game, position, moves, rules: dict, seed, tileset, config, meth
 
     def progress(text: str) -> None:
         click.echo(text, err=True)
-    solution = solve_exactly(state, method=method, target=target,
-                             max_nodes=nodes or DEFAULT_MAX_NODES, progress=progress)
+
+    def solve(stop):
+        try:
+            return solve_exactly(state, method=method, target=target,
+                                 max_nodes=nodes or DEFAULT_MAX_NODES, progress=progress,
+                                 stop=stop)
+        except Stopped as halt:
+            return halt
+    solution, interrupted = stoppable(solve)
     inputs = {"game": game_obj.name, "config": config, "position": state.position(),
               "moves": moves.split(), "rules": game_obj.rules, "method": method,
               "target": target if method == "cfr" else None, "max_nodes": nodes}
+    if isinstance(solution, Stopped):
+        if as_json:
+            emit_json(stopped_document(solution, inputs))
+        raise Interrupted(f"interrupted while {solution.phase}: nothing solved yet")
     if as_json:
-        click.echo(json.dumps(solution_document(solution, inputs, game_obj.player_names),
-                              indent=2, ensure_ascii=False))
+        emit_json(solution_document(solution, inputs, game_obj.player_names))
     else:
         click.echo(f"position: {state.position()}")
         click.echo("\n".join(solution_text(solution, game_obj.player_names)))
+    if interrupted:
+        raise Interrupted("interrupted: CFR+'s average so far is above" if solution.interrupted
+                          else "interrupted after the solve had ended: the solution is whole")

@@ -15,8 +15,10 @@ and from then on either signal
   turn into their partial report.
 
 Every command then exits with 128 + the signal: 130 after Ctrl-C, 143 after SIGTERM
-(:func:`exit_status`). Library code never touches signals. A process started with SIGINT
-ignored (a background job of a non-interactive shell, ``nohup``) keeps it ignored.
+(:func:`exit_status`), and a ``--json`` command stopped before it printed its document
+prints one marked interrupted (:func:`promised_document`), start-up included. Library code
+never touches signals. A process started with SIGINT ignored (a background job of a
+non-interactive shell, ``nohup``) keeps it ignored.
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ class Runner:
         self.deferring = 0                 # > 0: a stoppable call runs; do not raise
         self.handled = 0                   # signals whose Python handler has run
         self.installed = False
+        self.document_printed = False      # a --json command's document is on stdout
 
     def install(self) -> None:
         if self.installed:
@@ -128,12 +131,30 @@ def run(load_commands: Callable[[], Callable[[], None]]) -> None:
         load_commands()()
     except KeyboardInterrupt:       # before the commands were ready to report anything
         leave(exit_status(), "Error: interrupted")
+    except MemoryError:             # while they load (a command's own: cli/common.py)
+        leave(2, "Error: out of memory while starting (ulimit -v, the machine's)")
+
+
+def promised_document(status: int) -> None:
+    """A ``--json`` command stopped by a signal before printing its document (while Python
+    imports, before the first result): one document on stdout all the same, marked
+    interrupted, so a program reading it always gets JSON."""
+    if status - 128 not in STOPPING or RUNNER.document_printed or "--json" not in sys.argv[1:]:
+        return
+    RUNNER.document_printed = True
+    import json                     # (here: the runner is installed before any import can wait)
+    try:
+        print(json.dumps({"interrupted": True, "signal": signal.Signals(status - 128).name,
+                          "result": None}))
+    except (OSError, ValueError):
+        pass
 
 
 def leave(status: int, message: str | None = None) -> None:
     """Exit now with what is printed flushed: every worker and engine is stopped by then,
     and the interpreter's teardown (numpy, the Cython modules) would take another 0.1-0.3 s
     on a loaded machine (docs/search.md, "Ctrl-C")."""
+    promised_document(status)
     if message:
         try:
             print(message, file=sys.stderr)

@@ -21,12 +21,12 @@ VIRTUAL_DRAWS = checked("prior", "float", 0, 1000)
 def results(db_path, as_json):
     """List the matches in the results database with their statistics (a tournament's
     pairings say which tournament; 'crystalpick ratings' rates them together)."""
-    from crystalpick.apps.match.db import ResultsDB, default_path
+    from crystalpick.apps.match.db import default_path
     from crystalpick.apps.match.report import format_summary
     from crystalpick.apps.match.runner import load_match
-    from crystalpick.apps.match.session import match_document
+    from crystalpick.apps.match.session import match_document, open_results
 
-    db = ResultsDB(db_path or default_path(), create=False)
+    db = open_results(db_path or default_path(), create=False)
     listed = []
     for match_id, created, game, _, status in db.matches():
         document = match_document(load_match(db, match_id), db.path)
@@ -80,14 +80,14 @@ def ratings(db_path, tournament_id, everything, anchor, bootstrap, virtual_draws
     0 or --anchor at 0, 95% intervals and the likelihood of superiority from a bootstrap
     over colour-swapped game pairs resampled within each pairing.
     """
-    from crystalpick.apps.match.db import ResultsDB, default_path
+    from crystalpick.apps.match.db import default_path
     from crystalpick.apps.match.ratings import format_document, players, rate
-    from crystalpick.apps.match.session import rating_pools
+    from crystalpick.apps.match.session import open_results, rating_pools
 
     if everything and tournament_id is not None:
         raise InputError("give --tournament ID or --all, not both")
     seed = chosen_seed(seed)
-    db = ResultsDB(db_path or default_path(), create=False)
+    db = open_results(db_path or default_path(), create=False)
     try:
         pools = rating_pools(db, tournament_id, everything)
     finally:

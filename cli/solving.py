@@ -12,7 +12,7 @@ import click
 from crystalpick.engine import GAMES
 
 from .common import (InputError, Interrupted, check_folder, command, emit_json, game_arguments,
-                     json_option, load_state, parse_rules, user_errors)
+                     json_option, load_state, parse_rules, seed_note, user_errors)
 from .interrupts import stoppable
 from .params import NODES, SOLVE_HASH, SOLVE_TARGET, TIME
 
@@ -205,12 +205,15 @@ def prove(solver, game_obj, state, moves, hash_mb, time_limit, nodes, resume_pat
     inputs = {"game": game_obj.name, "position": state.position(), "moves": moves.split(),
               "rules": game_obj.rules, "hash_mb": hash_mb, "time": time_limit,
               "nodes": nodes, "resume": resume_path} | (
-                  {"job_nodes": solver.job_nodes} if hasattr(solver, "job_nodes") else {})
+                  {"job_nodes": solver.job_nodes} if hasattr(solver, "job_nodes") else {}) | (
+                  {"seed": game_obj.seed} if game_obj.seed is not None else {})
     document = solution_document(solution, inputs, game_obj.player_names)
     if as_json:
         emit_json(document)
     else:
         click.echo(f"position: {state.position()}")
+        if seed_note(game_obj):
+            click.echo(seed_note(game_obj))
         click.echo(solution_text(solution, game_obj.player_names))
         if "cluster" in document:
             click.echo(cluster_text(document["cluster"]))

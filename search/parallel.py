@@ -21,12 +21,16 @@ from multiprocessing.connection import Connection
 from .lifetime import die_with_parent, release_held, stopping_signals_held
 
 
-def run_in_workers(searches) -> list:
+def run_in_workers(searches, stop=None) -> list:
     """Run each of ``searches`` (no-argument callables) in a worker process of its own, all
-    at once; return what they returned, in order."""
+    at once; return what they returned, in order. Once ``stop`` (the searches' stop flag) is
+    set no more are started (forking 256 workers takes seconds on a loaded machine, and the
+    ones running compete with it): what the first ones found is returned."""
     workers = []
     try:
         for search in searches:
+            if workers and stop is not None and stop.is_set():
+                break
             workers.append(fork(search))
         return [receive(receiver) for _, receiver in workers]
     finally:

@@ -180,6 +180,31 @@ def test_damaged_rows_are_refused_by_results_and_resume(tmp_path, sql, fragment)
     refused(run("match", "--resume", "--db", str(db)), fragment)
 
 
+@pytest.mark.parametrize("sql,fragment", [
+    ("UPDATE games SET score = 'zz'", "damaged game row"),
+    ("UPDATE matches SET settings = '{}'", "damaged settings"),
+    ("UPDATE tournaments SET settings = '[]'", "damaged settings"),
+])
+def test_every_command_refuses_a_damaged_database_alike_saying_how_to_mend_it(tmp_path, sql,
+                                                                          fragment):
+    """Before, match and tournament wrote new games beside a damaged row, where results and
+    ratings (which refused the file) could never show them."""
+    db = tmp_path / "r.sqlite"
+    assert run("tournament", "mattock", "--engine", "random", "--engine", "random:seed=2",
+               "--db", str(db), "--seed", "1").exit_code == 0
+    connection = sqlite3.connect(db)
+    connection.execute(sql)
+    connection.commit()
+    connection.close()
+    before = db.read_bytes()
+    for args in (["results"], ["ratings"], ["ratings", "--all"],
+                 ["match", "mattock", "--engine", "random", "--engine", "random"],
+                 ["tournament", "mattock", "--engine", "random", "--engine", "random:seed=2"]):
+        refused(run(*args, "--db", str(db)), fragment)
+        refused(run(*args, "--db", str(db)), "move the file aside")
+    assert db.read_bytes() == before
+
+
 def test_results_does_not_create_a_database():
     refused(run("results", "--db", "/nonexistent-dir/r.sqlite"), "no results database here")
 

@@ -173,7 +173,8 @@ def test_maatatahay_through_the_protocol():
         lines = driver.until("protocolok")
         assert "id game maatatahay" in lines
         assert any(line.startswith("option name tileset") for line in lines)
-        driver.send("setoption name rule.layout value diagonal")
+        driver.send("setoption name rule.layout value diagonal")   # a new start, drawn:
+        assert driver.until("info string")[-1].startswith("info string seed ")   # its seed
         driver.send("setoption name seed value 1")        # not an alpha-beta option: an error
         assert "error" in driver.until("info string")[-1]
         driver.send("show")

@@ -64,6 +64,8 @@ OUR_COLUMNS = {"matches": {"id", "created", "game", "settings", "status"},
                "tournaments": {"id", "created", "game", "settings", "status"},
                "tournament_matches": {"tournament_id", "match_id"}}
 STATUSES = ("running", "finished", "stopped")
+MEND = ("move the file aside (or give --db another) to start afresh, or delete the damaged "
+        "rows with the sqlite3 tool")
 
 # How games stored before the termination column read their free-text reason: the first
 # matching fragment wins. Engines that failed to start forfeited games then; no termination
@@ -116,10 +118,10 @@ class ResultsDB:
         except sqlite3.Error as err:
             self.connection.close()
             raise GameError(f"{self.path}: cannot be read as a results database ({err}); "
-                            f"left unchanged") from None
-        except GameError:
+                            f"left unchanged: {MEND}") from None
+        except GameError as err:
             self.connection.close()
-            raise
+            raise GameError(f"{err}: {MEND}") from None
 
     def check_ours(self) -> None:
         """Refuse a damaged file, or one holding tables that are not ours (an older

@@ -20,7 +20,7 @@ from crystalpick.engine import GAMES, GameError
 from crystalpick.engine.features import DeckBuilding, provides
 
 from crystalpick.search import executors
-from .db import ResultsDB
+from .db import MEND, ResultsDB
 from .lock import MatchLock
 from .ratings import Unit, connected_groups, players, rate
 from .report import running, summary
@@ -28,6 +28,36 @@ from .runner import MatchState, check_engines, load_match, run_matches
 from .settings import MatchSettings
 from .termination import EngineStartError
 from .tournament import TournamentSettings, stored_tournament
+
+
+def load_tournament(db: ResultsDB, tournament_id: int):
+    """A stored tournament's settings and its pairings' matches, checked: a damaged row is a
+    GameError naming it."""
+    found = db.tournament(tournament_id)
+    if found is None:
+        raise GameError(f"no tournament {tournament_id} in this database")
+    tournament = stored_tournament(db.path, tournament_id, found[1])
+    states = [load_match(db, number) for number in db.tournament_matches(tournament_id)]
+    if [tuple(state.settings.engines) for state in states] != tournament.pairings():
+        raise GameError(f"{db.path}: tournament {tournament_id} does not hold the matches of "
+                        f"its pairings; left unchanged")
+    return tournament, states
+
+
+def open_results(path, create: bool = True) -> ResultsDB:
+    """The results database with every stored match and tournament read as ``--resume``
+    reads them, so every command refuses a damaged row alike, with how to mend it (a match
+    that wrote beside one would store games no ``results`` or ``ratings`` could show)."""
+    db = ResultsDB(path, create)
+    try:
+        for number, *_ in db.matches():
+            load_match(db, number)
+        for number, *_ in db.tournaments():
+            load_tournament(db, number)
+    except GameError as err:
+        db.close()
+        raise GameError(f"{err}: {MEND}") from None
+    return db
 
 
 class RecordsUnwritable(GameError):
@@ -61,7 +91,7 @@ class MatchSession:
     @property
     def db(self) -> ResultsDB:
         if self._db is None:
-            self._db = ResultsDB(self.path)
+            self._db = open_results(self.path)
         return self._db
 
     def close(self) -> None:
@@ -119,17 +149,8 @@ class MatchSession:
     def load_tournament(self, tournament_id: int) -> None:
         """A stored tournament with its pairings' finished games (checked: a damaged row is
         a GameError naming it)."""
-        found = self.db.tournament(tournament_id)
-        if found is None:
-            raise GameError(f"no tournament {tournament_id} in this database")
-        self.tournament = stored_tournament(self.db.path, tournament_id, found[1])
+        self.tournament, self.states = load_tournament(self.db, tournament_id)
         self.tournament_id = tournament_id
-        self.states = [load_match(self.db, number)
-                       for number in self.db.tournament_matches(tournament_id)]
-        if [tuple(state.settings.engines) for state in self.states] != \
-                self.tournament.pairings():
-            raise GameError(f"{self.db.path}: tournament {tournament_id} does not hold the "
-                            f"matches of its pairings; left unchanged")
 
     def open(self, concurrency: int | None, cluster: str | None) -> str | None:
         """Open the executor: ``concurrency`` games at once (None: as stored), or the Dask

@@ -116,7 +116,7 @@ class ISMCTSEngine(SeededEngine):
         else:
             stats = merge_ismcts(run_in_workers([lambda seed=seed: self.search(
                 state, knowing, policy, options, limits, None, point_of_view, seed, start,
-                stop) for seed in seeds]))
+                stop) for seed in seeds], stop))
         return self.result(state, stats, options, point_of_view, start, rng, knowing)
 
     def search(self, state, knowing, policy, options, limits, progress, observer, seed, start,

@@ -98,7 +98,7 @@ class MCTSEngine(Engine):
         options = dict(self.options, workers=1, reuse=False)
         trees = [MCTSEngine(seed=self.seed + i, **options) for i in range(self.workers)]
         return merge_mcts(run_in_workers([lambda tree=tree: tree.search(
-            state, limits, None, point_of_view, multipv, start, stop) for tree in trees]))
+            state, limits, None, point_of_view, multipv, start, stop) for tree in trees], stop))
 
     def allocate(self, state) -> None:
         self.tree_options(state.game)

@@ -25,6 +25,7 @@ class CFRResult:
     measured: Exploitability          # of the average strategy, exact
     history: list[tuple[int, float]] = field(default_factory=list)  # (iteration, expl.)
     seconds: float = 0.0
+    stopped: bool = False             # the stop flag ended it before the target
 
 
 class CFRPlus:
@@ -70,8 +71,10 @@ class CFRPlus:
         reach = own[tree.infoset_node][tree.slot_infoset]
         self.total[players] += (self.iterations + 1) * reach[players] * sigma[players]
 
-    def iterate(self, count: int) -> None:
+    def iterate(self, count: int, stop=None) -> None:
         for _ in range(count):
+            if stop is not None and stop.is_set():
+                return
             self.update(0)
             self.update(1)
             self.iterations += 1
@@ -85,21 +88,24 @@ class CFRPlus:
 
 
 def solve_cfr(tree: GameTree, target: float, max_iterations: int = 100_000,
-              first_check: int = 16, progress=None) -> CFRResult:
+              first_check: int = 16, progress=None, stop=None) -> CFRResult:
     """CFR+ until the average strategy's exact exploitability is at most ``target`` (win
-    probability), checked after 16, 32, 64, ... iterations, or ``max_iterations``."""
+    probability), checked after 16, 32, 64, ... iterations, or ``max_iterations``, or
+    until ``stop`` (a stop flag) is set: the average so far, measured, is the result."""
     start = time.perf_counter()
     solver = CFRPlus(tree)
     history = []
     check = first_check
     while True:
-        solver.iterate(check - solver.iterations)
+        solver.iterate(check - solver.iterations, stop)
         measured = solver.measure()
         history.append((solver.iterations, measured.exploitability))
         if progress:
             progress(solver.iterations, measured.exploitability)
-        if measured.exploitability <= target or solver.iterations >= max_iterations:
+        stopped = stop is not None and stop.is_set()
+        if (measured.exploitability <= target or solver.iterations >= max_iterations
+                or stopped):
             break
         check = min(2 * check, max_iterations)
     return CFRResult(solver.average(), solver.iterations, measured, history,
-                     time.perf_counter() - start)
+                     time.perf_counter() - start, stopped)

@@ -38,6 +38,14 @@ class TreeTooLarge(GameError):
     """The game has more nodes than the solver was allowed to build."""
 
 
+class BuildStopped(Exception):
+    """The stop flag was set while the tree was built: ``nodes`` were built by then."""
+
+    def __init__(self, nodes: int):
+        super().__init__(f"stopped after {nodes:,} nodes")
+        self.nodes = nodes
+
+
 @dataclass
 class InfoSet:
     player: int
@@ -128,12 +136,15 @@ def win_probability(returns) -> float:
 
 
 def build_tree(root_state, *, recall: bool = True, max_nodes: int = DEFAULT_MAX_NODES,
-               ordered: bool = False) -> GameTree:
+               ordered: bool = False, stop=None, too_large: str | None = None) -> GameTree:
     """Enumerate every history from ``root_state`` (a clone is walked) into a
-    :class:`GameTree`; :class:`TreeTooLarge` past ``max_nodes`` nodes."""
+    :class:`GameTree`; :class:`TreeTooLarge` past ``max_nodes`` nodes (``too_large``: why
+    that many, said in its message), :class:`BuildStopped` once ``stop`` (a stop flag) is
+    set."""
     import time
     start = time.perf_counter()
     builder = _Builder(recall, max_nodes, len(root_state.played_moves()), ordered)
+    builder.stop, builder.too_large = stop, too_large
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 10_000))
     try:
@@ -164,6 +175,8 @@ class _Builder:
         self.edges: list[list[tuple[int, int, float]]] = []
         self.observation_pasts: dict = {}
         self.information_pasts: dict = {}
+        self.stop = None
+        self.too_large: str | None = None
 
     @staticmethod
     def intern(table: dict, key) -> int:
@@ -235,8 +248,10 @@ class _Builder:
                 edges.append((child, move, 1.0))
         node = len(self.player)
         if node >= self.max_nodes:
-            raise TreeTooLarge(f"the game has more than {self.max_nodes:,} nodes; "
-                               f"choose a smaller configuration")
+            raise TreeTooLarge(self.too_large or f"the game has more than {self.max_nodes:,} "
+                               f"nodes; choose a smaller configuration")
+        if self.stop is not None and node & 1023 == 0 and self.stop.is_set():
+            raise BuildStopped(node)
         self.player.append(player)
         self.value.append(value)
         self.node_infoset.append(infoset)
