@@ -95,7 +95,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
         click.echo(json.dumps(document) if stream else json.dumps(document, indent=2))
     else:
         click.echo(analysis_text(result, state.to_move_name(), interrupted,
-                                 state.describe_move))
+                                 state.describe_move, game_obj.score_unit))
         if game_obj.seed is not None and game_obj.seed != result.seed:
             click.echo(f"setup {seed_note(game_obj)}")
     if interrupted:
