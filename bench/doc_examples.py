@@ -38,9 +38,9 @@ PIPE = re.compile(r"\s\|\s*(tail|head)\s+-n?\s*(\d+)\s*$")
 VARYING = re.compile(r"\d[\d,]*(\.\d+)? ?(ms|s|[a-z]+/s)\b")
 ANY = "…"
 # Commands a page's prose names, run before its examples (they write the files they read).
-SETUP = {
-    "README.md": ["crystalpick match mattock --engine alphabeta:depth=3 --engine greedy "
-                  "--games 2 --seed 5 --records games.rec"],
+SETUP = {                 # the match README.md names, whose records annotate reads
+    page: ["crystalpick match mattock --engine alphabeta:depth=3 --engine greedy --games 2 "
+           "--seed 5 --records games.rec"] for page in ("README.md", "annotate.md")
 }
 
 

@@ -79,6 +79,9 @@ NOT_RUN = {
     "--improve 1 --seed 1": MINUTES,
     "crystalpick solve mattock --time 3600 --resume mattock-start.table": MINUTES,
     "crystalpick match --openings": "names an option in the prose",
+    "crystalpick match maatatahay --engine mcts:sims=100 --engine alphabeta:depth=1 --games 40 "
+    "--seed 5 --sprt elo0=0,elo1=30,model=logistic": "run and its output checked by "
+                                                     "tests/test_doc_examples.py",
     "crystalpick play cardbattle --engine greedy --human first": "a game played at the "
                                                                  "keyboard: tests/test_cli_play.py",
     **{command: PICTURE for command in (
