@@ -37,11 +37,10 @@ BLOCK = re.compile(r"```console\n(.*?)```", re.S)
 PIPE = re.compile(r"\s\|\s*(tail|head)\s+-n?\s*(\d+)\s*$")
 VARYING = re.compile(r"\d[\d,]*(\.\d+)? ?(ms|s|[a-z]+/s)\b")
 ANY = "…"
-# Commands a page's prose names, run before its examples (they write the files they read).
-SETUP = {                 # the match README.md names, whose records annotate reads
-    page: ["crystalpick match mattock --engine alphabeta:depth=3 --engine greedy --games 2 "
-           "--seed 5 --records games.rec"] for page in ("README.md", "annotate.md")
-}
+# Commands a page's prose names, run before its examples because they write the files the
+# examples read: the match README.md names, whose records the annotate examples read.
+SETUP = {page: ["crystalpick match mattock --engine alphabeta:depth=3 --engine greedy --games 2 "
+                "--seed 5 --records games.rec"] for page in ("README.md", "annotate.md")}
 
 
 def elision(line: str) -> bool:

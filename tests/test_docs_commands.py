@@ -4,7 +4,7 @@ Every command shown (a line of a code block, ``$ `` optional, or an inline code 
 prose) names a real command and only options that command has. Every concrete one (no
 ``[optional]`` part, no ``...``, no placeholder such as GAME or FILE) is either run, in the
 order of RUN, in one scratch folder with its own results database, or listed in NOT_RUN with
-the reason; both lists must name commands the pages still show. The README's example outputs
+the reason; both lists must name commands the pages still show. The pages' example outputs
 are checked by tests/test_doc_examples.py; bench's pinned signature by tests/test_bench_command.py
 (and docs/search.md quotes it: checked here).
 """
