@@ -71,6 +71,20 @@ def test_results_calls_a_stopped_match_interrupted_and_says_how_to_continue(tmp_
     assert "finished)" in run("results", "--db", db).output
 
 
+def test_results_sends_a_stopped_tournament_pairing_to_the_tournament_resume(tmp_path,
+                                                                            monkeypatch):
+    db = tmp_path / "t.sqlite"
+    ctrl_c_after(monkeypatch, 1)
+    assert run("tournament", "mattock", "--engine", "random", "--engine", "greedy",
+               "--engine", "alphabeta:depth=1", "--seed", 2, "--db", db).exit_code == 130
+    monkeypatch.undo()
+    said = run("results", "--db", db).output
+    resume = f"continue with crystalpick tournament --resume --tournament-id 1 --db {db}"
+    assert f"interrupted, tournament 1): {resume}" in said       # each pairing's line
+    assert "tournament 1 (mattock" in said and said.rstrip().endswith(resume)
+    assert "crystalpick match --resume" not in said and "running" not in said
+
+
 def test_a_match_being_played_is_running():
     from crystalpick.apps.match.lock import MatchLock, stored_status
     import tempfile
