@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -56,7 +57,8 @@ COUNTS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blund
 CHART_MARKS = {"blunder": "X", "mistake": "?"}     # under the text chart, worst first
 SCORING_ENGINES = ("alphabeta", "mcts", "ismcts")    # the searchers that report a score
 # The comment keys annotate writes (and replaces when a record is annotated again).
-KEYS = ("eval_before", "eval_after", "eval_pov", "wp_loss", "mark", "best", "best_line")
+KEYS = ("eval_before", "eval_after", "eval_pov", "eval_unit", "wp_loss", "mark", "best",
+        "best_line", "engine_move")
 ANNOTATOR_TAG = "Annotator"
 
 
@@ -190,6 +192,7 @@ class Plan:
     decisions: list[Decision]
     exact: dict[int, Verdict] = field(default_factory=dict)     # index -> the game's result
     hidden: bool = False        # hidden information: each decision judged from its mover's view
+    unit: str = "evaluation units"      # the game's score_unit
 
     @classmethod
     def of(cls, record: GameRecord, number: int) -> "Plan":
@@ -212,7 +215,8 @@ class Plan:
             state.play(move)
             positions.append(state.position())
         plan = cls(record, state.game.player_names, positions, decisions,
-                   hidden=state.game.capabilities.hidden_information)
+                   hidden=state.game.capabilities.hidden_information,
+                   unit=state.game.score_unit)
         if state.current_player() == TERMINAL:
             plan.exact[len(positions) - 1] = Verdict(final_score(state.returns()))
         return plan
@@ -255,6 +259,8 @@ class MoveAnnotation:
     mark: str | None
     best: str | None     # the engine's move, given when the played move lost something
     line: list[str]
+    unit: str = ""       # what the scores' numbers are in ("" when the text says: a proof)
+    own: bool = False    # the engine's own choice: no loss by definition
 
     def document(self, player_names) -> dict:
         """For JSON: scores as typed objects with text and win rate, from the mover's view."""
@@ -264,7 +270,8 @@ class MoveAnnotation:
         return {"ply": self.ply, "move": self.move, "player": player_names[self.mover],
                 "point_of_view": player_names[self.mover], "before": score(self.before),
                 "after": score(self.after), "wp_loss": round(self.loss, 4), "mark": self.mark,
-                "best": self.best, "best_line": self.line}
+                "best": self.best, "best_line": self.line, "unit": self.unit or None,
+                "engine_move": self.own}
 
     def comment(self, player_names, describe=None) -> dict:
         """The record's comment: the better move for people (``describe``, a
@@ -272,6 +279,10 @@ class MoveAnnotation:
         its line in notation, as analyse prints a PV."""
         comment = {"eval_before": self.before.text(), "eval_after": self.after.text(),
                    "eval_pov": player_names[self.mover], "wp_loss": f"{self.loss:.3f}"}
+        if self.unit:
+            comment["eval_unit"] = self.unit
+        if self.own:
+            comment["engine_move"] = "yes"
         if self.mark:
             comment["mark"] = self.mark
         if self.best:
@@ -280,8 +291,8 @@ class MoveAnnotation:
         return comment
 
 
-def judge(decision: Decision, before: Evaluation, after: Evaluation | Verdict
-          ) -> MoveAnnotation:
+def judge(decision: Decision, before: Evaluation, after: Evaluation | Verdict,
+          unit: str = "evaluation units") -> MoveAnnotation:
     best, played = comparable(before, after)
     mover = decision.mover
     best_score, played_score = best.score.viewed_by(mover), played.score.viewed_by(mover)
@@ -289,9 +300,11 @@ def judge(decision: Decision, before: Evaluation, after: Evaluation | Verdict
     loss = 0.0 if best.best == decision.move else \
         round(max(0.0, best_score.win_probability - played_score.win_probability), 3)
     worse = loss > 0
+    units = dict.fromkeys(u for u in (best_score.unit(unit), played_score.unit(unit)) if u)
     return MoveAnnotation(decision.index + 1, mover, decision.move, best_score, played_score,
                           loss, mark_for(loss), best.best if worse else None,
-                          best.line if worse else [])
+                          best.line if worse else [], " or ".join(units),
+                          best.best == decision.move)
 
 
 def records_game(records: list[GameRecord], named: str | None, source: str) -> str:
@@ -401,7 +414,7 @@ class Annotation:
             after = plan.exact.get(after_index) or self.evaluations.get(
                 (number, after_index, view))
             if before is not None and after is not None:
-                judged.append(judge(decision, before, after))
+                judged.append(judge(decision, before, after, plan.unit))
         return judged
 
     def curve(self, number: int) -> list[dict]:
@@ -540,14 +553,36 @@ def annotation_text(number: int, move: str, comment: dict, describe=None) -> str
         raise GameError(f"ply {number}: mark={comment['mark']!r}; expected one of "
                         f"{', '.join(MARK_NAMES)}")
     describe = describe or (lambda _, text: text)
-    text = (f"{number}. {describe(number, move)}  {comment.get('mark', 'ok')}: "
-            f"{comment['eval_before']} -> "
-            f"{comment['eval_after']} for {comment.get('eval_pov', '?')}, " +
-            (f"win probability -{100 * loss:.1f}%" if loss else "no win probability lost"))
+    before, after = figure_texts(comment)
+    text = (f"{number}. {describe(number, move)}  {comment.get('mark', 'ok')}: {before} -> "
+            f"{after} for {comment.get('eval_pov', '?')}, {loss_text(loss, comment)}")
     if comment.get("best"):
         text += (f"; best {describe(number, comment['best'])} "
                  f"({comment.get('best_line', '')})")
     return text
+
+
+def figure_texts(comment: dict) -> tuple[str, str]:
+    """The scores before and after, the unit written once after the last figure that is a
+    number (``+63.0 -> -23.0 Mattock points``, ``-360.0 Mattock points -> loss in 3
+    plies``); a proof says what it is."""
+    texts = [comment["eval_before"], comment["eval_after"]]
+    unit = comment.get("eval_unit")
+    numbers = [i for i, text in enumerate(texts) if re.fullmatch(r"[+-]?\d+(\.\d+)?", text)]
+    if unit and numbers:
+        texts[numbers[-1]] += f" {unit}"
+    return texts[0], texts[1]
+
+
+def loss_text(loss: float, comment: dict) -> str:
+    """The verdict beside the two scores, in agreement with them: the move the engine itself
+    chose loses nothing by definition, though its score may fall (the second search sees
+    further), so it is named as such rather than said to lose nothing."""
+    if loss:
+        return f"win probability -{100 * loss:.1f}%"
+    if comment.get("engine_move") == "yes":
+        return "the engine's own move, no loss counted"
+    return "no win probability lost"
 
 
 def format_report(annotation: Annotation) -> str:

@@ -11,12 +11,15 @@ SVG keeps its text as text (readable, searchable) and carries no date, so a rend
 in docs/ changes only when the picture does. The artists a reader (or a test) looks for are
 given ids (``gid``): ``curve-N``, ``mistakes-N``, ``blunders-N``, ``score-N``, ``elo-N``,
 ``llr``, ``sprt-bound-H0``/``-H1``, ``win-rate``, ``card-N`` (a card's bar),
-``rate-GAME-MEASURE`` (a bench bar).
+``rate-GAME-MEASURE`` (a bench bar),
+``ratings`` (a tournament's rating list), ``elo-unbounded`` (the note naming pairings
+with no finite Elo).
 """
 from __future__ import annotations
 
 import math
 import os
+import textwrap
 
 from crystalpick.engine import GameError
 
@@ -25,6 +28,7 @@ INSTALL = 'pip install "crystalpick[plots]"'
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
            "#7f7f7f", "#bcbd22", "#17becf")
 MARK_STYLE = {"mistake": ("o", "#f0a020"), "blunder": ("X", "#d62728")}
+MARKERS = ("o", "s", "^", "v", "D", "P", "*", "X", "<", ">")
 LEGEND_LIMIT = 10      # more curves than this: the legend names the first ones only
 # SVG text as <text> (not glyph paths) and fixed ids: readable, and the same picture is the
 # same file
@@ -132,34 +136,50 @@ def _percent():
 
 # -- match and tournament ---------------------------------------------------------------------
 
-def match_graph(series: list[dict], path: str) -> None:
+def match_graph(series: list[dict], path: str, ratings: dict | None = None) -> None:
     """Score and Elo, each with its 95% interval, against games played, for each of
     ``series`` (``{"label", "running", "sprt"}``: ``running`` as :func:`.match.report.
     running`, ``sprt`` the summary's SPRT or None); with an SPRT, a third panel draws its
-    log-likelihood ratio between the bounds."""
+    log-likelihood ratio between the bounds; with ``ratings`` (a tournament's rating list
+    document), a last panel draws each engine's rating and interval. The legend sits beside
+    the panels and the score axis reaches past 0% and 100%, so no curve hides under either."""
     sprt = next((s["sprt"] for s in series if s.get("sprt")), None)
-    rows = 3 if sprt else 2
-    figure, axes = _figure(rows, 1, size=(8.0, 2.6 * rows), sharex=True)
+    listed = (ratings or {}).get("ratings") or []
+    rows = 2 + bool(sprt) + bool(listed)
+    heights = [2.6] * (rows - bool(listed)) + ([0.4 * len(listed) + 1.0] if listed else [])
+    figure, axes = _figure(rows, 1, size=(8.0, sum(heights)), height_ratios=heights)
     score_axes, elo_axes = axes[0][0], axes[1][0]
+    unbounded = []
     for number, item in enumerate(series, 1):
         running, colour = item["running"], COLOURS[(number - 1) % len(COLOURS)]
         games = running["games"]
         label = item["label"] if number <= LEGEND_LIMIT else None
+        # earlier curves wider and each with its marker: equal curves (several pairings at
+        # 100%) show as nested bands, not as the last one drawn
+        width = 1.5 + 0.8 * min(len(series) - number, 6)
         for panel, key in ((score_axes, "score"), (elo_axes, "elo")):
-            panel.plot(games, _finite(running[key]), color=colour, linewidth=1.5,
+            panel.plot(games, _finite(running[key]), color=colour, linewidth=width,
+                       marker=MARKERS[(number - 1) % len(MARKERS)], markersize=4,
                        label=label, gid=f"{key}-{number}")
             panel.fill_between(games, _finite(running[f"{key}_low"]),
                                _finite(running[f"{key}_high"]), color=colour, alpha=0.2,
                                linewidth=0, gid=f"{key}-interval-{number}")
+        if games and running["elo"][-1] is None:
+            unbounded.append(item["label"])
     score_axes.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
-    score_axes.set_ylim(0, 1)
+    score_axes.set_ylim(-0.04, 1.04)
     score_axes.yaxis.set_major_formatter(_percent())
     score_axes.set_ylabel("score (95%)")
     score_axes.set_title("Running score and Elo of the first engine, 95% intervals",
                          fontsize="medium")
     elo_axes.axhline(0, color="grey", linewidth=0.8, linestyle=":")
     elo_axes.set_ylabel("Elo (95%)")
-    _legend(score_axes, loc="best")
+    if unbounded:           # a 100% or 0% score has no finite Elo: say so, not nothing
+        elo_axes.text(0.01, 0.97, textwrap.fill("Elo unbounded now (a 100% or 0% score), not "
+                                                "drawn: " + ", ".join(unbounded), 110),
+                      transform=elo_axes.transAxes, fontsize="x-small", va="top",
+                      gid="elo-unbounded")
+    _legend(score_axes, loc="upper left", bbox_to_anchor=(1.01, 1))      # beside the curves
     last = elo_axes
     if sprt:
         last = axes[2][0]
@@ -175,12 +195,33 @@ def match_graph(series: list[dict], path: str) -> None:
         last.set_ylabel("SPRT LLR")
         last.set_title(f"SPRT [{sprt['elo0']:g}, {sprt['elo1']:g}] {sprt['model']}, "
                        f"alpha {sprt['alpha']:g}, beta {sprt['beta']:g}", fontsize="small")
-        _legend(last, loc="best")
-    for row in axes:
+        _legend(last, loc="upper left", bbox_to_anchor=(1.01, 1))
+    for row in axes[:rows - bool(listed)]:
         row[0].grid(alpha=0.3)
+        if row[0] is not score_axes:
+            row[0].sharex(score_axes)
     last.set_xlabel("games played" if len(series) == 1 else "games played by each pairing")
     last.xaxis.set_major_locator(_whole_numbers())
+    if listed:
+        rating_panel(axes[-1][0], ratings)
     _save(figure, path)
+
+
+def rating_panel(axes, ratings: dict) -> None:
+    """A rating list (``RatingList.document()``): each engine's Elo with its 95% interval,
+    best at the top, as the text list prints it."""
+    listed = ratings["ratings"]
+    points = [(r["elo"], r.get("low"), r.get("high")) for r in listed]
+    bars = axes.errorbar([elo for elo, _, _ in points], range(len(listed)),
+                         xerr=error_bars(points), fmt="o", capsize=4, color="black")
+    bars[0].set_gid("ratings")
+    axes.set_yticks(range(len(listed)), [r["engine"] for r in listed], fontsize="small")
+    axes.set_ylim(len(listed) - 0.5, -0.5)                 # best first, at the top
+    axes.axvline(0, color="grey", linewidth=0.8, linestyle=":")
+    anchor = ratings.get("anchor", "mean")
+    axes.set_xlabel(f"Elo (95%), {'the mean' if anchor == 'mean' else anchor} at 0")
+    axes.set_title(f"Rating list, {ratings.get('games', '?')} games", fontsize="medium")
+    axes.grid(alpha=0.3, axis="x")
 
 
 # -- deck advisor -----------------------------------------------------------------------------
@@ -194,15 +235,11 @@ def error_bars(points) -> list[list[float]]:
     return [below, above]
 
 
-def _negated(value):
-    return None if value is None else -value
-
-
 def deck_graph(document: dict, path: str) -> None:
     """The deck advisor's report (``Advisor.document()``): the win rate with its 95%
-    interval against each opponent deck and overall, and each card's contribution: the win
-    rate the deck loses when the card is swapped out for a random card of the set (the
-    negated swapped-out change, 95%)."""
+    interval against each opponent deck and overall, and each card's swapped-out change:
+    the win rate the deck gains when the card is replaced by a random card of the set, with
+    the text's sign and its paired 95% interval."""
     cards = document["cards"]
     figure, axes = _figure(1, 2, size=(11.0, max(4.0, 0.32 * len(cards) + 1.5)),
                            width_ratios=[1, 2])
@@ -225,24 +262,24 @@ def deck_graph(document: dict, path: str) -> None:
     rates.yaxis.set_major_formatter(_percent())
     rates.set_ylabel(f"win rate of {document['deck']['name']} (95%)")
     rates.set_title(f"{document['games_per_opponent']} games per opponent, "
-                    f"{document['engine']}", fontsize="medium")
+                    f"{document['engine']} in both seats", fontsize="medium")
     rates.grid(alpha=0.3, axis="y")
     changed = [card for card in cards if card["swapped_out"] is not None]
     names = [f"{card['card']} {card['name']}" for card in changed]
-    values = [-card["swapped_out"]["change"] for card in changed]
-    # negated values: the change's upper end is the bar's lower one
-    spread = error_bars([(-card["swapped_out"]["change"], _negated(card["swapped_out"]["high"]),
-                          _negated(card["swapped_out"]["low"])) for card in changed])
+    values = [card["swapped_out"]["change"] for card in changed]       # as the text prints
+    spread = error_bars([(card["swapped_out"]["change"], card["swapped_out"]["low"],
+                          card["swapped_out"]["high"]) for card in changed])
     contributions.barh(range(len(changed)), [100 * v for v in values],
                        xerr=[[100 * e for e in side] for side in spread], capsize=3,
-                       color=[COLOURS[2] if v >= 0 else COLOURS[3] for v in values])
+                       color=[COLOURS[3] if v > 0 else COLOURS[2] for v in values])
     for bar, card in zip(contributions.patches, changed):
         bar.set_gid(f"card-{card['card']}")
     contributions.set_yticks(range(len(changed)), names, fontsize="small")
     contributions.invert_yaxis()
-    contributions.axvline(0, color="black", linewidth=0.8)
-    contributions.set_xlabel("points of win rate the card adds over a random card (95%)")
-    contributions.set_title("each card's contribution (below 0: a random card does better)",
+    contributions.axvline(0, color="black", linewidth=0.8, gid="no-change")
+    contributions.set_xlabel("swapped out: win rate change, points, for a random card in "
+                             "its place (95%)")
+    contributions.set_title("each card swapped out (above 0: a random card does better)",
                             fontsize="medium")
     contributions.grid(alpha=0.3, axis="x")
     _save(figure, path)
@@ -252,31 +289,37 @@ def deck_graph(document: dict, path: str) -> None:
 
 def rates_chart(rates: dict[str, dict[str, float]], path: str, title: str,
                 unit: str = "nodes/s") -> None:
-    """Grouped bars, one group per game and one bar per measure (perft, a searcher, ...),
-    on a log scale (perft runs at millions, searches at thousands a second): the picture for
-    comparing two builds' ``bench`` or ``perf_table`` side by side."""
-    figure, axes = _figure(size=(9.0, 4.5))
-    axes = axes[0][0]
+    """One panel per measure (perft, a searcher, ...) with a bar per game, each on a linear
+    axis from zero, so a bar's length is its rate (perft runs at millions, searches at
+    thousands a second: one shared axis would flatten the searches, a log axis would make
+    lengths meaningless): the picture for comparing two builds' ``bench`` or ``perf_table``
+    side by side."""
     measures = list(dict.fromkeys(name for by_game in rates.values() for name in by_game))
-    width = 0.8 / max(len(measures), 1)
-    for index, measure in enumerate(measures):
+    figure, axes = _figure(1, max(len(measures), 1), size=(max(9.0, 2.4 * len(measures)), 4.5))
+    for index, (panel, measure) in enumerate(zip(axes[0], measures)):
         games = [game for game, by_game in rates.items() if measure in by_game]
-        where = [list(rates).index(game) + (index - (len(measures) - 1) / 2) * width
-                 for game in games]
         heights = [rates[game][measure] for game in games]
-        bars = axes.bar(where, heights, width, label=measure,
-                        color=COLOURS[index % len(COLOURS)])
+        bars = panel.bar(range(len(games)), heights, 0.6,
+                         color=[COLOURS[list(rates).index(game) % len(COLOURS)]
+                                for game in games])
         for bar, game in zip(bars, games):
             bar.set_gid(f"rate-{game}-{measure}")
-        axes.bar_label(bars, labels=[_short(h) for h in heights], fontsize="x-small",
-                       padding=2)
-    axes.set_xticks(range(len(rates)), list(rates))
-    axes.set_yscale("log")
-    axes.set_ylabel(unit)
-    axes.set_title(title, fontsize="medium")
-    axes.grid(alpha=0.3, axis="y")
-    _legend(axes, loc="upper left", bbox_to_anchor=(1.01, 1))      # beside the bars
+        panel.bar_label(bars, labels=[_short(h) for h in heights], fontsize="x-small",
+                        padding=2)
+        panel.set_xticks(range(len(games)), games, rotation=20, ha="right")
+        panel.set_ylim(0, 1.15 * max(heights + [1.0]))      # from zero, room for labels
+        panel.yaxis.set_major_formatter(_short_ticks())
+        panel.set_title(measure, fontsize="medium")
+        panel.grid(alpha=0.3, axis="y")
+        if index == 0:
+            panel.set_ylabel(f"{unit} (linear, from 0)")
+    figure.suptitle(title, fontsize="medium")
     _save(figure, path)
+
+
+def _short_ticks():
+    from matplotlib.ticker import FuncFormatter
+    return FuncFormatter(lambda value, _: _short(value))
 
 
 def _short(value: float) -> str:

@@ -95,7 +95,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
         emit_json(document, indent=None if stream else 2)
     else:
         click.echo(analysis_text(result, state.to_move_name(), interrupted,
-                                 state.describe_move))
+                                 state.describe_move, game_obj.score_unit))
         if game_obj.seed is not None and game_obj.seed != result.seed:
             click.echo(f"setup {seed_note(game_obj)}")
     if interrupted:

@@ -77,8 +77,8 @@ def deck(game, deck, opponents, engine_spec, game_count, improve, outs, concurre
     with advisor_session(settings, concurrency, bar) as advisor:
         try:
             advisor.advise(lambda: click.echo(f"deck advisor: {deck} against "
-                                              f"{', '.join(opponents)}, {engine_spec}, seed "
-                                              f"{seed}", err=True))
+                                              f"{', '.join(opponents)}, played by {engine_spec} "
+                                              f"in both seats, seed {seed}", err=True))
         except EngineStartError as err:
             raise InputError(f"engine {err}") from None
         except KeyboardInterrupt:

@@ -20,7 +20,7 @@ def exact_state(game: str, position, moves: str, rules: dict, seed, tileset, con
     POSITION, or the setup before the deal (chance deals the hidden cards), then ``moves``."""
     if config and (rules or tileset):
         raise GameError("--config names the rules and component data: give it without "
-                        "--rule, --deck or --tileset")
+                        "--rule, --deck or --cardset")
     game_obj = get_game(game, rules, seed=seed, tileset=tileset)
     if config:
         game_obj = game_obj.small_configuration(config)

@@ -150,7 +150,8 @@ def play(session, options, resume: bool, announce, text, progress) -> None:
     if options["plot_path"]:               # what was finished, also when stopped
         from crystalpick.apps.match.session import running_series
         from crystalpick.apps.plots import match_graph
-        draw(match_graph, running_series(session), options["plot_path"])
+        draw(match_graph, running_series(session), options["plot_path"],
+             document.get("ratings"))            # a tournament's list; a match has none
     if stopped is not None:
         raise stopped
 

@@ -113,9 +113,10 @@ def mixed_table(analysis, to_move: str, describe=None) -> str:
     return "\n".join(out)
 
 
-def lines_table(analysis, to_move: str, describe=None) -> str:
-    """The best lines as an aligned table, with the point of view stated above it
-    (``describe``: the root state's State.describe_move, for the first move of each line)."""
+def lines_table(analysis, to_move: str, describe=None, unit: str | None = None) -> str:
+    """The best lines as an aligned table, with the point of view and the scores' unit
+    (``unit``: the game's ``score_unit``) stated above it (``describe``: the root state's
+    State.describe_move, for the first move of each line)."""
     pov = analysis.point_of_view_name
     whose = f"{pov}, to move" if pov == to_move else pov
     header = ["#", "move", "score", "win %", "visits" if analysis.simulations is not None
@@ -128,7 +129,9 @@ def lines_table(analysis, to_move: str, describe=None) -> str:
                      f"{100 * line.win_probability:.1f}", str(effort), " ".join(
                          line.pv_str + twin_note(line))])
     widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header) - 1)]
-    out = [f"scores are for {whose}"]
+    units = dict.fromkeys(u for line in analysis.lines
+                          if (u := line.score.unit(unit or "evaluation units")))
+    out = [f"scores are for {whose}" + (f"; unit: {' or '.join(units)}" if units else "")]
     for row in [header] + rows:
         out.append("  ".join(cell.rjust(w) if i in (0, 2, 3, 4) else cell.ljust(w)
                              for i, (cell, w) in enumerate(zip(row, widths))) + "  " + row[-1])
@@ -182,11 +185,12 @@ def moves_text(state, moves) -> str:
 
 
 
-def analysis_text(analysis, to_move: str, interrupted: bool, describe=None) -> str:
-    """The analysis for people (moves named by ``describe``): its table, whether it was cut
-    short, and its seed."""
+def analysis_text(analysis, to_move: str, interrupted: bool, describe=None,
+                  unit: str | None = None) -> str:
+    """The analysis for people (moves named by ``describe``, scores in ``unit``, the game's
+    ``score_unit``): its table, whether it was cut short, and its seed."""
     text = [mixed_table(analysis, to_move, describe) if analysis.mixed
-            else lines_table(analysis, to_move, describe)]
+            else lines_table(analysis, to_move, describe, unit)]
     if interrupted:
         text.append("(interrupted: best result so far)")
     if analysis.seed is not None:

@@ -153,7 +153,9 @@ class TerminalGame:
     def engine_move(self, side: int) -> None:
         player = self.players[side]
         move, comment = player.choose(self.state, player.limits(None, 0.0, None), self.record)
-        score = f" ({comment['score']} for {comment['pov']})" if "score" in comment else ""
+        unit = player.score.unit(self.game.score_unit) if player.score is not None else None
+        score = (f" ({comment['score']}{f' {unit}' if unit else ''} for {comment['pov']})"
+                 if "score" in comment else "")
         shown = self.shown(move)
         if shown is not None:           # None: a move the human cannot tell was made (§5)
             self.say(f"{self.game.player_names[side]} plays {shown}{score}")

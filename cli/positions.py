@@ -25,7 +25,7 @@ def games(game, as_json):
     for info in described:
         click.echo(f"{info['name']}  (players: {', '.join(info['players'])})")
         if "tileset" in info:
-            click.echo(f"  tileset: {info['tileset']['label']}")
+            click.echo(f"  {info['tileset']['kind']}: {info['tileset']['label']}")
         for rule in info["rules"]:
             choices = "|".join(rule["choices"])
             click.echo(f"  --rule {rule['name']}={choices}  (default {rule['default']})")

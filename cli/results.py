@@ -2,6 +2,7 @@
 ``ratings`` (the rating list of a tournament, or of every game in it)."""
 from __future__ import annotations
 
+import shlex
 import time
 
 import click
@@ -22,6 +23,7 @@ def results(db_path, as_json):
     """List the matches in the results database with their statistics (a tournament's
     pairings say which tournament; 'crystalpick ratings' rates them together)."""
     from crystalpick.apps.match.db import default_path
+    from crystalpick.apps.match.lock import stored_status
     from crystalpick.apps.match.report import format_summary
     from crystalpick.apps.match.runner import load_match
     from crystalpick.apps.match.session import match_document, open_results
@@ -30,10 +32,16 @@ def results(db_path, as_json):
     listed = []
     for match_id, created, game, _, status in db.matches():
         document = match_document(load_match(db, match_id), db.path)
-        document.update(status=status, tournament=db.tournament_of(match_id),
+        tournament = db.tournament_of(match_id)
+        kind, number = ("tournament", tournament) if tournament else ("match", match_id)
+        document.update(status=stored_status(db.path, kind, number, status),
+                        tournament=tournament,
                         created=time.strftime("%Y-%m-%d %H:%M", time.localtime(created)))
+        if document["status"] == "interrupted":
+            document["resume"] = resume_command(kind, number, db_path)
         listed.append(document)
-    tournaments = [{"tournament_id": number, "game": game, "status": status,
+    tournaments = [{"tournament_id": number, "game": game,
+                    "status": stored_status(db.path, "tournament", number, status),
                     "created": time.strftime("%Y-%m-%d %H:%M", time.localtime(created)),
                     "matches": db.tournament_matches(number)}
                    for number, created, game, status in db.tournaments()]
@@ -43,14 +51,23 @@ def results(db_path, as_json):
         return
     for document in listed:
         pairing = f", tournament {document['tournament']}" if document["tournament"] else ""
+        resume = f": continue with {document['resume']}" if "resume" in document else ""
         click.echo(f"match {document['match_id']} ({document['game']}, {document['created']}, "
-                   f"{document['status']}{pairing})")
+                   f"{document['status']}{pairing}){resume}")
         click.echo(format_summary(document))
         click.echo("")
     for t in tournaments:
+        resume = (f"; continue with {resume_command('tournament', t['tournament_id'], db_path)}"
+                  if t["status"] == "interrupted" else "")
         click.echo(f"tournament {t['tournament_id']} ({t['game']}, {t['created']}, "
                    f"{t['status']}): matches {', '.join(map(str, t['matches']))}; its rating "
-                   f"list: crystalpick ratings --tournament {t['tournament_id']}")
+                   f"list: crystalpick ratings --tournament {t['tournament_id']}{resume}")
+
+
+def resume_command(kind: str, number: int, db_path: str | None) -> str:
+    """The command that continues an interrupted match or tournament."""
+    where = f" --db {shlex.quote(db_path)}" if db_path else ""
+    return f"crystalpick {kind} --resume --{kind}-id {number}{where}"
 
 
 @command()

@@ -115,6 +115,9 @@ class Game(ABC):
     # 1 / (1 + exp(-x / evaluation_scale)), i.e. tanh(x / (2 * evaluation_scale)) as a result
     # in [-1, 1]. Both searchers use this one number.
     evaluation_scale: ClassVar[float] = 150.0
+    # What the evaluator's scores are in (a searcher's ``Value``, alpha-beta's ``+52.0``),
+    # named by every output that prints one, so a reader knows what a number means.
+    score_unit: ClassVar[str] = "evaluation units"
     bench_settings: ClassVar[BenchSettings | None] = None     # None: not in crystalpick bench
 
     def __init__(self, rules: Mapping[str, str] | None = None, *, impl: str = "fast",

@@ -42,6 +42,7 @@ class BenchRow:
     game: str
     position_id: str
     parts: dict[str, Measurement] = field(default_factory=dict)   # perft, then searchers
+    terminal: bool = False          # a finished game: nothing to count or search
 
 
 def timed(work) -> Measurement:
@@ -62,6 +63,7 @@ def bench_game(game_name: str, settings: BenchSettings, impl: str = "fast",
         row.parts["perft"] = timed(
             lambda: perft_game.parse_position(case.position).perft(settings.perft_depth, stop))
         state = fast_game.parse_position(case.position)
+        row.terminal = state.is_terminal()
         if not state.is_terminal() and not state.is_chance_node():
             for name in settings.searchers:     # a fresh engine each: no table or tree kept
                 if stopped(stop):
@@ -144,6 +146,8 @@ def id_width(names: list[str]) -> int:
 
 
 def row_text(row: BenchRow, width: int) -> str:
+    if row.terminal:            # perft's 0 nodes in 0 s would read as a measurement
+        return f"  {row.position_id:<{width}} a finished game: no moves to count or search"
     parts = "  ".join(f"{part} {m.nodes:>10,} {m.seconds:6.2f}s {m.nps:>12,.0f}/s"
                       for part, m in row.parts.items())
     return f"  {row.position_id:<{width}} {parts}"

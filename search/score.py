@@ -22,6 +22,7 @@ from .alphabeta import MATE_SCORE, MATE_THRESHOLD_SCORE
 
 # Evaluation units per logistic unit when no game is at hand (the Game contract's default).
 DEFAULT_EVALUATION_SCALE = 150
+MEAN_UNIT = "mean result (-1..+1)"
 
 
 class Score(ABC):
@@ -50,6 +51,11 @@ class Score(ABC):
     @abstractmethod
     def document(self) -> dict:
         """For JSON: ``{"type": "value"|"mean"|"win"|"loss"|"draw", ...}``."""
+
+    def unit(self, evaluation_unit: str) -> str | None:
+        """What :meth:`text`'s number is in, given the game's ``Game.score_unit`` (None: the
+        text says it, as ``win in 5 plies`` does)."""
+        return None
 
     def rank(self) -> tuple:
         return (1, self.win_probability)
@@ -85,6 +91,9 @@ class Value(Score):
     def text(self) -> str:
         return f"{self.units:+.1f}"
 
+    def unit(self, evaluation_unit: str) -> str | None:
+        return evaluation_unit
+
     def words(self) -> str:
         return f"value {self.units:.6g}"
 
@@ -105,6 +114,9 @@ class Mean(Score):
 
     def text(self) -> str:
         return f"{self.mean:+.3f}"
+
+    def unit(self, evaluation_unit: str) -> str | None:
+        return MEAN_UNIT
 
     def words(self) -> str:
         return f"value {self.mean:.6g}"
@@ -179,6 +191,9 @@ class PovScore:
 
     def text(self) -> str:
         return self.relative.text()
+
+    def unit(self, evaluation_unit: str) -> str | None:
+        return self.relative.unit(evaluation_unit)
 
     def words(self) -> str:
         return self.relative.words()

@@ -186,8 +186,8 @@ def test_replay_shows_the_annotations(match_records, tmp_path):
     shown = run("replay", out, "--ply", 1)
     assert shown.exit_code == 0, shown.output
     expected = (f"last move 1. {ply.move}  {ply.comment.get('mark', 'ok')}: "
-                f"{ply.comment['eval_before']} -> {ply.comment['eval_after']} for "
-                f"{ply.comment['eval_pov']}")
+                f"{ply.comment['eval_before']} -> {ply.comment['eval_after']} "
+                f"{ply.comment['eval_unit']} for {ply.comment['eval_pov']}")
     assert expected in shown.output
     listed = run("replay", out, "--annotations").output.splitlines()
     lines = [line for line in listed if line[:1].isdigit() and ". " in line]

@@ -68,6 +68,9 @@ def test_maatatahay_cell_names_are_drawn_above_the_warriors():
     names = [i for i, e in enumerate(elements) if e.get("class") == "cell-name"]
     warriors = [i for i, e in enumerate(elements) if "warrior" in (e.get("class") or "")]
     assert len(names) == 25 and warriors and min(names) > max(warriors)
+    for i in names:         # each on its own patch, drawn just before it: no paint-order
+        assert elements[i - 1].get("class") == "cell-name-patch"
+        assert elements[i].get("paint-order") is None and elements[i].get("stroke") is None
 
 
 def test_every_card_name_of_the_default_set_fits_its_card():

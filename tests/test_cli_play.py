@@ -1,4 +1,6 @@
 """``crystalpick play`` driven through its standard input."""
+import re
+
 from click.testing import CliRunner
 
 from crystalpick.cli.main import cli
@@ -18,6 +20,8 @@ def test_bad_input_reprompts_then_moves_and_engine_answers():
     assert "malformed move 'zz'" in result.output
     assert "illegal move 'e5'" in result.output
     assert "second plays " in result.output and "for second)" in result.output
+    assert re.search(r"second plays \S+ \([+-][\d.]+ Mattock points for second\)",
+                     result.output)           # the evaluation names its unit
     assert "Traceback" not in result.output
 
 

@@ -4,8 +4,8 @@ Every command shown (a line of a code block, ``$ `` optional, or an inline code 
 prose) names a real command and only options that command has. Every concrete one (no
 ``[optional]`` part, no ``...``, no placeholder such as GAME or FILE) is either run, in the
 order of RUN, in one scratch folder with its own results database, or listed in NOT_RUN with
-the reason; both lists must name commands the pages still show. The README's example outputs
-are checked by tests/test_readme.py; bench's pinned signature by tests/test_bench_command.py
+the reason; both lists must name commands the pages still show. The pages' example outputs
+are checked by tests/test_doc_examples.py; bench's pinned signature by tests/test_bench_command.py
 (and docs/search.md quotes it: checked here).
 """
 import re
@@ -80,6 +80,9 @@ NOT_RUN = {
     "--improve 1 --seed 1": MINUTES,
     "crystalpick solve mattock --time 3600 --resume mattock-start.table": MINUTES,
     "crystalpick match --openings": "names an option in the prose",
+    "crystalpick match maatatahay --engine mcts:sims=100 --engine alphabeta:depth=1 --games 40 "
+    "--seed 5 --sprt elo0=0,elo1=30,model=logistic": "run and its output checked by "
+                                                     "tests/test_doc_examples.py",
     "crystalpick play cardbattle --engine greedy --human first": "a game played at the "
                                                                  "keyboard: tests/test_cli_play.py",
     **{command: PICTURE for command in (

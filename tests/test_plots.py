@@ -222,6 +222,27 @@ def test_tournament_draws_one_curve_per_pairing(tmp_path):
     assert all(" vs ".join(p["engines"]) in texts for p in pairings)
 
 
+def test_tournament_shows_every_pairing_elo_and_the_rating_list(tmp_path):
+    """A pairing won 100% has no finite Elo: it is named in the Elo panel, not left out
+    silently; the rating list is drawn, one point with its interval per engine."""
+    picture = tmp_path / "t.svg"
+    result = run("tournament", "mattock", "--engine", "alphabeta:depth=2", "--engine",
+                 "random", "--engine", "greedy", "--seed", 1, "--db", tmp_path / "t.sqlite",
+                 "--plot", picture, "--json")
+    assert result.exit_code == 0, result.output
+    report = document(result)
+    elements, texts = svg_elements(picture), svg_texts(picture)
+    unbounded = [p for p in report["pairings"] if p["elo"]["value"] is None]
+    assert unbounded                     # alpha-beta beats random every game
+    note = "".join(elements["elo-unbounded"].itertext()).replace("\n", " ")
+    for pairing in report["pairings"]:
+        label = " vs ".join(pairing["engines"])
+        assert (label in " ".join(note.split())) == (pairing in unbounded)
+    assert marker_count(elements["ratings"]) == len(report["ratings"]["ratings"]) == 3
+    assert "Rating list" in texts and all(r["engine"] in texts
+                                          for r in report["ratings"]["ratings"])
+
+
 # -- deck -------------------------------------------------------------------------------------
 
 def test_deck_draws_win_rates_and_a_bar_per_card(tmp_path):
@@ -241,6 +262,18 @@ def test_deck_draws_win_rates_and_a_bar_per_card(tmp_path):
     texts = svg_texts(picture)
     assert "vs rival" in texts or "vs " + str(DATA / "rival.toml") in texts
     assert all(f"{c['card']} {c['name']}" in texts for c in measured)
+    zero = xs(elements["no-change"])[0]
+    for card in measured:            # each bar on the side of the sign the text prints
+        change, ends = card["swapped_out"]["change"], xs(elements[f"card-{card['card']}"])
+        assert (max(ends) > zero + 0.01) == (change > 0)
+        assert (min(ends) < zero - 0.01) == (change < 0)
+
+
+def xs(group: ET.Element) -> list[float]:
+    """The x coordinates of the path drawn in an artist's group."""
+    numbers = [float(n) for n in re.findall(r"-?[\d.]+", next(group.iter(f"{SVG}path"))
+                                            .get("d"))]
+    return numbers[0::2]
 
 
 def test_a_deck_run_stopped_before_a_complete_pair_still_draws(tmp_path, monkeypatch):
@@ -266,7 +299,9 @@ def test_bench_draws_a_bar_per_game_and_part(tmp_path):
     elements = svg_elements(picture)
     assert {k for k in elements if k.startswith("rate-")} == {f"rate-mattock-{part}"
                                                              for part in parts}
-    assert "nodes/s" in svg_texts(picture)
+    texts = svg_texts(picture)
+    assert "nodes/s (linear, from 0)" in texts and all(part in texts for part in parts)
+    assert "10^" not in texts and "$" not in texts          # no log axis's tick labels
 
 
 def test_perf_table_refuses_a_picture_it_cannot_draw(capsys):

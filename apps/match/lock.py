@@ -47,6 +47,21 @@ class MatchLock:
         self.handle = handle
         return True
 
+    def held(self) -> bool:
+        """Whether a live process holds the lock now (read without taking it: a shared
+        lock tried and dropped at once; no file is written)."""
+        try:
+            handle = open(self.path)
+        except FileNotFoundError:
+            return False
+        with handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(handle, fcntl.LOCK_UN)
+            return False
+
     def owner(self) -> str:
         try:
             return self.path.read_text().strip() or "?"
@@ -67,3 +82,11 @@ class MatchLock:
 
     def __exit__(self, *exc) -> None:
         self.release()
+
+
+def stored_status(db_path: Path, kind: str, number: int, status: str) -> str:
+    """A match's or tournament's status as stored, except that a 'running' one no live
+    process holds is 'interrupted' (stopped by Ctrl-C or killed: ``--resume`` continues)."""
+    if status == "running" and not MatchLock(db_path, number, kind).held():
+        return "interrupted"
+    return status

@@ -28,6 +28,7 @@ class Player(ABC):
 
     def __init__(self, spec: EngineSpec):
         self.spec = spec
+        self.score = None       # the last choice's PovScore, where a search gave one
 
     @abstractmethod
     def choose(self, state, limits: Limits, record: GameRecord) -> tuple[int, dict]:
@@ -91,6 +92,7 @@ class SearchPlayer(Player):
             raise EngineCrashed(f"{type(err).__name__}: {err}") from err
         if result.move_to_play is None:
             raise EngineCrashed(f"{self.engine.name} returned no move")
+        self.score = result.score           # typed, for a reader to name its unit (play)
         comment = {"score": result.score.text(), "pov": result.point_of_view_name,
                    "nodes": result.nodes}
         if result.depth is not None:

@@ -176,7 +176,8 @@ class CardBattle(Game, DeckBuilding, GreedyPolicy, TunedSearch):
 
     def describe(self) -> dict:
         info = super().describe()
-        info["tileset"] = {"name": self.cardset.name, "file": self.cardset.source,
+        info["tileset"] = {"kind": "card set", "name": self.cardset.name,
+                           "file": self.cardset.source,
                            "reconstruction": self.cardset.reconstruction,
                            "note": self.cardset.note, "label": self.cardset.label()}
         info["attributes"] = list(self.cardset.attributes)

@@ -26,6 +26,7 @@ class Maatatahay(Game):
     # The setup's 25 chance plies, then at most 12 rounds of at most 17 plies each.
     max_game_length = 229
     evaluation_scale = 150.0      # uncalibrated guess
+    score_unit = "Maatatahay units (40 a game point)"
     bench_settings = BenchSettings(perft_depth=5, alphabeta_depth=6, mcts_simulations=5000)
     rule_options = PLAY_OPTIONS + (
         RuleOption("layout", (RANDOM_LAYOUT,) + tuple(load_tileset().layouts), RANDOM_LAYOUT,
@@ -82,7 +83,8 @@ class Maatatahay(Game):
 
     def describe(self) -> dict:
         info = super().describe()
-        info["tileset"] = {"name": self.tileset.name, "file": self.tileset.source,
+        info["tileset"] = {"kind": "tileset", "name": self.tileset.name,
+                           "file": self.tileset.source,
                            "reconstruction": self.tileset.reconstruction,
                            "note": self.tileset.note, "label": self.tileset.label()}
         info["layouts"] = list(self.tileset.layouts)

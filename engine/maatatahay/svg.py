@@ -215,9 +215,12 @@ def svg(pos: Position, marks=()) -> str:
                    f'x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="#fafafa" '
                    f'stroke="{TEMPLE_STROKE if temple else "#8d6e63"}" '
                    f'stroke-width="{4 if temple else 1}"/>')
-        labels.append(f'<text class="cell-name" x="{x + 4}" y="{y + 12}" font-size="9" '
-                      f'fill="#555" stroke="white" stroke-width="2.5" paint-order="stroke">'
-                      f'{NAMES[cell]}</text>')
+        # on a white patch of its own (a halo by paint-order, which renderers other than
+        # browsers ignore, would paint the stroke over the letters)
+        labels += [f'<rect class="cell-name-patch" x="{x + 2}" y="{y + 3}" width="14" '
+                   f'height="11" rx="2" fill="white" fill-opacity="0.85"/>',
+                   f'<text class="cell-name" x="{x + 4}" y="{y + 12}" font-size="9" '
+                   f'fill="#555">{NAMES[cell]}</text>']
         if pos.tile[cell] != EMPTY:
             out += _warrior(pos, cell)
         elif temple:

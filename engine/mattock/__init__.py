@@ -31,6 +31,7 @@ class Mattock(Game, TunedSearch, StagedTurns):
     # significant difference either time; widen 1 / 2 / 4 in docs/search.md).
     mcts_defaults = MCTSDefaults(c=0.25, prior=1.0, minimax=0.5, widen=2.0, playout_depth=1)
     evaluation_scale = 150.0      # uncalibrated guess
+    score_unit = "Mattock points"    # the evaluator's: 12 a cell in reach (evaluation.pyx)
     bench_settings = BenchSettings(perft_depth=3, alphabeta_depth=4, mcts_simulations=3000)
     rule_options = (
         RuleOption("size", ("5", "7"), "5", "board side length: 5 (61 cells, 3 miners each) or "
