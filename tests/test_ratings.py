@@ -43,6 +43,9 @@ def test_two_engines_the_lists_los_is_the_match_summarys():
             results.add_game(score)
     rated = rate(units, samples=20_000, seed=3)
     assert rated.los["a"]["b"] == results.los() == pytest.approx(1 - rated.los["b"]["a"])
+    # a match of b against a (its scores b's) is the same pairing, with the same prior
+    flipped = [Unit("b", "a", tuple(1 - s for s in unit.scores)) for unit in units[:2]]
+    assert rate(flipped + units[2:], samples=20_000, seed=3).document() == rated.document()
     a = {r.engine: r for r in rated.ratings}["a"]
     # a - mean = (r_a - r_b) / 2, and r_a - r_b is the log-odds of Beta(5.75, 3.75)
     draws = np.random.default_rng(0).beta(5.75, 3.75, 400_000)

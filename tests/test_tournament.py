@@ -125,8 +125,9 @@ def test_ratings_of_tournaments_and_of_every_match_together(tmp_path):
     assert again == [{"title": "tournament 1: mattock", **document_of(played.output)["ratings"]}]
     assert run("match", "mattock", "--engine", "greedy", "--engine", "random", "--games", "2",
                "--seed", "2", "--db", db).exit_code == 0
-    assert run("match", "maatatahay", "--engine", "greedy", "--engine", "random", "--games",
-               "2", "--seed", "2", "--db", db).exit_code == 0
+    maatatahay = run("match", "maatatahay", "--engine", "greedy", "--engine", "random",
+                     "--games", "2", "--seed", "2", "--db", db, "--json")
+    assert maatatahay.exit_code == 0
     newest = document_of(run("ratings", "--db", db, "--seed", "5", "--json").output)["lists"]
     assert [lst["title"] for lst in newest] == ["tournament 1: mattock"]
     assert newest[0]["games"] == 6 and newest[0]["seed"] == 5
@@ -135,6 +136,8 @@ def test_ratings_of_tournaments_and_of_every_match_together(tmp_path):
     assert {lst["title"]: lst["games"] for lst in everything} == {"mattock": 8,
                                                                   "maatatahay": 2}
     mattock, = [lst for lst in everything if lst["title"] == "mattock"]
+    two, = [lst for lst in everything if lst["title"] == "maatatahay"]   # one match's games
+    assert two["los"]["greedy"]["random"] == document_of(maatatahay.output)["los"]
     assert {r["engine"]: r["games"] for r in mattock["ratings"]} == \
         {"greedy": 6, "random": 6, "random:seed=4": 4}
     assert [r["elo"] for r in mattock["ratings"] if r["engine"] == "random"] == [0]

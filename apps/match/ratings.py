@@ -179,15 +179,13 @@ def draw(pairings: np.ndarray, points: np.ndarray, games: np.ndarray, mode: np.n
     mean and covariance, which follow a skewed posterior (few games, a perfect score)."""
     count = len(mode)
     if count == 2:
-        (i, j), = pairings
-
         def log_gamma(shape):                   # log of a Gamma(shape) draw
             return np.log(rng.gamma(shape + 1, size=samples)) + \
                 np.log(rng.random(samples)) / shape
 
         difference = (log_gamma(points[0]) - log_gamma(games[0] - points[0])) / SCALE
         ratings = np.zeros((samples, 2))
-        ratings[:, 1] = -difference if i == 0 else difference     # r_1 - r_0
+        ratings[:, 1] = -difference                  # the one pairing is (0, 1)
         return ratings, np.ones(samples)
     centre, spread = mode[1:], np.linalg.inv(information(mode, pairings, games, count))
     for _ in range(2):
@@ -230,10 +228,12 @@ def rate(units: list[Unit], anchor: str | None = None, virtual_draws: float = VI
     if samples < 100:
         raise GameError(f"{samples} posterior samples: at least 100 are needed")
     index = {name: i for i, name in enumerate(engines)}
-    totals: dict[tuple[int, int], list[float]] = {}
+    totals: dict[tuple[int, int], list[float]] = {}     # a pairing: points of the first
     for unit in units:
-        total = totals.setdefault((index[unit.first], index[unit.second]), [0.0, 0])
-        total[0] += sum(unit.scores)
+        first, second = sorted((index[unit.first], index[unit.second]))
+        total = totals.setdefault((first, second), [0.0, 0])
+        total[0] += sum(unit.scores) if first == index[unit.first] else \
+            len(unit.scores) - sum(unit.scores)
         total[1] += len(unit.scores)
     pairings = np.array(list(totals), dtype=int)
     scored = np.array([total[0] for total in totals.values()])
@@ -259,9 +259,8 @@ def rate(units: list[Unit], anchor: str | None = None, virtual_draws: float = VI
                               games_of, points_of, draws_of, float(opponents)))
     ratings.sort(key=lambda r: -r.elo)
     if len(engines) == 2:
-        (i, j), = pairings
         first_wins = two_engine_los(scored[0], played_games[0], virtual_draws)
-        los = {engines[i]: {engines[j]: first_wins}, engines[j]: {engines[i]: 1 - first_wins}}
+        los = {engines[0]: {engines[1]: first_wins}, engines[1]: {engines[0]: 1 - first_wins}}
     else:
         los = {a.engine: {b.engine: superiority(drawn, weights, index[a.engine],
                                                 index[b.engine])
