@@ -34,6 +34,7 @@ from .stats import VIRTUAL_DRAWS, two_engine_los
 SCALE = math.log(10) / 400          # Elo points -> natural log-odds
 SAMPLES = 20_000                    # posterior draws by default
 TAIL_DF = 4                         # degrees of freedom of the importance sampler's Student-t
+BLOCK = 2_000_000                   # draws x pairings whose likelihood is computed at once
 MODEL = "logistic Elo, draws as half points"
 
 
@@ -196,11 +197,15 @@ def draw(pairings: np.ndarray, points: np.ndarray, games: np.ndarray, mode: np.n
         ratings[:, 1:] = centre + (normal @ lower.T) * stretch[:, None]
         distance = np.sum(normal ** 2, axis=1) * stretch ** 2      # Mahalanobis, squared
         log_proposal = -(TAIL_DF + count - 1) / 2 * np.log1p(distance / TAIL_DF)
-        log_weight = log_posterior(ratings, pairings, points, games) - log_proposal
+        blocks = np.array_split(ratings, max(1, samples * len(pairings) // BLOCK))
+        log_weight = np.concatenate([log_posterior(block, pairings, points, games)
+                                     for block in blocks]) - log_proposal
         weights = np.exp(log_weight - log_weight.max())
-        centre = np.average(ratings[:, 1:], axis=0, weights=weights)
-        spread = np.cov(ratings[:, 1:], rowvar=False, aweights=weights) * \
-            (TAIL_DF - 2) / TAIL_DF               # the t's covariance is its scale's x df/(df-2)
+        adapted = np.cov(ratings[:, 1:], rowvar=False, aweights=weights).reshape(
+            count - 1, count - 1) * (TAIL_DF - 2) / TAIL_DF   # a t's covariance: df/(df-2)
+        if np.all(np.linalg.eigvalsh(adapted) > 1e-9):    # else too few weighty draws
+            centre = np.average(ratings[:, 1:], axis=0, weights=weights)
+            spread = adapted
     return ratings, weights
 
 
