@@ -7,7 +7,9 @@ The model is the logistic Elo model with draws as half points (Ordo's, and the o
 ``p ** s * (1 - p) ** (1 - s)``, so only each pairing's points and games matter. The prior
 (BayesElo's) is ``virtual_draws`` drawn games added to every pairing played (half a game by
 default, the weakest that covered in the measurement below; one would be Jeffreys' prior on
-two engines' score); it keeps a perfect score finite.
+two engines' score); it keeps a perfect score finite. A draw varies less than the model's
+half win and half loss, so with draws the likelihood counts for more
+(:func:`.stats.dispersion`); without them the model is exactly the one above.
 
 The ratings are the posterior's mode (scipy.optimize, with the gradient), anchored with the
 mean at 0 or one engine at 0. The 95% intervals and the likelihood of superiority come from
@@ -29,7 +31,7 @@ from scipy.sparse.csgraph import connected_components
 
 from crystalpick.engine import GameError
 
-from .stats import VIRTUAL_DRAWS, two_engine_los
+from .stats import VIRTUAL_DRAWS, dispersion, two_engine_los
 
 SCALE = math.log(10) / 400          # Elo points -> natural log-odds
 SAMPLES = 20_000                    # posterior draws by default
@@ -77,6 +79,7 @@ class RatingList:
     effective: int                      # the draws' effective number (importance weights)
     seed: int
     games: int
+    dispersion: float = 1.0             # the draws' narrowing of the spread (stats.dispersion)
     model: str = field(default=MODEL)
 
     def document(self) -> dict:
@@ -91,7 +94,8 @@ class RatingList:
         return {"model": self.model, "anchor": self.anchor or "mean",
                 "virtual_draws": self.virtual_draws, "interval": "posterior",
                 "samples": self.samples, "effective_samples": self.effective,
-                "seed": self.seed, "games": self.games, "ratings": rows,
+                "seed": self.seed, "games": self.games,
+                "dispersion": round(self.dispersion, 4), "ratings": rows,
                 "los": {a: {b: round(p, 4) for b, p in row.items()}
                         for a, row in self.los.items()}}
 
@@ -247,7 +251,15 @@ def rate(units: list[Unit], anchor: str | None = None, virtual_draws: float = VI
     if not bounded(pairings, points, games, len(engines)):
         raise GameError("some engines scored every point against the others, so their "
                         "ratings are unbounded without a prior: add virtual draws (--prior)")
+    draws = sum(score == 0.5 for unit in units for score in unit.scores)
     mode = fit(pairings, points, games, len(engines))
+    expected = 1 / (1 + np.exp(-SCALE * (mode[pairings[:, 0]] - mode[pairings[:, 1]])))
+    spread = dispersion(draws, played_games.sum(), np.sum(played_games * expected *
+                                                           (1 - expected)))
+    if spread < 1:                                  # draws: the games say more
+        points = scored / spread + virtual_draws / 2
+        games = played_games / spread + virtual_draws
+        mode = fit(pairings, points, games, len(engines))
     drawn, weights = draw(pairings, points, games, mode, samples, np.random.default_rng(seed))
     offset = (lambda r: r[..., index[anchor]]) if anchor else (lambda r: r.mean(axis=-1))
     mode = mode - offset(mode)
@@ -264,7 +276,7 @@ def rate(units: list[Unit], anchor: str | None = None, virtual_draws: float = VI
                               games_of, points_of, draws_of, float(opponents)))
     ratings.sort(key=lambda r: -r.elo)
     if len(engines) == 2:
-        first_wins = two_engine_los(scored[0], played_games[0], virtual_draws)
+        first_wins = two_engine_los(scored[0], played_games[0], draws, virtual_draws)
         los = {engines[0]: {engines[1]: first_wins}, engines[1]: {engines[0]: 1 - first_wins}}
     else:
         los = {a.engine: {b.engine: superiority(drawn, weights, index[a.engine],
@@ -272,7 +284,7 @@ def rate(units: list[Unit], anchor: str | None = None, virtual_draws: float = VI
                           for b in ratings if b is not a} for a in ratings}
     effective = int(weights.sum() ** 2 / np.sum(weights ** 2))
     return RatingList(ratings, los, anchor, virtual_draws, samples, effective, seed,
-                      sum(len(u.scores) for u in units))
+                      sum(len(u.scores) for u in units), spread)
 
 
 def unbounded(pairings: np.ndarray, scored: np.ndarray, games: np.ndarray, count: int,
@@ -352,6 +364,8 @@ def format_document(rated: dict) -> str:
     lines.append(f"({rated['model']}; anchor: {anchor}; prior: {rated['virtual_draws']:g} "
                  f"virtual draw(s) a pairing; Elo: the posterior's mode; intervals: its 2.5% "
                  f"and 97.5% points, {rated['samples']} draws, seed {rated['seed']}"
+                 + (f"; drawn games: variance x{rated['dispersion']:.2f} of the model's"
+                    if rated["dispersion"] < 1 else "")
                  + ("; open: the games set no bound there, only the prior does"
                     if any(r["low"] is None or r["high"] is None for r in rows) else "") + ")")
     lines.append("LOS (row stronger than column): " + ", ".join(

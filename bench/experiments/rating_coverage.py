@@ -27,6 +27,8 @@ SCENARIOS = {
     "6 engines 0..1000, 4 games": ([0, 200, 400, 600, 800, 1000], 4, 0.0, False),
     "4 engines 300/100/-50/-350, 40 games, draws": ([300, 100, -50, -350], 40, 0.6, False),
     "3 engines 50/0/-50, 20 games, draws": ([50, 0, -50], 20, 0.6, False),
+    "3 engines 100/0/-100, 4 games, draws": ([100, 0, -100], 4, 0.6, False),
+    "2 engines +100, 10 games, draws": ([100, 0], 10, 0.6, False),
 }
 
 
@@ -72,11 +74,14 @@ def main() -> None:
     parser.add_argument("--pools", type=int, default=400)
     parser.add_argument("--samples", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--prior", type=float, default=1.0, help="virtual draws a pairing")
+    parser.add_argument("--prior", type=float, default=0.5, help="virtual draws a pairing")
+    parser.add_argument("--only", default="", help="scenarios whose name holds this")
     args = parser.parse_args()
     print(f"{'scenario':<46} {'intervals':>9} {'covered':>8} {'95% band':>13} "
           f"{'open ends':>9} {'narrowest':>9}  seconds")
     for name, (strengths, games, draws, gauntlet) in SCENARIOS.items():
+        if args.only not in name:
+            continue
         began = time.perf_counter()
         found = measure(strengths, games, draws, gauntlet, args.pools, args.samples, args.seed,
                         args.prior)
