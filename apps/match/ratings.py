@@ -237,16 +237,7 @@ def rate(units: list[Unit], anchor: str | None = None, virtual_draws: float = VI
     if samples < 100:
         raise GameError(f"{samples} posterior samples: at least 100 are needed")
     index = {name: i for i, name in enumerate(engines)}
-    totals: dict[tuple[int, int], list[float]] = {}     # a pairing: points of the first
-    for unit in units:
-        first, second = sorted((index[unit.first], index[unit.second]))
-        total = totals.setdefault((first, second), [0.0, 0])
-        total[0] += sum(unit.scores) if first == index[unit.first] else \
-            len(unit.scores) - sum(unit.scores)
-        total[1] += len(unit.scores)
-    pairings = np.array(list(totals), dtype=int)
-    scored = np.array([total[0] for total in totals.values()])
-    played_games = np.array([total[1] for total in totals.values()], dtype=float)
+    pairings, scored, played_games = pairing_totals(units, index)
     points, games = scored + virtual_draws / 2, played_games + virtual_draws
     if not bounded(pairings, points, games, len(engines)):
         raise GameError("some engines scored every point against the others, so their "
@@ -287,15 +278,30 @@ def rate(units: list[Unit], anchor: str | None = None, virtual_draws: float = VI
                       sum(len(u.scores) for u in units), spread)
 
 
+def pairing_totals(units: list[Unit], index: dict[str, int]
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pairing (engine numbers, the lower first: a match of b against a is the same
+    pairing as one of a against b) with the points its first engine scored and its games."""
+    totals: dict[tuple[int, int], list[float]] = {}
+    for unit in units:
+        first, second = sorted((index[unit.first], index[unit.second]))
+        total = totals.setdefault((first, second), [0.0, 0])
+        total[0] += sum(unit.scores) if first == index[unit.first] else \
+            len(unit.scores) - sum(unit.scores)
+        total[1] += len(unit.scores)
+    return (np.array(list(totals), dtype=int), np.array([t[0] for t in totals.values()]),
+            np.array([t[1] for t in totals.values()], dtype=float))
+
+
 def unbounded(pairings: np.ndarray, scored: np.ndarray, games: np.ndarray, count: int,
               anchor: int | None) -> np.ndarray:
     """``[engine, (low, high)]``: whether the games alone leave that end of the engine's
-    anchored rating open, so that only the prior bounds it. Ratings may move without making a
-    game less likely when every pairing won outright keeps its winner no lower and every
-    other pairing stays level. So an engine may rise alone, with all it must stay below, as
-    long as something stays behind: the anchor, or against the mean any engine. An engine
-    that won every game is open above; against the mean, so is every engine of a pool with
-    one that lost every game."""
+    anchored rating open, so that only the prior bounds it. Ratings may move without making
+    any game less likely as long as the winner of a pairing won outright stays no lower and
+    every other pairing stays level; so an engine can rise without bound, together with
+    every engine that must stay at least as high, if the anchor (against the mean: any
+    engine) can stay behind. An engine that won every game is open above; against the mean,
+    so is every engine of a pool with one that lost every game."""
     above = np.eye(count, dtype=bool)          # above[u, v]: u must stay at least v
     for (i, j), points, played_games in zip(pairings, scored, games):
         above[i, j] |= points > 0
