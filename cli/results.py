@@ -10,7 +10,7 @@ import click
 from .common import InputError, chosen_seed, command, emit_json, json_option, user_errors
 from .params import MATCH_ID, SEED, checked
 
-BOOTSTRAP = checked("bootstrap", "int", 0, 100_000)
+SAMPLES = checked("samples", "int", 100, 1_000_000)
 VIRTUAL_DRAWS = checked("prior", "float", 0, 1000)
 
 
@@ -77,25 +77,26 @@ def resume_command(kind: str, number: int, db_path: str | None) -> str:
               help="Rate this tournament's games (default: the newest tournament).")
 @click.option("--all", "everything", is_flag=True,
               help="Rate every game of the database, matches and tournaments together (one "
-                   "list per game and playing conditions).")
+                   "list per game and playing conditions, and per group of engines that met).")
 @click.option("--anchor", default=None, metavar="SPEC",
               help="The engine rated 0 (default: the mean is 0).")
-@click.option("--bootstrap", type=BOOTSTRAP, default=1000, show_default=True,
-              help="Resamples of game pairs for the intervals and the LOS.")
-@click.option("--prior", "virtual_draws", type=VIRTUAL_DRAWS, default=1.0, show_default=True,
-              help="Virtual drawn games added to every pairing played (0: the plain "
-                   "maximum-likelihood ratings, unbounded for a perfect score).")
+@click.option("--samples", type=SAMPLES, default=20_000, show_default=True,
+              help="Posterior draws for the intervals and the LOS.")
+@click.option("--prior", "virtual_draws", type=VIRTUAL_DRAWS, default=0.5, show_default=True,
+              help="Virtual drawn games added to every pairing played (0: no prior, refused "
+                   "where a perfect score leaves a rating unbounded).")
 @click.option("--seed", type=SEED, default=None,
-              help="Seed of the bootstrap (printed; default: random).")
+              help="Seed of the posterior draws (printed; default: the tournament's, so its "
+                   "list is printed again exactly; with --all, random).")
 @json_option
 @user_errors
-def ratings(db_path, tournament_id, everything, anchor, bootstrap, virtual_draws, seed,
+def ratings(db_path, tournament_id, everything, anchor, samples, virtual_draws, seed,
             as_json):
     """Print the rating list of a tournament, or of every game in the results database.
 
-    Maximum-likelihood ratings in the logistic Elo model (draws as half points), the mean at
-    0 or --anchor at 0, 95% intervals and the likelihood of superiority from a bootstrap
-    over colour-swapped game pairs resampled within each pairing.
+    The logistic Elo model (draws as half points) with --prior virtual draws: the Elo is
+    the posterior's mode, the mean at 0 or --anchor at 0; the 95% intervals and the
+    likelihood of superiority are the posterior's, an end the games leave open says so.
     """
     from crystalpick.apps.match.db import default_path
     from crystalpick.apps.match.ratings import format_document, players, rate
@@ -103,17 +104,27 @@ def ratings(db_path, tournament_id, everything, anchor, bootstrap, virtual_draws
 
     if everything and tournament_id is not None:
         raise InputError("give --tournament ID or --all, not both")
-    seed = chosen_seed(seed)
     db = open_results(db_path or default_path(), create=False)
     try:
         pools = rating_pools(db, tournament_id, everything)
     finally:
         db.close()
-    lists = [{"title": title, **rate(units, anchor, virtual_draws, bootstrap, seed).document()}
-             for title, units in pools if anchor is None or anchor in players(units)]
+    fallback = chosen_seed(seed)
+    lists = [{"title": title, **rate(units, anchor, virtual_draws, samples,
+                                      own if seed is None and own is not None
+                                      else fallback).document()}
+             for title, units, own in pools if anchor is None or anchor in players(units)]
+    left_out = [{"title": title, "engines": sorted(players(units))}
+                for title, units, _ in pools if anchor is not None and
+                anchor not in players(units)]
     if not lists:
         raise InputError(f"--anchor {anchor}: no such engine in these games")
     if as_json:
-        emit_json({"lists": lists})
+        emit_json({"lists": lists, **({"left_out": left_out} if left_out else {})})
         return
     click.echo("\n\n".join(f"{rated['title']}\n{format_document(rated)}" for rated in lists))
+    if left_out:
+        click.echo(f"\n--anchor {anchor} is not in {len(left_out)} of the {len(pools)} lists, "
+                   f"left out: " + "; ".join(f"{pool['title']} (engines "
+                                            f"{', '.join(pool['engines'])})"
+                                            for pool in left_out))

@@ -36,9 +36,9 @@ def tournament(game, engines, schedule, games_per_pair, rounds, resume, tourname
     Every pairing is a match of colour-swapped pairs stored in the results database; pair k
     of every pairing starts from the same opening (setup, deal) with the same chance. The
     pairings are interleaved, so a stopped tournament has played each about equally; Ctrl-C
-    keeps every finished game and --resume continues. The ratings: maximum likelihood,
-    logistic Elo with draws as half points, the mean at 0, 95% intervals from a bootstrap
-    over game pairs (seeded by --seed); see 'crystalpick ratings'.
+    keeps every finished game and --resume continues. The ratings: logistic Elo with draws
+    as half points and half a virtual draw a pairing as the prior, the mean at 0, the
+    posterior's 95% intervals (drawn with --seed); see 'crystalpick ratings'.
     """
     from crystalpick.apps.match.report import format_tournament
     from crystalpick.apps.match.tournament import TournamentSettings

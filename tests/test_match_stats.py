@@ -3,6 +3,7 @@ Elo calculator's worked examples), so the formulas are checked, not just re-run.
 import json
 import math
 
+import numpy as np
 import pytest
 
 from crystalpick.apps.match.report import format_summary, pairing_line, progress_text, summary
@@ -91,9 +92,16 @@ def test_trinomial_elo_los_and_draw_ratio():
     assert results.score == pytest.approx(0.7)
     assert results.elo(False).mean == pytest.approx(-400 * math.log10(1 / 0.7 - 1))
     assert results.draw_ratio == pytest.approx(0.2)
-    # LOS from wins and losses only: 0.5 * (1 + erf((W - L) / sqrt(2 (W + L))))
-    assert results.los() == pytest.approx(0.5 * (1 + math.erf(40 / math.sqrt(160))))
-    assert Results(wins=5, losses=5).los() == 0.5
+    # LOS: the mass above 1/2 of the score's posterior; without draws Beta(60 + 1/4, 40 +
+    # 1/4) with half a virtual draw, integrated here on a grid
+    grid = np.linspace(0, 1, 200_001)[1:-1]
+    density = grid ** 59.25 * (1 - grid) ** 39.25
+    assert Results(wins=60, losses=40).los() == \
+        pytest.approx(density[grid > 0.5].sum() / density.sum(), abs=1e-5)
+    # draws vary less than a win and a loss: the same 70 points are surer with 20 draws
+    assert results.los() > Results(wins=70, losses=30).los() > 0.99
+    assert Results(wins=5, losses=5).los() == 0.5 == Results(draws=4).los()
+    assert Results(wins=1).los() > 0.8 > Results(wins=1, draws=20).los() > 0.5
     assert logistic_elo(0.5) == 0
 
 
@@ -187,6 +195,9 @@ def test_a_report_after_three_games_says_it_has_no_interval():
             "1 unpaired game not counted), nElo: no interval yet") in text
     assert "no 95% interval" in pairing_line(document)
     assert progress_text(results, None) == "W/D/L 1/0/2 Elo +0.0 (no interval yet)"
+    # the LOS counts the unpaired game too, and says so: 1 point of 3
+    assert document["los"] == round(Results(wins=1, losses=2).los(), 4) < 0.5
+    assert f"LOS: {100 * document['los']:.2f} % (all 3 games)," in text
 
 
 def test_a_report_with_an_interval_keeps_it():
@@ -197,3 +208,4 @@ def test_a_report_with_an_interval_keeps_it():
     assert "no_interval" not in document["elo"] and "unpaired_games" not in document["elo"]
     assert document["elo"]["error"] == pytest.approx(338.36, abs=0.01)
     assert "Elo: 43.66 +/- 338.36 (95%, pentanomial over 4 pairs)" in format_summary(document)
+    assert "LOS: " in format_summary(document) and "games)" not in format_summary(document)

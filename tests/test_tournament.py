@@ -93,7 +93,7 @@ def test_gauntlet_plays_the_first_engine_against_each_other(tmp_path):
                  "--db", str(db))
     assert result.exit_code == 0, result.output
     check_schedule(db, [("greedy", other) for other in engines[1:]], pairs=2)
-    assert "LOS (row rated above column)" in result.output
+    assert "LOS (row stronger than column)" in result.output
     assert "greedy vs random:seed=5" in result.output
     listed = json.loads(run("results", "--db", str(db), "--json").output)
     assert [(m["tournament"], m["games"], m["status"]) for m in listed["matches"]] == \
@@ -116,13 +116,18 @@ def test_the_schedule_interleaves_pairings_pair_by_pair():
 
 def test_ratings_of_tournaments_and_of_every_match_together(tmp_path):
     db = str(tmp_path / "all.sqlite")
-    assert run("tournament", "mattock", "--engine", "greedy", "--engine", "random",
-               "--engine", "random:seed=4", "--games-per-pair", "2", "--seed", "1",
-               "--db", db).exit_code == 0
+    played = run("tournament", "mattock", "--engine", "greedy", "--engine", "random",
+                 "--engine", "random:seed=4", "--games-per-pair", "2", "--seed", "1",
+                 "--db", db, "--json")
+    assert played.exit_code == 0
+    # by default 'ratings' prints the tournament's own list again, exactly
+    again = document_of(run("ratings", "--db", db, "--json").output)["lists"]
+    assert again == [{"title": "tournament 1: mattock", **document_of(played.output)["ratings"]}]
     assert run("match", "mattock", "--engine", "greedy", "--engine", "random", "--games", "2",
                "--seed", "2", "--db", db).exit_code == 0
-    assert run("match", "maatatahay", "--engine", "greedy", "--engine", "random", "--games",
-               "2", "--seed", "2", "--db", db).exit_code == 0
+    maatatahay = run("match", "maatatahay", "--engine", "greedy", "--engine", "random",
+                     "--games", "2", "--seed", "2", "--db", db, "--json")
+    assert maatatahay.exit_code == 0
     newest = document_of(run("ratings", "--db", db, "--seed", "5", "--json").output)["lists"]
     assert [lst["title"] for lst in newest] == ["tournament 1: mattock"]
     assert newest[0]["games"] == 6 and newest[0]["seed"] == 5
@@ -131,11 +136,29 @@ def test_ratings_of_tournaments_and_of_every_match_together(tmp_path):
     assert {lst["title"]: lst["games"] for lst in everything} == {"mattock": 8,
                                                                   "maatatahay": 2}
     mattock, = [lst for lst in everything if lst["title"] == "mattock"]
+    two, = [lst for lst in everything if lst["title"] == "maatatahay"]   # one match's games
+    assert two["los"]["greedy"]["random"] == document_of(maatatahay.output)["los"]
     assert {r["engine"]: r["games"] for r in mattock["ratings"]} == \
         {"greedy": 6, "random": 6, "random:seed=4": 4}
     assert [r["elo"] for r in mattock["ratings"] if r["engine"] == "random"] == [0]
     text = run("ratings", "--db", db, "--tournament", "1", "--seed", "5")
     assert "tournament 1: mattock" in text.output and "seed 5" in text.output
+    # two engines that met no one else: a group of their own, titled as one; an anchor
+    # says which groups it leaves out
+    assert run("match", "mattock", "--engine", "random:seed=7", "--engine", "random:seed=8",
+               "--games", "2", "--seed", "3", "--db", db).exit_code == 0
+    grouped = document_of(run("ratings", "--db", db, "--all", "--json").output)
+    titles = sorted(lst["title"] for lst in grouped["lists"])
+    assert titles == ["maatatahay"] + [f"mattock: group {n} of 2 (these engines never met "
+                                       f"those of the other groups: rated apart)"
+                                       for n in (1, 2)]
+    anchored = run("ratings", "--db", db, "--all", "--anchor", "random:seed=7")
+    assert anchored.exit_code == 0
+    assert anchored.output.count("group 2 of 2") == 1
+    assert "--anchor random:seed=7 is not in 2 of the 3 lists, left out: " in anchored.output
+    assert "maatatahay (engines greedy, random)" in anchored.output.splitlines()[-1]
+    assert "group 1 of 2 (these engines never met those of the other groups: rated apart) " \
+        "(engines greedy, random, random:seed=4)" in anchored.output.splitlines()[-1]
 
 
 @pytest.mark.parametrize("args,fragment", [

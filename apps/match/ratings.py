@@ -4,16 +4,21 @@ results database), as Ordo and BayesElo make one.
 The model is the logistic Elo model with draws as half points (Ordo's, and the one
 :func:`.stats.logistic_elo` inverts): engine ``i`` scores against ``j`` with expectation
 ``p = 1 / (1 + 10 ** ((r_j - r_i) / 400))``, a game scoring ``s`` has likelihood
-``p ** s * (1 - p) ** (1 - s)``, so only each pairing's points and games matter. The ratings
-maximise that likelihood (scipy.optimize, with the gradient), and are then anchored: the mean
-at 0, or one engine at 0. Every pairing that was played also counts ``virtual_draws`` drawn
-games (BayesElo's prior), so an engine that won or lost every game still has a finite rating;
-with 0 it is the plain maximum-likelihood estimate, which for two engines is the match's Elo.
+``p ** s * (1 - p) ** (1 - s)``, so only each pairing's points and games matter. The prior
+(BayesElo's) is ``virtual_draws`` drawn games added to every pairing played (half a game by
+default, the weakest that covered in the measurement below; one would be Jeffreys' prior on
+two engines' score); it keeps a perfect score finite. A draw varies less than the model's
+half win and half loss, so with draws the likelihood counts for more
+(:func:`.stats.dispersion`); without them the model is exactly the one above.
 
-The 95% intervals and the likelihood of superiority come from a bootstrap over units: a
-colour-swapped pair of games (a lone game of an unfinished pair is a unit of its own),
-resampled within its pairing, so the schedule (which pairings played how often) is kept and
-the two games of a pair, which share their opening and their luck, stay together.
+The ratings are the posterior's mode (scipy.optimize, with the gradient), anchored with the
+mean at 0 or one engine at 0. The 95% intervals and the likelihood of superiority come from
+the posterior itself, so they are as wide as the evidence, however few the games: for two
+engines the posterior of the score is a Beta distribution, drawn exactly (and its LOS is
+:func:`two_engine_los`, the match summary's); for more, draws from a Student-t around the
+mode weighted to the posterior (importance sampling). Where the games alone set no bound (an
+engine won or lost every game) the interval's end says so: it is the prior's, not theirs.
+Their coverage of the true ratings, measured: docs/research/rating-intervals.md.
 """
 from __future__ import annotations
 
@@ -26,9 +31,12 @@ from scipy.sparse.csgraph import connected_components
 
 from crystalpick.engine import GameError
 
+from .stats import VIRTUAL_DRAWS, dispersion, two_engine_los
+
 SCALE = math.log(10) / 400          # Elo points -> natural log-odds
-BOOTSTRAP = 1000                    # resamples by default
-VIRTUAL_DRAWS = 1.0                 # drawn games added to every pairing played
+SAMPLES = 20_000                    # posterior draws by default
+TAIL_DF = 4                         # degrees of freedom of the importance sampler's Student-t
+BLOCK = 2_000_000                   # draws x pairings whose likelihood is computed at once
 MODEL = "logistic Elo, draws as half points"
 
 
@@ -46,11 +54,12 @@ class Unit:
 class Rating:
     engine: str
     elo: float
-    low: float
-    high: float
+    low: float                          # -inf: the games set no lower bound
+    high: float                         # +inf: the games set no upper bound
     games: int
     points: float
     draws: int
+    opponents: float = 0.0              # the mean rating of its opponents, a game each
 
     @property
     def score(self) -> float:
@@ -59,28 +68,46 @@ class Rating:
 
 @dataclass
 class RatingList:
-    """Ratings best first, with ``los[a][b]``: the share of resamples rating ``a`` above
-    ``b``."""
+    """Ratings best first, with ``los[a][b]``: the posterior probability that ``a`` is
+    stronger than ``b``."""
 
     ratings: list[Rating]
     los: dict[str, dict[str, float]]
     anchor: str | None                  # None: the mean is 0
     virtual_draws: float
-    bootstrap: int
+    samples: int
+    effective: int                      # the draws' effective number (importance weights)
     seed: int
     games: int
+    dispersion: float = 1.0             # the draws' narrowing of the spread (stats.dispersion)
     model: str = field(default=MODEL)
 
     def document(self) -> dict:
+        rows = []
+        for rank, r in enumerate(self.ratings):
+            following = self.ratings[rank + 1].engine if rank + 1 < len(self.ratings) else None
+            rows.append({"engine": r.engine, "elo": round(r.elo, 1) + 0.0, **ends(r),
+                         "games": r.games, "points": r.points, "draws": r.draws,
+                         "score": round(r.score, 4), "opponents": round(r.opponents, 1) + 0.0,
+                         "los_next": round(self.los[r.engine][following], 4)
+                         if following else None})
         return {"model": self.model, "anchor": self.anchor or "mean",
-                "virtual_draws": self.virtual_draws, "bootstrap": self.bootstrap,
+                "virtual_draws": self.virtual_draws, "interval": "posterior",
+                "samples": self.samples, "effective_samples": self.effective,
                 "seed": self.seed, "games": self.games,
-                "ratings": [{"engine": r.engine, "elo": round(r.elo, 1),
-                             "low": round(r.low, 1), "high": round(r.high, 1),
-                             "games": r.games, "points": r.points, "draws": r.draws,
-                             "score": round(r.score, 4)} for r in self.ratings],
+                "dispersion": round(self.dispersion, 4), "ratings": rows,
                 "los": {a: {b: round(p, 4) for b, p in row.items()}
                         for a, row in self.los.items()}}
+
+
+def ends(rating: Rating) -> dict:
+    """The interval's ends for JSON: an end the games do not bound is null, and flagged."""
+    document = {}
+    for name, value in (("low", rating.low), ("high", rating.high)):
+        document[name] = round(value, 1) if math.isfinite(value) else None
+        if not math.isfinite(value):
+            document[f"unbounded_{name}"] = True
+    return document
 
 
 def connected_groups(units: list[Unit]) -> list[list[Unit]]:
@@ -101,47 +128,102 @@ def connected_groups(units: list[Unit]) -> list[list[Unit]]:
     return list(groups.values())
 
 
-def fit(pairings: np.ndarray, points: np.ndarray, games: np.ndarray, count: int,
-        start: np.ndarray | None = None) -> np.ndarray:
-    """Maximum-likelihood ratings (Elo, engine 0 at 0) of ``count`` engines from the points
+def log_posterior(ratings: np.ndarray, pairings: np.ndarray, points: np.ndarray,
+                  games: np.ndarray) -> np.ndarray:
+    """The log posterior (up to a constant) of rating vectors ``ratings[..., engine]`` (Elo):
+    ``points`` and ``games`` include the virtual draws, which are the prior."""
+    difference = SCALE * (ratings[..., pairings[:, 0]] - ratings[..., pairings[:, 1]])
+    # log p = -log(1 + e^-d), log(1 - p) = -log(1 + e^d), both without overflow
+    return -np.sum(points * np.logaddexp(0, -difference)
+                   + (games - points) * np.logaddexp(0, difference), axis=-1)
+
+
+def information(ratings: np.ndarray, pairings: np.ndarray, games: np.ndarray,
+                count: int) -> np.ndarray:
+    """The negative log posterior's Hessian (per Elo squared) in the ratings of engines 1..,
+    engine 0 held at its rating."""
+    first, second = pairings[:, 0], pairings[:, 1]
+    p = 1 / (1 + np.exp(-SCALE * (ratings[first] - ratings[second])))
+    weight = SCALE ** 2 * games * p * (1 - p)
+    matrix = np.zeros((count, count))
+    np.add.at(matrix, (first, first), weight)
+    np.add.at(matrix, (second, second), weight)
+    np.add.at(matrix, (first, second), -weight)
+    np.add.at(matrix, (second, first), -weight)
+    return matrix[1:, 1:]
+
+
+def fit(pairings: np.ndarray, points: np.ndarray, games: np.ndarray, count: int) -> np.ndarray:
+    """The ratings (Elo, engine 0 at 0) of ``count`` engines that make the points
     ``points[k]`` that ``pairings[k, 0]`` scored in ``games[k]`` games against
-    ``pairings[k, 1]``."""
+    ``pairings[k, 1]`` most likely."""
     first, second = pairings[:, 0], pairings[:, 1]
 
-    def expected(free):
+    def negative(free):
         ratings = np.concatenate(([0.0], free))
-        difference = SCALE * (ratings[first] - ratings[second])
-        return difference, 1 / (1 + np.exp(-difference))
-
-    def negative_log_likelihood(free):
-        difference, p = expected(free)
-        # log p = -log(1 + e^-d), log(1 - p) = -log(1 + e^d), both without overflow
-        value = np.sum(points * np.logaddexp(0, -difference)
-                       + (games - points) * np.logaddexp(0, difference))
+        p = 1 / (1 + np.exp(-SCALE * (ratings[first] - ratings[second])))
         residual = SCALE * (points - games * p)
         gradient = np.zeros(count)
         np.add.at(gradient, first, -residual)
         np.add.at(gradient, second, residual)
-        return value, gradient[1:]
+        return -log_posterior(ratings, pairings, points, games), gradient[1:]
 
-    def hessian(free):
-        _, p = expected(free)
-        weight = SCALE ** 2 * games * p * (1 - p)
-        matrix = np.zeros((count, count))
-        np.add.at(matrix, (first, first), weight)
-        np.add.at(matrix, (second, second), weight)
-        np.add.at(matrix, (first, second), -weight)
-        np.add.at(matrix, (second, first), -weight)
-        return matrix[1:, 1:]
-
-    initial = np.zeros(count - 1) if start is None else start[1:] - start[0]
-    found = minimize(negative_log_likelihood, initial, jac=True, hess=hessian,
-                     method="trust-ncg", options={"gtol": 1e-10})
+    found = minimize(negative, np.zeros(count - 1), jac=True, method="trust-ncg",
+                     hess=lambda free: information(np.concatenate(([0.0], free)), pairings,
+                                                   games, count),
+                     options={"gtol": 1e-10})
     return np.concatenate(([0.0], found.x))
 
 
+def draw(pairings: np.ndarray, points: np.ndarray, games: np.ndarray, mode: np.ndarray,
+         samples: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Posterior draws of the ratings (engine 0 at 0) and their weights. Two engines: the
+    Beta posterior of the score, exactly (its log-odds from two Gamma draws, stable however
+    small a shape). More: importance sampling from a Student-t (heavy tails, so the weights
+    stay bounded), first with the mode's curvature, then again with the weighted draws' own
+    mean and covariance, which follow a skewed posterior (few games, a perfect score)."""
+    count = len(mode)
+    if count == 2:
+        def log_gamma(shape):                   # log of a Gamma(shape) draw
+            return np.log(rng.gamma(shape + 1, size=samples)) + \
+                np.log(rng.random(samples)) / shape
+
+        difference = (log_gamma(points[0]) - log_gamma(games[0] - points[0])) / SCALE
+        ratings = np.zeros((samples, 2))
+        ratings[:, 1] = -difference                  # the one pairing is (0, 1)
+        return ratings, np.ones(samples)
+    centre, spread = mode[1:], np.linalg.inv(information(mode, pairings, games, count))
+    for _ in range(2):
+        lower = np.linalg.cholesky(spread)
+        normal = rng.standard_normal((samples, count - 1))
+        stretch = np.sqrt(TAIL_DF / rng.chisquare(TAIL_DF, samples))
+        ratings = np.zeros((samples, count))
+        ratings[:, 1:] = centre + (normal @ lower.T) * stretch[:, None]
+        distance = np.sum(normal ** 2, axis=1) * stretch ** 2      # Mahalanobis, squared
+        log_proposal = -(TAIL_DF + count - 1) / 2 * np.log1p(distance / TAIL_DF)
+        blocks = np.array_split(ratings, max(1, samples * len(pairings) // BLOCK))
+        log_weight = np.concatenate([log_posterior(block, pairings, points, games)
+                                     for block in blocks]) - log_proposal
+        weights = np.exp(log_weight - log_weight.max())
+        adapted = np.cov(ratings[:, 1:], rowvar=False, aweights=weights).reshape(
+            count - 1, count - 1) * (TAIL_DF - 2) / TAIL_DF   # a t's covariance: df/(df-2)
+        if np.all(np.linalg.eigvalsh(adapted) > 1e-9):    # else too few weighty draws
+            centre = np.average(ratings[:, 1:], axis=0, weights=weights)
+            spread = adapted
+    return ratings, weights
+
+
+def quantiles(values: np.ndarray, weights: np.ndarray, levels) -> np.ndarray:
+    """Weighted quantiles ``levels`` of each column of ``values``."""
+    order = np.argsort(values, axis=0)
+    cumulative = np.cumsum(weights[order], axis=0) / weights.sum()
+    return np.array([[values[order[min(np.searchsorted(cumulative[:, k], level),
+                                       len(values) - 1), k], k]
+                      for k in range(values.shape[1])] for level in levels])
+
+
 def rate(units: list[Unit], anchor: str | None = None, virtual_draws: float = VIRTUAL_DRAWS,
-         bootstrap: int = BOOTSTRAP, seed: int = 0) -> RatingList:
+         samples: int = SAMPLES, seed: int = 0) -> RatingList:
     """The rating list of the engines of ``units`` (which must be connected:
     :func:`connected_groups`), anchored at the mean or at ``anchor``."""
     engines = sorted(players(units))
@@ -152,39 +234,86 @@ def rate(units: list[Unit], anchor: str | None = None, virtual_draws: float = VI
     if anchor is not None and anchor not in engines:
         raise GameError(f"anchor {anchor!r} played none of these games; engines: "
                         f"{', '.join(engines)}")
+    if samples < 100:
+        raise GameError(f"{samples} posterior samples: at least 100 are needed")
     index = {name: i for i, name in enumerate(engines)}
-    by_pairing: dict[tuple[int, int], list[Unit]] = {}
-    for unit in units:
-        by_pairing.setdefault((index[unit.first], index[unit.second]), []).append(unit)
-    pairings = np.array(list(by_pairing), dtype=int)
-    unit_points = [np.array([sum(u.scores) for u in group]) for group in by_pairing.values()]
-    unit_games = [np.array([len(u.scores) for u in group]) for group in by_pairing.values()]
-    points = np.array([p.sum() for p in unit_points]) + virtual_draws / 2
-    games = np.array([g.sum() for g in unit_games]) + virtual_draws
+    pairings, scored, played_games = pairing_totals(units, index)
+    points, games = scored + virtual_draws / 2, played_games + virtual_draws
     if not bounded(pairings, points, games, len(engines)):
         raise GameError("some engines scored every point against the others, so their "
-                        "maximum-likelihood ratings are unbounded: add virtual draws (a prior)")
-    estimate = fit(pairings, points, games, len(engines))
-    rng = np.random.default_rng(seed)
-    samples = np.empty((bootstrap, len(engines)))
-    drawn = [rng.integers(0, len(p), size=(bootstrap, len(p))) for p in unit_points]
-    resampled_points = np.stack([p[d].sum(axis=1) for p, d in zip(unit_points, drawn)], 1)
-    resampled_games = np.stack([g[d].sum(axis=1) for g, d in zip(unit_games, drawn)], 1)
-    for b in range(bootstrap):
-        samples[b] = fit(pairings, resampled_points[b] + virtual_draws / 2,
-                         resampled_games[b] + virtual_draws, len(engines), estimate)
+                        "ratings are unbounded without a prior: add virtual draws (--prior)")
+    draws = sum(score == 0.5 for unit in units for score in unit.scores)
+    mode = fit(pairings, points, games, len(engines))
+    expected = 1 / (1 + np.exp(-SCALE * (mode[pairings[:, 0]] - mode[pairings[:, 1]])))
+    spread = dispersion(draws, played_games.sum(), np.sum(played_games * expected *
+                                                           (1 - expected)))
+    if spread < 1:                                  # draws: the games say more
+        points = scored / spread + virtual_draws / 2
+        games = played_games / spread + virtual_draws
+        mode = fit(pairings, points, games, len(engines))
+    drawn, weights = draw(pairings, points, games, mode, samples, np.random.default_rng(seed))
     offset = (lambda r: r[..., index[anchor]]) if anchor else (lambda r: r.mean(axis=-1))
-    estimate = estimate - offset(estimate)
-    samples = samples - offset(samples)[:, None]
-    low, high = np.percentile(samples, [2.5, 97.5], axis=0) if bootstrap \
-        else (estimate, estimate)
-    ratings = [Rating(name, float(estimate[i]), float(low[i]), float(high[i]),
-                      *played(name, units)) for i, name in enumerate(engines)]
+    mode = mode - offset(mode)
+    drawn = drawn - offset(drawn)[:, None]
+    low, high = quantiles(drawn, weights, (0.025, 0.975))
+    free = unbounded(pairings, scored, played_games, len(engines), index.get(anchor))
+    ratings = []
+    for i, name in enumerate(engines):
+        games_of, points_of, draws_of = played(name, units)
+        opponents = sum(games_of_pair * mode[j if k == i else k] for (k, j), games_of_pair
+                        in zip(pairings, played_games) if i in (k, j)) / games_of
+        ratings.append(Rating(name, float(mode[i]), -math.inf if free[i, 0] else
+                              float(low[i]), math.inf if free[i, 1] else float(high[i]),
+                              games_of, points_of, draws_of, float(opponents)))
     ratings.sort(key=lambda r: -r.elo)
-    los = {a.engine: {b.engine: superiority(samples, index[a.engine], index[b.engine])
-                      for b in ratings if b is not a} for a in ratings}
-    return RatingList(ratings, los, anchor, virtual_draws, bootstrap, seed,
-                      sum(len(u.scores) for u in units))
+    if len(engines) == 2:
+        first_wins = two_engine_los(scored[0], played_games[0], draws, virtual_draws)
+        los = {engines[0]: {engines[1]: first_wins}, engines[1]: {engines[0]: 1 - first_wins}}
+    else:
+        los = {a.engine: {b.engine: superiority(drawn, weights, index[a.engine],
+                                                index[b.engine])
+                          for b in ratings if b is not a} for a in ratings}
+    effective = int(weights.sum() ** 2 / np.sum(weights ** 2))
+    return RatingList(ratings, los, anchor, virtual_draws, samples, effective, seed,
+                      sum(len(u.scores) for u in units), spread)
+
+
+def pairing_totals(units: list[Unit], index: dict[str, int]
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each pairing (engine numbers, the lower first: a match of b against a is the same
+    pairing as one of a against b) with the points its first engine scored and its games."""
+    totals: dict[tuple[int, int], list[float]] = {}
+    for unit in units:
+        first, second = sorted((index[unit.first], index[unit.second]))
+        total = totals.setdefault((first, second), [0.0, 0])
+        total[0] += sum(unit.scores) if first == index[unit.first] else \
+            len(unit.scores) - sum(unit.scores)
+        total[1] += len(unit.scores)
+    return (np.array(list(totals), dtype=int), np.array([t[0] for t in totals.values()]),
+            np.array([t[1] for t in totals.values()], dtype=float))
+
+
+def unbounded(pairings: np.ndarray, scored: np.ndarray, games: np.ndarray, count: int,
+              anchor: int | None) -> np.ndarray:
+    """``[engine, (low, high)]``: whether the games alone leave that end of the engine's
+    anchored rating open, so that only the prior bounds it. Ratings may move without making
+    any game less likely as long as the winner of a pairing won outright stays no lower and
+    every other pairing stays level; so an engine can rise without bound, together with
+    every engine that must stay at least as high, if the anchor (against the mean: any
+    engine) can stay behind. An engine that won every game is open above; against the mean,
+    so is every engine of a pool with one that lost every game."""
+    above = np.eye(count, dtype=bool)          # above[u, v]: u must stay at least v
+    for (i, j), points, played_games in zip(pairings, scored, games):
+        above[i, j] |= points > 0
+        above[j, i] |= points < played_games
+    while True:                                # transitive closure
+        wider = above | ((above.astype(int) @ above.astype(int)) > 0)
+        if (wider == above).all():
+            break
+        above = wider
+    if anchor is None:
+        return np.stack([~above.all(axis=1), ~above.all(axis=0)], axis=1)
+    return np.stack([~above[:, anchor], ~above[anchor, :]], axis=1)
 
 
 def bounded(pairings: np.ndarray, points: np.ndarray, games: np.ndarray, count: int) -> bool:
@@ -198,12 +327,9 @@ def bounded(pairings: np.ndarray, points: np.ndarray, games: np.ndarray, count: 
     return groups == 1
 
 
-def superiority(samples: np.ndarray, a: int, b: int) -> float:
-    """The share of resamples rating engine ``a`` above ``b`` (a tie counts half)."""
-    if not len(samples):
-        return 0.5
-    return float(np.mean(samples[:, a] > samples[:, b]) + 0.5 * np.mean(samples[:, a] ==
-                                                                        samples[:, b]))
+def superiority(samples: np.ndarray, weights: np.ndarray, a: int, b: int) -> float:
+    """The posterior probability that engine ``a`` is stronger than ``b``."""
+    return float(np.sum(weights * (samples[:, a] > samples[:, b])) / weights.sum())
 
 
 def players(units: list[Unit]) -> set[str]:
@@ -222,23 +348,33 @@ def played(engine: str, units: list[Unit]) -> tuple[int, float, int]:
     return games, points, draws
 
 
+def _end(value: float | None) -> str:
+    return f"{'open':>7}" if value is None else f"{value:>+7.1f}"
+
+
 def format_document(rated: dict) -> str:
-    """A rating list (:meth:`RatingList.document`) as text: Ordo's columns, then the
-    likelihood-of-superiority matrix."""
+    """A rating list (:meth:`RatingList.document`) as text: Ordo's columns (the opponents'
+    mean rating, the LOS over the engine listed next), then the LOS matrix."""
     rows = rated["ratings"]
     width = max(len(r["engine"]) for r in rows)
     anchor = f"{rated['anchor']} = 0" if rated["anchor"] != "mean" else "mean 0"
     lines = [f"{'#':>2}  {'engine':<{width}}  {'Elo':>7}  {'95% interval':>18}  {'games':>5}  "
-             f"{'points':>7}  {'score':>6}  {'draws':>6}"]
+             f"{'points':>7}  {'score':>6}  {'draws':>6}  {'opp.':>7}  {'LOS next':>8}"]
     for rank, r in enumerate(rows, 1):
+        following = f"{r['los_next']:>8.3f}" if r["los_next"] is not None else f"{'':>8}"
         lines.append(f"{rank:>2}  {r['engine']:<{width}}  {r['elo']:>+7.1f}  "
-                     f"[{r['low']:>+7.1f}, {r['high']:>+7.1f}]  {r['games']:>5}  "
+                     f"[{_end(r['low'])}, {_end(r['high'])}]  {r['games']:>5}  "
                      f"{r['points']:>7g}  {100 * r['score']:>5.1f}%  "
-                     f"{100 * r['draws'] / max(r['games'], 1):>5.1f}%")
-    lines.append(f"({rated['model']}; anchor: {anchor}; {rated['virtual_draws']:g} virtual "
-                 f"draw(s) a pairing; intervals: {rated['bootstrap']} bootstrap resamples of "
-                 f"game pairs, seed {rated['seed']})")
-    lines.append("LOS (row rated above column): " + ", ".join(
+                     f"{100 * r['draws'] / max(r['games'], 1):>5.1f}%  "
+                     f"{r['opponents']:>+7.1f}  {following}")
+    lines.append(f"({rated['model']}; anchor: {anchor}; prior: {rated['virtual_draws']:g} "
+                 f"virtual draw(s) a pairing; Elo: the posterior's mode; intervals: its 2.5% "
+                 f"and 97.5% points, {rated['samples']} draws, seed {rated['seed']}"
+                 + (f"; drawn games: variance x{rated['dispersion']:.2f} of the model's"
+                    if rated["dispersion"] < 1 else "")
+                 + ("; open: the games set no bound there, only the prior does"
+                    if any(r["low"] is None or r["high"] is None for r in rows) else "") + ")")
+    lines.append("LOS (row stronger than column): " + ", ".join(
         f"{rank}={r['engine']}" for rank, r in enumerate(rows, 1)))
     lines.append("   " + "".join(f"{rank:>7}" for rank in range(1, len(rows) + 1)))
     for rank, a in enumerate(rows, 1):

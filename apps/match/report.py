@@ -95,7 +95,10 @@ def format_summary(document: dict) -> str:
         nelo_text = (f"nElo: {_text(nelo['value'])} +/- {_text(nelo['error'])}"
                      if nelo["error"] is not None else "nElo: no interval yet")
         lines.append(f"Elo: {_text(elo['value'])} {spread}, {nelo_text}")
-    lines.append(f"LOS: {100 * document['los']:.2f} %, DrawRatio: "
+    # the LOS is over every game (the rating list's model); say so where the Elo is not
+    basis = (f" (all {document['games']} games)"
+             if document.get("elo", {}).get("unpaired_games") else "")
+    lines.append(f"LOS: {100 * document['los']:.2f} %{basis}, DrawRatio: "
                  f"{100 * document['draw_ratio']:.2f} %")
     points = document["wins"] + document["draws"] / 2
     lines.append(f"Games: {document['games']}, Wins: {document['wins']}, Losses: "

@@ -308,12 +308,14 @@ def match_units(state: MatchState) -> list[Unit]:
 
 
 def rating_pools(db, tournament_id: int | None = None,
-                 everything: bool = False) -> list[tuple[str, list[Unit]]]:
-    """What to rate together, with a title each: the games of tournament ``tournament_id``
-    (default: the newest, or every game when the database holds no tournament); with
-    ``everything``, every game of the database, one pool per game and playing conditions
-    (rules, card or tile set, time control, adjudication), split into groups of engines
-    that met. A game of an engine against itself says nothing about ratings: left out."""
+                 everything: bool = False) -> list[tuple[str, list[Unit], int | None]]:
+    """What to rate together, with a title and a seed each: the games of tournament
+    ``tournament_id`` (default: the newest, or every game when the database holds no
+    tournament) with the tournament's seed, so its list is printed again exactly; with
+    ``everything``, every game of the database (seed None: the caller's), one pool per game
+    and playing conditions (rules, card or tile set, time control, adjudication), split into
+    groups of engines that met, each titled as one. A game of an engine against itself says
+    nothing about ratings: left out."""
     if not everything:
         listed = db.tournaments()
         if tournament_id is None and listed:
@@ -323,14 +325,22 @@ def rating_pools(db, tournament_id: int | None = None,
                 raise GameError(f"no tournament {tournament_id} in this database")
             states = [load_match(db, number) for number in db.tournament_matches(tournament_id)]
             title = f"tournament {tournament_id}: {states[0].settings.game}"
-            return [(title, [unit for state in states for unit in match_units(state)])]
+            return [(title, [unit for state in states for unit in match_units(state)],
+                     states[0].settings.seed)]
     pools: dict[tuple, list[Unit]] = {}
     for number, *_ in db.matches():
         state = load_match(db, number)
         pools.setdefault(conditions(state.settings), []).extend(
             unit for unit in match_units(state) if unit.first != unit.second)
-    rated = [(", ".join(filter(None, key)), group)
-             for key, units in pools.items() for group in connected_groups(units)]
+    rated = []
+    for key, units in pools.items():
+        groups = connected_groups(units)
+        for number, group in enumerate(groups, 1):
+            title = ", ".join(filter(None, key))
+            if len(groups) > 1:
+                title += (f": group {number} of {len(groups)} (these engines never met "
+                          f"those of the other groups: rated apart)")
+            rated.append((title, group, None))
     if not rated:
         raise GameError(f"{db.path}: no games between two different engines to rate")
     return rated

@@ -23,12 +23,15 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy.stats import beta
 
 Z95 = 1.959963984540054
 NELO_SCALE = 800 / math.log(10)          # normalized Elo per unit of t-value
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # LL, LD, WL or DD, WD, WW as a mean per game
 PAIR_NAMES = ("LL", "LD", "WL+DD", "WD", "WW")
 EMPTY_COUNT = 1e-3     # an outcome never seen counts this much in the SPRT (as in fishtest)
+VIRTUAL_DRAWS = 0.5    # the rating model's prior: drawn games added to every pairing
+DRAW_DOUBT = 10        # decisive games assumed beside the draws seen (dispersion)
 
 
 def logistic_elo(score: float) -> float:
@@ -38,6 +41,34 @@ def logistic_elo(score: float) -> float:
     if score >= 1:
         return math.inf
     return -400 * math.log10(1 / score - 1)
+
+
+def dispersion(draws: int, games: float, variance: float) -> float:
+    """How much less the scores vary than the half-point model says (1: as it says): a draw
+    scores exactly the 1/2 the model spreads over a win and a loss, so the scores' variance
+    is the model's ``variance`` (its p (1 - p) summed over the games) less a quarter a draw.
+    The draws are counted as if DRAW_DOUBT more games had been decisive, so a few draws (or
+    nothing but draws) never make an interval collapse. The likelihood is then raised to the
+    power 1 / dispersion (quasi-likelihood); without draws it is exactly 1."""
+    if not games:
+        return 1.0
+    weight = games / (games + DRAW_DOUBT)
+    return max(1 - weight * draws / 4 / variance, 1 - weight)
+
+
+def two_engine_los(points: float, games: int, draws: int = 0,
+                   virtual_draws: float = VIRTUAL_DRAWS) -> float:
+    """P(the first engine is the stronger) after scoring ``points`` in ``games`` (``draws``
+    of them drawn) against the second: the posterior of its expected score is Beta(points / d
+    + v/2, (games - points) / d + v/2) (v virtual draws, d the :func:`dispersion`; a flat
+    prior on the Elo difference), and this is its mass above 1/2. With no games and no prior
+    nothing is known: 0.5."""
+    score = (points + virtual_draws / 2) / (games + virtual_draws) if games else 0.5
+    spread = dispersion(draws, games, games * score * (1 - score))
+    a, b = points / spread + virtual_draws / 2, (games - points) / spread + virtual_draws / 2
+    if a <= 0 or b <= 0:
+        return 0.5 if a == b else float(a > b)
+    return float(beta.sf(0.5, a, b))
 
 
 def expected_score(elo: float) -> float:
@@ -207,11 +238,10 @@ class Results:
         return score.mapped(lambda s: (s - 0.5) / per_game_sd * NELO_SCALE)
 
     def los(self) -> float:
-        """Likelihood of superiority: P(first engine is stronger), from wins and losses."""
-        decisive = self.wins + self.losses
-        if decisive == 0:
-            return 0.5
-        return 0.5 * (1 + math.erf((self.wins - self.losses) / math.sqrt(2 * decisive)))
+        """Likelihood of superiority: P(the first engine is the stronger) over every game,
+        in the rating list's model (:func:`two_engine_los`), so a match and the rating list
+        of its two engines give the same."""
+        return two_engine_los(self.wins + self.draws / 2, self.games, self.draws)
 
 
 @dataclass(frozen=True)
