@@ -381,4 +381,4 @@ def format_document(rated: dict) -> str:
         cells = [f"{'-':>7}" if b is a else f"{rated['los'][a['engine']][b['engine']]:>7.3f}"
                  for b in rows]
         lines.append(f"{rank:>3}" + "".join(cells))
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)
