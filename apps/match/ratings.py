@@ -369,7 +369,7 @@ def format_document(rated: dict) -> str:
                      f"{r['opponents']:>+7.1f}  {following}")
     lines.append(f"({rated['model']}; anchor: {anchor}; prior: {rated['virtual_draws']:g} "
                  f"virtual draw(s) a pairing; Elo: the posterior's mode; intervals: its 2.5% "
-                 f"and 97.5% points, {rated['samples']} draws, seed {rated['seed']}"
+                 f"and 97.5% points, {rated['samples']:,} draws, seed {rated['seed']}"
                  + (f"; drawn games: variance x{rated['dispersion']:.2f} of the model's"
                     if rated["dispersion"] < 1 else "")
                  + ("; open: the games set no bound there, only the prior does"
