@@ -7,14 +7,14 @@ import time
 import click
 
 from .common import InputError, chosen_seed, command, emit_json, json_option, user_errors
-from .params import MATCH_ID, SEED, checked
+from .params import MATCH_ID, SEED, TEXT, InputPath, checked
 
 BOOTSTRAP = checked("bootstrap", "int", 0, 100_000)
 VIRTUAL_DRAWS = checked("prior", "float", 0, 1000)
 
 
 @command()
-@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--db", "db_path", type=InputPath(), default=None,
               help="Results database (default as for 'match').")
 @json_option
 @user_errors
@@ -54,14 +54,14 @@ def results(db_path, as_json):
 
 
 @command()
-@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--db", "db_path", type=InputPath(), default=None,
               help="Results database (default as for 'match').")
 @click.option("--tournament", "tournament_id", type=MATCH_ID, default=None,
               help="Rate this tournament's games (default: the newest tournament).")
 @click.option("--all", "everything", is_flag=True,
               help="Rate every game of the database, matches and tournaments together (one "
                    "list per game and playing conditions).")
-@click.option("--anchor", default=None, metavar="SPEC",
+@click.option("--anchor", type=TEXT, default=None, metavar="SPEC",
               help="The engine rated 0 (default: the mean is 0).")
 @click.option("--bootstrap", type=BOOTSTRAP, default=1000, show_default=True,
               help="Resamples of game pairs for the intervals and the LOS.")
