@@ -71,9 +71,9 @@ RECORD_NUMBER = checked("game", "int", 1, 10**6)          # replay: a record of 
 
 def unwritable(path: str, what: str = "the file") -> str | None:
     """Why ``path`` cannot be written (None when it can), found without changing anything:
-    an existing file or device is opened for appending and given an empty write (which
-    /dev/full refuses), a pipe only asked, a new file's folder asked to hold a probe file,
-    removed at once."""
+    an existing file or device is opened for appending, a device given an empty write
+    (which /dev/full refuses), a pipe only asked; a file's folder is asked to hold a probe
+    file, removed at once (files are written whole, through a file beside them)."""
     if not path:
         return f"expected a file name to write {what} to"
     if "\0" in path:
@@ -91,11 +91,11 @@ def unwritable(path: str, what: str = "the file") -> str | None:
         try:
             if not os.path.isfile(path):
                 os.write(handle, b"")
+                return None
         except OSError as err:
             return f"cannot write {what}: {err.strerror}"
         finally:
             os.close(handle)
-        return None
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         return f"no such folder to write {what} in"

@@ -148,7 +148,7 @@ def filled(tmp_path):
     readonly.chmod(0o755)
 
 
-@pytest.mark.parametrize("command, param, value", walked())
+@pytest.mark.parametrize("command, param, value", list(walked()))
 def test_every_option_refuses_what_breaks_it_where_it_enters(command, param, value, filled):
     args = invocation(command, param, value, filled)
     with deadline(TIMEOUT):
