@@ -87,6 +87,21 @@ def test_a_picture_that_fails_while_drawing_is_one_line_and_the_records_are_kept
     assert "eval_before=" in out.read_text()
 
 
+def test_a_match_whose_picture_fails_keeps_its_games_and_says_where(tmp_path, monkeypatch):
+    def broken(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(plots, "match_graph", broken)
+    db = tmp_path / "r.sqlite"
+    result = run("match", "mattock", "--engine", "random", "--engine", "random", "--games", "2",
+                 "--seed", "1", "--db", db, "--plot", tmp_path / "m.svg")
+    assert result.exit_code == 2, result.output
+    line = result.output.strip().splitlines()[-1]
+    assert "the picture could not be drawn" in line and "No space left on device" in line
+    assert f"the games are kept in {db} ('crystalpick results --db {db}'" in line
+    assert "Terminations: normal 2" in run("results", "--db", db).output
+
+
 # -- values that were accepted though wrong ----------------------------------------------------
 
 def cardbattle_position(seed=1) -> str:
