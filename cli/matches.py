@@ -59,7 +59,8 @@ def play_options(command):
         TILESET_OPTION,
         click.option("--seed", type=SEED, default=None,
                      help="Seed of the games (printed; default: random)."),
-        click.option("--db", "db_path", type=OutputPath("the results database"), default=None,
+        click.option("--db", "db_path", type=OutputPath("the results database", read_back=True),
+                     default=None,
                      help="Results database (SQLite). Default: crystalpick.sqlite in "
                           "$XDG_DATA_HOME/crystalpick (~/.local/share/crystalpick)."),
         click.option("--records", "records_path", type=OutputPath("the records"),

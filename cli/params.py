@@ -112,15 +112,19 @@ class OutputPath(click.ParamType):
     """A file a command writes (records, pictures, saves, tables, databases): checked
     writable as the options are read, before any game, search or proof starts, so no
     finished work is lost to an output that fails at the end. ``suffixes``: the endings
-    the file may have (a picture's)."""
+    the file may have (a picture's); ``read_back``: the file is also read (a table, a
+    database), so a device is refused: /dev/zero would be read without end."""
 
     name = "file"
 
-    def __init__(self, what: str, suffixes: tuple[str, ...] = ()):
-        self.what, self.suffixes = what, suffixes
+    def __init__(self, what: str, suffixes: tuple[str, ...] = (), read_back: bool = False):
+        self.what, self.suffixes, self.read_back = what, suffixes, read_back
 
     def convert(self, value, param, ctx):
         problem = unwritable(value, self.what)
+        if problem is None and self.read_back and os.path.exists(value) and \
+                not os.path.isfile(value):
+            problem = f"not a regular file; {self.what} is read back from it"
         if problem is None and self.suffixes and \
                 os.path.splitext(value)[1].lower() not in self.suffixes:
             problem = f"expected a file ending in {' or '.join(self.suffixes)}"
@@ -133,9 +137,10 @@ class OutputPath(click.ParamType):
 
 
 class InputPath(click.Path):
-    """A file a command reads: a file, which exists unless the command says what a missing
-    one means (``exists=False``). An empty name or a NUL character is refused here, not
-    taken for 'none given' or raised from ``os.stat``."""
+    """A file a command reads: a file or a pipe (``<(...)``), which exists unless the
+    command says what a missing one means (``exists=False``). An empty name or a NUL
+    character is refused here, not taken for 'none given' or raised from ``os.stat``; a
+    device too (/dev/zero would be read without end)."""
 
     def __init__(self, exists: bool = True):
         super().__init__(exists=exists, dir_okay=False)
@@ -143,6 +148,9 @@ class InputPath(click.Path):
     def convert(self, value, param, ctx):
         if isinstance(value, str) and (not value or "\0" in value):
             self.fail(f"{value!r}: expected the name of a file to read", param, ctx)
+        if isinstance(value, str) and os.path.exists(value) and \
+                (stat.S_ISCHR(os.stat(value).st_mode) or stat.S_ISBLK(os.stat(value).st_mode)):
+            self.fail(f"{value!r}: a device; expected a file to read", param, ctx)
         return super().convert(value, param, ctx)
 
 

@@ -115,7 +115,7 @@ def progress_text(report) -> str:
 @click.option("--time", "time_limit", type=TIME, default=None,
               help="Seconds to search (default: until solved or Ctrl-C).")
 @click.option("--nodes", type=NODES, default=None, help="Node budget.")
-@click.option("--resume", "resume_path", type=OutputPath("the table"), default=None,
+@click.option("--resume", "resume_path", type=OutputPath("the table", read_back=True), default=None,
               help="Keep the table in this file: read if it exists, written every minute "
                    "and at the end, so a long solve continues where it stopped.")
 @click.option("--config", type=TEXT, default=None, metavar="NAME",

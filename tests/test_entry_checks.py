@@ -102,6 +102,21 @@ def test_a_match_whose_picture_fails_keeps_its_games_and_says_where(tmp_path, mo
     assert "Terminations: normal 2" in run("results", "--db", db).output
 
 
+@pytest.mark.parametrize("args", [
+    ["solve", "mattock", "--nodes", "1", "--resume", "/dev/zero"],
+    ["match", "mattock", "--engine", "random", "--engine", "random", "--db", "/dev/zero"],
+    ["replay", "/dev/zero"],
+    ["analyse", "mattock", "--record", "/dev/zero"],
+    ["show", "cardbattle", "--cardset", "/dev/zero"],
+    ["show", "cardbattle", "--deck", "/dev/zero", "--deck", "arsenal"],
+    ["deck", "cardbattle", "--deck", "titas", "--against", "/dev/zero"],
+])
+def test_a_device_read_without_end_is_refused_where_it_enters(args):
+    """solve --resume /dev/full (refused now as unwritable) read the device's endless bytes
+    until the machine ran out of memory; /dev/zero, which takes writes, did the same."""
+    refused(run(*args), "/dev/zero")
+
+
 # -- values that were accepted though wrong ----------------------------------------------------
 
 def cardbattle_position(seed=1) -> str:
