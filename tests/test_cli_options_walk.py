@@ -43,7 +43,7 @@ BASE = {
 NUL = "a\0b"
 NUMBERS = ["", NUL, "nan", "inf", "-inf", "1e400", "-1", "9" * 30]
 OUTPUTS = ["", NUL, "{tmp}/missing/out.svg", "{readonly}/out.svg", "{tmp}", "/dev/full"]
-INPUTS = ["", NUL, "{tmp}/missing/in.txt", "{tmp}"]
+INPUTS = ["", NUL, "{tmp}/missing/in.txt", "{tmp}", "/dev/zero"]       # a device: read without end
 WORDS = ["", NUL]
 
 # What is accepted, and why: (command, option or argument, value) -> the reason.
@@ -164,3 +164,18 @@ def test_every_option_refuses_what_breaks_it_where_it_enters(command, param, val
     assert len(said) == 1, f"{args}:\n{result.output}"
     assert any(name in said[0].lower() for name in names(param)), f"{args}: {said[0]}"
     assert not os.path.exists(os.path.join(filled["tmp"], "r.sqlite")), args
+
+
+def test_every_file_option_has_a_checked_path_type():
+    """The walk tries path cases on InputPath and OutputPath options only: a file option
+    declared otherwise (a plain string, a bare click.Path) would escape them. A deck is a
+    name, card numbers or a file, read by the game (engine/datafile.py) and walked as a word."""
+    from crystalpick.cli.params import InputPath, Text
+
+    for name, command in cli.commands.items():
+        for param in command.params:
+            file_like = ("FILE" in (param.metavar or "").upper() or "path" in param.name
+                         or isinstance(param.type, click.Path))
+            if file_like and not isinstance(param.type, (InputPath, OutputPath)):
+                assert isinstance(param.type, Text) and "decks" in param.name or \
+                    param.name in ("deck", "opponents"), f"{name} {param.name}: {param.type}"

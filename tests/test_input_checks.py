@@ -156,7 +156,7 @@ def test_a_file_that_is_not_sqlite_or_is_damaged_is_refused(tmp_path, content):
     path.write_bytes(content)
     refused(run("results", "--db", str(path)), "cannot be read as a results database")
     assert path.read_bytes() == content
-    refused(run("results", "--db", "/dev/null"), "not a regular file")
+    refused(run("results", "--db", "/dev/null"), "'--db': '/dev/null': a device")
 
 
 @pytest.mark.parametrize("sql,fragment", [
