@@ -59,6 +59,9 @@ SCORING_ENGINES = ("alphabeta", "mcts", "ismcts")    # the searchers that report
 # The comment keys annotate writes (and replaces when a record is annotated again).
 KEYS = ("eval_before", "eval_after", "eval_pov", "eval_unit", "wp_loss", "mark", "best",
         "best_line", "engine_move")
+# An evaluation as a record holds it (Score.text): +0.4, -0.125, proven draw, win in 5 plies
+SCORE_TEXT = re.compile(r"[+-]\d+(\.\d+)?|proven (win|draw|loss)|(win|loss) in [\d.e+]+ "
+                        r"pl(y|ies)")
 ANNOTATOR_TAG = "Annotator"
 
 
@@ -87,7 +90,15 @@ class AnnotateSettings:
         except ValueError as err:
             raise GameError(f"engine {self.engine!r}: {err}") from None
         if game is not None:
-            refuse_for(spec.name, game)
+            try:
+                refuse_for(spec.name, game)
+            except GameError:
+                if spec.kind == spec.name:
+                    raise
+                # greedy scores as alpha-beta at depth 1: say so, not 'alphabeta cannot'
+                raise GameError(f"engine {self.engine!r}: annotate's {spec.kind} is a depth-1 "
+                                f"{spec.name} search, which cannot search {game.name}; "
+                                f"annotate it with {default_engine(game)}") from None
 
 
 def annotating_spec(text: str) -> EngineSpec:
@@ -531,17 +542,26 @@ def move_describer(record: GameRecord):
     return describe
 
 
-def annotation_text(number: int, move: str, comment: dict, describe=None) -> str | None:
+def annotation_text(number: int, move: str, comment: dict, describe=None,
+                    players=None) -> str | None:
     """One line for people about ply ``number`` from its record comment, or None when it
     carries no annotation: the mark, the evaluations before and after from the mover's view,
     the win probability lost and the better move with its line (the moves through
     ``describe``, a :func:`move_describer`, if given). A partial or malformed annotation (a
-    damaged record) is a GameError naming the ply and the key."""
+    damaged record: an evaluation that is no score, a point of view none of ``players``) is
+    a GameError naming the ply and the key."""
     if not any(key in comment for key in KEYS):
         return None
     missing = [key for key in ("eval_before", "eval_after") if key not in comment]
     if missing:
         raise GameError(f"ply {number}: a partial annotation (no {' or '.join(missing)})")
+    for key in ("eval_before", "eval_after"):
+        if not SCORE_TEXT.fullmatch(comment[key]):
+            raise GameError(f"ply {number}: {key}={comment[key]!r} is not an evaluation "
+                            f"(e.g. +0.4, proven draw, win in 5 plies)")
+    if players and comment.get("eval_pov", players[0]) not in players:
+        raise GameError(f"ply {number}: eval_pov={comment['eval_pov']!r}; expected one of "
+                        f"{', '.join(players)}")
     try:
         loss = float(comment.get("wp_loss", 0))
     except ValueError:

@@ -11,17 +11,17 @@ import click
 
 from crystalpick.engine.game import play_moves
 
-from .common import (SEATS, InputError, Interrupted, check_folder, command, emit_json,
-                     game_arguments, json_option, load_state, seed_note, svg_option, use_colour,
-                     user_errors, write_svg)
+from .common import (SEATS, InputError, Interrupted, command, emit_json, game_arguments,
+                     json_option, load_state, seed_note, svg_option, use_colour, user_errors,
+                     write_svg)
 from .interrupts import stoppable
 from .output import analysis_document, analysis_text, diagram_marks
-from .params import DEPTH, MULTIPV, NODES, REPLAY_PLY, SIMS, TIME
+from .params import DEPTH, MULTIPV, NODES, REPLAY_PLY, SIMS, TEXT, TIME, InputPath
 
 
 @command()
 @game_arguments
-@click.option("--engine", "engine_spec", default=None, metavar="ENGINE[:KEY=VALUE,...]",
+@click.option("--engine", "engine_spec", type=TEXT, default=None, metavar="ENGINE[:KEY=VALUE,...]",
               help="The engine and its options, e.g. mcts:c=1.2,workers=2 or "
                    "alphabeta:tt_megabytes=256 (see 'crystalpick engines'). Default: "
                    "alphabeta; for a game with hidden information mccfr if the game is "
@@ -36,7 +36,7 @@ from .params import DEPTH, MULTIPV, NODES, REPLAY_PLY, SIMS, TIME
 @click.option("--sims", type=SIMS, default=None, help="MCTS simulations.")
 @click.option("--multipv", type=MULTIPV, default=1, show_default=True,
               help="Number of best lines to report.")
-@click.option("--record", "record_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--record", "record_path", type=InputPath(), default=None,
               help="Analyse a decision of this game record (its first game), knowing its "
                    "history: the position after --ply plies, then --moves.")
 @click.option("--ply", type=REPLAY_PLY, default=None,
@@ -64,7 +64,6 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
     """
     from crystalpick.search.analysis import request_analysis
 
-    check_folder("--svg", svg_path, "the diagram")
     if record_path is None:
         if ply is not None:
             raise InputError("--ply counts the plies of a --record: give --record FILE")

@@ -7,10 +7,10 @@ import click
 
 from crystalpick.engine import GAMES
 
-from .common import (Interrupted, check_folder, check_plot, command, draw, emit_json,
+from .common import (Interrupted, check_plot, command, draw, emit_json,
                      json_option, plot_option, user_errors)
 from .interrupts import stoppable
-from .params import BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS
+from .params import BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS, OutputPath
 
 
 @command()
@@ -23,7 +23,7 @@ from .params import BENCH_DEPTH, BENCH_PERFT_DEPTH, BENCH_SIMS
               help="Override the suite's alpha-beta depth.")
 @click.option("--sims", type=BENCH_SIMS, default=None,
               help="Override the suite's MCTS simulations.")
-@click.option("--profile", "profile_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--profile", "profile_path", type=OutputPath("the profile"), default=None,
               help="Run under cProfile, print the top functions and save the profile here.")
 @plot_option("the nodes/second of every part (perft, each searcher) per game")
 @json_option
@@ -39,7 +39,6 @@ def bench(game, impl, perft_depth, depth, sims, profile_path, plot_path, as_json
                                           rates_by_game, row_text, totals_text, workload_text)
     from crystalpick.apps.plots import rates_chart
 
-    check_folder("--profile", profile_path, "the profile")
     check_plot(plot_path)
     names = [game.lower()] if game else benched_games()
     if game and GAMES[names[0]].bench_settings is None:

@@ -8,14 +8,16 @@ from crystalpick.engine.cardbattle.cards import load_cardset
 from crystalpick.engine.cardbattle.catalogue import listing_document, listing_text, select_cards
 
 from .common import command, emit_json, json_option, user_errors
+from .params import TEXT, InputPath
 
 
 @command()
-@click.option("--cardset", "tileset", type=click.Path(dir_okay=False), default=None,
+@click.option("--cardset", "tileset", type=InputPath(), default=None,
               help="The card set file (default: the invented set that ships with crystalpick).")
-@click.option("--family", default=None, help="Only cards of this family (and neutral boosts).")
-@click.option("--kind", default=None, help="Only creatures, equipment or locations.")
-@click.option("--sort", default=None, metavar="number|name|ATTRIBUTE",
+@click.option("--family", type=TEXT, default=None,
+              help="Only cards of this family (and neutral boosts).")
+@click.option("--kind", type=TEXT, default=None, help="Only creatures, equipment or locations.")
+@click.option("--sort", type=TEXT, default=None, metavar="number|name|ATTRIBUTE",
               help="Order by name, or by an attribute, highest first (default: number).")
 @json_option
 @user_errors

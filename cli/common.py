@@ -12,10 +12,11 @@ import sys
 import click
 
 from crystalpick.engine import GAMES, DeckBuilding, GameError, get_game, require
+from crystalpick.engine.game import play_moves
 
 from . import interrupts
 from crystalpick.apps.messages import shortened
-from .params import SEED
+from .params import SEED, TEXT, InputPath, OutputPath
 
 
 SEATS = ("first", "second")        # --seat's names of players 0 and 1
@@ -56,10 +57,10 @@ RULE_OPTION = click.option(
     "--rule", "rules", multiple=True, metavar="NAME=VALUE",
     help="Set a rule option (see 'crystalpick games GAME'); repeatable.")
 TILESET_OPTION = click.option(
-    "--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False), default=None,
+    "--tileset", "--cardset", "tileset", type=InputPath(), default=None,
     help="Component data file (a tileset, a card set), for games whose components are data.")
 DECK_OPTION = click.option(
-    "--deck", "decks", multiple=True, metavar="NAME|FILE",
+    "--deck", "decks", type=TEXT, multiple=True, metavar="NAME|FILE",
     help="For games where each player brings a deck: one per player in seat order, a sample "
          "deck name or a deck file (see 'crystalpick games').")
 
@@ -126,10 +127,14 @@ def user_errors(command):
 
 
 def load_state(game, position, moves, rules, seed, tileset, impl="fast"):
-    """POSITION arrives as words, so an unquoted position string still works."""
+    """POSITION arrives as words, so an unquoted position string still works. A bad move
+    is named as one of --moves."""
     game_obj = get_game(game, parse_rules(rules), impl=impl, seed=seed, tileset=tileset)
-    state = game_obj.state(" ".join(position) if position else None, moves)
-    return game_obj, state
+    state = game_obj.state(" ".join(position) if position else None)
+    try:
+        return game_obj, play_moves(state, moves)
+    except GameError as err:
+        raise InputError(f"--moves: {err}") from None
 
 
 def chosen_seed(seed: int | None) -> int:
@@ -220,7 +225,7 @@ class OneLineErrors(click.Group):
 
 
 def svg_option(command):
-    return click.option("--svg", "svg_path", type=click.Path(dir_okay=False), default=None,
+    return click.option("--svg", "svg_path", type=OutputPath("the diagram"), default=None,
                         help="Also write an SVG diagram of the position to this file.")(command)
 
 
@@ -232,28 +237,36 @@ def write_svg(state, path: str | None, marks=()) -> None:
         click.echo(f"diagram written to {path}", err=True)
 
 
+PICTURE = OutputPath("the picture", (".svg", ".png"))   # every --plot
+
+
 def plot_option(what: str):
     """``--plot FILE``: a picture of the command's results (docs/search.md, "Pictures")."""
-    return click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+    return click.option("--plot", "plot_path", type=PICTURE, default=None,
                         metavar="FILE.svg|FILE.png",
                         help=f"Also draw {what} to this picture (pip install "
                              f"\"crystalpick[plots]\").")
 
 
 def check_plot(path: str | None) -> None:
-    """Before any work: a --plot file can be written (.svg or .png, its folder exists) and
-    matplotlib is installed."""
+    """Before any work: matplotlib is installed for a --plot (the file itself is checked
+    writable as the option is read, :data:`PICTURE`)."""
     if path:
         from crystalpick.apps.plots import check_target
-        check_folder("--plot", path, "the picture")
         check_target("--plot", path)
 
 
-def draw(picture, document, path: str | None, *args) -> None:
+def draw(picture, document, path: str | None, *args, kept: str = "") -> None:
     """``picture(document, path, *args)`` (a :mod:`crystalpick.apps.plots` function)
-    when --plot was given, and say where it went."""
+    when --plot was given, and say where it went. Drawn after the results are printed, so
+    a picture that fails (a full disk, a matplotlib that breaks while drawing) is one line
+    saying so and what is ``kept``, the results already out."""
     if path:
-        picture(document, path, *args)
+        try:
+            picture(document, path, *args)
+        except Exception as err:         # whatever matplotlib raises: its errors are not typed
+            raise InputError(f"--plot {path}: the picture could not be drawn "
+                             f"({type(err).__name__}: {err}){kept}") from None
         click.echo(f"plot written to {path}", err=True)
 
 
@@ -287,13 +300,6 @@ def read_records(path: str):
     from crystalpick.apps.match.records import parse_records, read_text
 
     return parse_records(read_text(path), path)
-
-
-def check_folder(option: str, path: str | None, what: str) -> None:
-    """Before any work: the folder a file is to be written in exists (else the work would
-    be done and lost at the end)."""
-    if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
-        raise InputError(f"{option} {path}: no such folder to write {what} in")
 
 
 def write_atomically(path: str, text: str) -> None:

@@ -10,7 +10,7 @@ from crystalpick.engine import GAMES
 
 from .common import (InputError, Interrupted, check_plot, chosen_seed, command, draw,
                      emit_json, json_option, parse_rules, plot_option, user_errors)
-from .params import CONCURRENCY, GAME_COUNT, IMPROVE_STEPS, SEED, SWAP_OUTS
+from .params import CONCURRENCY, GAME_COUNT, IMPROVE_STEPS, SEED, SWAP_OUTS, TEXT, InputPath
 
 
 # The engine `deck` plays both seats with unless --engine says otherwise: greedy, the
@@ -20,12 +20,12 @@ DECK_ENGINE = "greedy"
 
 @command("deck")
 @click.argument("game", type=click.Choice(sorted(GAMES), case_sensitive=False))
-@click.option("--deck", "deck", default=None, metavar="NAME|FILE|CARDS",
+@click.option("--deck", "deck", type=TEXT, default=None, metavar="NAME|FILE|CARDS",
               help="The deck to advise: a sample deck, a deck file or card numbers joined "
                    "by '.'.")
-@click.option("--against", "opponents", multiple=True, metavar="NAME|FILE|CARDS",
+@click.option("--against", "opponents", type=TEXT, multiple=True, metavar="NAME|FILE|CARDS",
               help="An opponent deck (repeatable); the overall win rate is over all of them.")
-@click.option("--engine", "engine_spec", default=DECK_ENGINE, show_default=True,
+@click.option("--engine", "engine_spec", type=TEXT, default=DECK_ENGINE, show_default=True,
               metavar="SPEC", help="The engine that plays both seats, with its budget, as for "
                                    "'match' (e.g. greedy, random).")
 @click.option("--games", "game_count", type=GAME_COUNT, default=100, show_default=True,
@@ -39,7 +39,7 @@ DECK_ENGINE = "greedy"
               help="Games played at once, each in its own process.")
 @click.option("--rule", "rules", multiple=True, metavar="NAME=VALUE",
               help="Set a rule option other than the decks (see 'crystalpick games').")
-@click.option("--tileset", "--cardset", "tileset", type=click.Path(dir_okay=False),
+@click.option("--tileset", "--cardset", "tileset", type=InputPath(),
               default=None, help="The card set (component data file).")
 @click.option("--seed", type=SEED, default=None, help="Seed of the run (printed; default: random).")
 @plot_option("the win rate against each opponent deck and each card's contribution")

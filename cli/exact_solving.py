@@ -31,7 +31,7 @@ def exact_state(game: str, position, moves: str, rules: dict, seed, tileset, con
         try:
             state.play(state.parse_move(text))
         except GameError as err:
-            raise type(err)(f"move {number}: {err}") from None
+            raise type(err)(f"--moves: move {number}: {err}") from None
     return game_obj, state
 
 

@@ -11,10 +11,10 @@ import click
 from crystalpick.engine import GAMES
 
 from .common import (DECK_OPTION, RULE_OPTION, TILESET_OPTION, InputError, Interrupted,
-                     check_folder, check_plot, chosen_seed, command, deck_rules, draw,
+                     PICTURE, check_plot, chosen_seed, command, deck_rules, draw,
                      emit_json, json_option, parse_rules, user_errors)
 from .params import (CONCURRENCY, GAME_COUNT, MATCH_ID, MAX_PLIES, MOVE_TIME, SEED, TOLERANCE,
-                     checked)
+                     TEXT, InputPath, OutputPath, checked)
 
 ENGINE_HELP = ("Engine spec ENGINE[:KEY=VALUE,...]: alphabeta[:depth=4,...], "
                "mcts[:time=0.5,c=1.4,...], ismcts[:sims=20000,...] (hidden information), "
@@ -34,19 +34,19 @@ def play_options(command):
                        required=False),
         click.option("--concurrency", type=CONCURRENCY, default=1, show_default=True,
                      help="Games played at once, each in its own process."),
-        click.option("--cluster", default=None, metavar="tcp://HOST:8786",
+        click.option("--cluster", type=TEXT, default=None, metavar="tcp://HOST:8786",
                      help="Play every game as a task on this Dask scheduler instead of local "
                           "processes (pip install \"crystalpick[cluster]\"). crystalpick, and "
                           "any cmd: engine's command, must be installed on every worker. tcp://, "
                           "tls://, ws:// or wss://; an address where no scheduler answers "
                           "within 10 s is an error."),
-        click.option("--openings", type=click.Path(exists=True, dir_okay=False), default=None,
+        click.option("--openings", type=InputPath(), default=None,
                      help="Openings: one position or move list a line, or game records."),
         click.option("--openings-order", type=click.Choice(["sequential", "random"]),
                      default="sequential", show_default=True,
                      help="Each pair's opening: the next of the file (cycling), or one drawn "
                           "with the seed (repeats possible)."),
-        click.option("--tc", default=None, metavar="SECONDS[+INC]",
+        click.option("--tc", type=TEXT, default=None, metavar="SECONDS[+INC]",
                      help="Clock per game and increment per move, e.g. 10+0.1."),
         click.option("--st", "move_time", type=MOVE_TIME, default=None, metavar="SECONDS",
                      help="Fixed time per move (for engines without their own limit)."),
@@ -59,13 +59,14 @@ def play_options(command):
         TILESET_OPTION,
         click.option("--seed", type=SEED, default=None,
                      help="Seed of the games (printed; default: random)."),
-        click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
+        click.option("--db", "db_path", type=OutputPath("the results database", read_back=True),
+                     default=None,
                      help="Results database (SQLite). Default: crystalpick.sqlite in "
                           "$XDG_DATA_HOME/crystalpick (~/.local/share/crystalpick)."),
-        click.option("--records", "records_path", type=click.Path(dir_okay=False),
+        click.option("--records", "records_path", type=OutputPath("the records"),
                      default=None,
                      help="Also append every finished game's record to this file."),
-        click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+        click.option("--plot", "plot_path", type=PICTURE, default=None,
                      metavar="FILE.svg|FILE.png",
                      help="Also draw the running score and Elo (95% intervals) against games "
                           "played, and the SPRT's LLR with its bounds, to this picture "
@@ -99,9 +100,7 @@ def open_session(options):
     from crystalpick.apps.match.db import default_path
     from crystalpick.apps.match.session import MatchSession
 
-    check_folder("--records", options["records_path"], "the records")
     check_plot(options["plot_path"])
-    check_folder("--db", options["db_path"], "the results database")  # the default's is made
     return MatchSession(options["db_path"] or default_path(), records=options["records_path"])
 
 
@@ -151,18 +150,20 @@ def play(session, options, resume: bool, announce, text, progress) -> None:
         from crystalpick.apps.match.session import running_series
         from crystalpick.apps.plots import match_graph
         draw(match_graph, running_series(session), options["plot_path"],
-             document.get("ratings"))            # a tournament's list; a match has none
+             document.get("ratings"),            # a tournament's list; a match has none
+             kept=f"; {stopped.message}" if stopped else f"; the games are kept in "
+             f"{session.db.path} ('crystalpick results --db {session.db.path}' reports them)")
     if stopped is not None:
         raise stopped
 
 
 @command()
 @play_options
-@click.option("--engine", "engines", multiple=True, metavar="SPEC",
+@click.option("--engine", "engines", type=TEXT, multiple=True, metavar="SPEC",
               help="Given twice. " + ENGINE_HELP)
 @click.option("--games", "game_count", type=GAME_COUNT, default=2, show_default=True,
               help="Games to play, in colour-swapped pairs.")
-@click.option("--sprt", default=None, metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
+@click.option("--sprt", type=TEXT, default=None, metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
               help="Stop the match when the SPRT accepts a hypothesis (model=logistic for "
                    "logistic Elo; default normalized).")
 @click.option("--resume", "resume", is_flag=True,

@@ -19,9 +19,10 @@ from crystalpick.apps.match.records import Ply, finish_record, format_record, ne
 from crystalpick.apps.match.termination import GameEnd
 from crystalpick.search.specs import parse_spec
 
-from .common import (InputError, Interrupted, check_folder, chosen_seed, command, game_arguments,
+from .common import (InputError, Interrupted, chosen_seed, command, game_arguments,
                      load_state, use_colour, user_errors)
 from .output import moves_text
+from .params import TEXT, OutputPath, unwritable
 
 
 HELP = ("commands: a move (in notation, or as the screen offers) | moves | show | view (the "
@@ -127,12 +128,15 @@ class TerminalGame:
         """Keep the game as it ends: saved to ``save_path``, else to a file the person names
         when offered (Enter or end of input: printed), else printed. A game a person quits
         while the other player's cards are hidden from them is not printed: its record
-        would show them (saving it is the person's choice)."""
+        would show them (saving it is the person's choice), unless a save they asked for
+        failed: then it is printed, not lost."""
         if not self.record.plies:
             return
         if self.save_path:
-            self.save(self.save_path)
+            if not self.save(self.save_path):
+                self.print_record(asked=True)
             return
+        path = ""
         if self.offer_save:
             try:
                 path = click.prompt("save the game to a file (Enter: print its record)",
@@ -140,10 +144,14 @@ class TerminalGame:
             except (click.Abort, EOFError) as err:
                 if isinstance(err.__context__, KeyboardInterrupt):
                     raise KeyboardInterrupt from None
-                path = ""
             if path and self.save(path):
                 return
-        if self.viewer is not None and not self.state.is_terminal():
+        self.print_record(asked=bool(path))
+
+    def print_record(self, asked: bool = False) -> None:
+        """The record on the screen: not while the other player's cards are hidden from the
+        person, mid-game (it would show them), unless they ``asked`` for it to be kept."""
+        if self.viewer is not None and not self.state.is_terminal() and not asked:
             self.say("the record is not printed (it shows what is hidden from you); "
                      "--save FILE or 'save FILE' at the prompt keeps it")
             return
@@ -228,6 +236,10 @@ class TerminalGame:
         if not path:
             self.say("save needs a file name: save FILE")
             return False
+        problem = unwritable(path, "the record")
+        if problem:
+            self.say(f"cannot save to {path!r}: {problem}")
+            return False
         finish_record(self.record, GameEnd.by_rules(self.state)
                       if self.state.is_terminal() else None)
         try:
@@ -242,12 +254,12 @@ class TerminalGame:
 
 @command()
 @game_arguments
-@click.option("--engine", "engine_spec", default=None, metavar="SPEC",
+@click.option("--engine", "engine_spec", type=TEXT, default=None, metavar="SPEC",
               help="The engine, as for 'match' (e.g. mcts:time=2,c=1.2). Default: "
                    "alphabeta:time=1, or ismcts:time=1 for a game with hidden information.")
 @click.option("--human", type=click.Choice(["first", "second", "both", "none"]),
               default="first", show_default=True, help="Which side(s) you play.")
-@click.option("--save", "save_path", default=None, metavar="FILE",
+@click.option("--save", "save_path", type=OutputPath("the record"), default=None,
               help="Save the game's record to FILE when it ends (also when you quit or press "
                    "Ctrl-C). Without it the record is printed at the end, or, when you play "
                    "at a terminal, you are asked for a file name first.")
@@ -264,7 +276,6 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human, save_p
     from crystalpick.apps.match.termination import EngineFailure, EngineStartError
     from crystalpick.search.specs import parse_spec
 
-    check_folder("--save", save_path, "the record")    # before the game, not after it
     seed = chosen_seed(seed)
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     engine_spec = f"{default_engine(game_obj)}:time=1" if engine_spec is None else engine_spec
@@ -282,11 +293,13 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human, save_p
         if isinstance(err, click.Abort) and not isinstance(err.__context__, KeyboardInterrupt):
             raise
         interrupted = True
-        if save_path and terminal.record.plies:
-            terminal.save(save_path)
-        raise Interrupted(f"interrupted after {len(terminal.record.plies)} plies (seed "
-                          f"{seed}); --save FILE or 'save FILE' at the prompt keeps a game"
-                          ) from None
+        plies = len(terminal.record.plies)
+        kept = plies and save_path and terminal.save(save_path)
+        if plies and save_path and not kept:
+            terminal.print_record(asked=True)  # the save failed: the game is not lost
+        raise Interrupted(f"interrupted after {plies} plies (seed {seed}); " + (
+            f"the game is saved to {save_path}" if kept else
+            "--save FILE or 'save FILE' at the prompt keeps a game")) from None
     except EngineFailure as err:
         raise InputError(f"engine {engine_spec!r} failed ({err.termination.label}): "
                          f"{err}") from None

@@ -9,10 +9,11 @@ import click
 
 from crystalpick.engine import GameError
 
-from .common import (InputError, Interrupted, check_folder, check_plot, chosen_seed, command,
+from .common import (InputError, Interrupted, check_plot, chosen_seed, command,
                      draw, emit_json, json_option, plot_option, position_document,
                      read_records, use_colour, user_errors, write_atomically)
-from .params import CONCURRENCY, DEPTH, NODES, RECORD_NUMBER, REPLAY_PLY, SEED, SIMS, TIME
+from .params import (CONCURRENCY, DEPTH, NODES, RECORD_NUMBER, REPLAY_PLY, SEED, SIMS, TIME,
+                     TEXT, InputPath, OutputPath)
 
 
 def replay_document(record, index: int, state, shown: int, annotated: list | None) -> dict:
@@ -35,7 +36,7 @@ def replay_document(record, index: int, state, shown: int, annotated: list | Non
 
 
 @command()
-@click.argument("record_file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("record_file", type=InputPath())
 @click.option("--ply", type=REPLAY_PLY, default=None,
               help="Show the position after this many plies (default: the end).")
 @click.option("--game", "index", type=RECORD_NUMBER, default=1, show_default=True,
@@ -57,7 +58,7 @@ def replay(record_file, ply, index, list_annotations, as_json):
     shown = len(record.plies) if ply is None else ply
     describe = move_describer(record)
     try:
-        lines = [annotation_text(number, p.move, p.comment, describe)
+        lines = [annotation_text(number, p.move, p.comment, describe, state.game.player_names)
                  for number, p in enumerate(record.plies, 1)]
     except GameError as err:
         raise InputError(f"{record_file}, record {index}: {err}") from None
@@ -98,7 +99,7 @@ def annotated_records(words: tuple):
 
 @command()
 @click.argument("words", metavar="[GAME] RECORDS", nargs=-1, required=True)
-@click.option("--engine", "engine_spec", default=None, metavar="SPEC",
+@click.option("--engine", "engine_spec", type=TEXT, default=None, metavar="SPEC",
               help="The engine that evaluates: alphabeta, mcts, ismcts or greedy, with "
                    "options (see 'crystalpick engines'). Default: alphabeta, or ismcts for a "
                    "game with hidden information (each move judged from its mover's view).")
@@ -110,11 +111,11 @@ def annotated_records(words: tuple):
 @click.option("--sims", type=SIMS, default=None, help="MCTS simulations.")
 @click.option("--concurrency", type=CONCURRENCY, default=1, show_default=True,
               help="Positions searched at once, each in its own process.")
-@click.option("--cluster", default=None, metavar="tcp://HOST:8786",
+@click.option("--cluster", type=TEXT, default=None, metavar="tcp://HOST:8786",
               help="Search every position as a task on this Dask scheduler (as for 'match').")
 @click.option("--seed", type=SEED, default=None,
               help="Seed of MCTS's per-position seeds (printed; default: random).")
-@click.option("-o", "--output", "output_path", type=click.Path(dir_okay=False), default=None,
+@click.option("-o", "--output", "output_path", type=OutputPath("the records"), default=None,
               help="Write the annotated records here ('crystalpick replay' shows them).")
 @plot_option("the evaluation graph (the first player's win probability by ply, mistakes "
              "and blunders marked; one curve per game, all in one picture)")
@@ -138,7 +139,6 @@ def annotate(words, engine_spec, time_limit, depth, nodes, sims, concurrency,
     from crystalpick.search.executors import ExecutorError
     from crystalpick.apps.plots import evaluation_graph
 
-    check_folder("-o", output_path, "the records")
     check_plot(plot_path)
     records, game = annotated_records(words)
     annotation = new_annotation(records, game, engine_spec, {
@@ -168,7 +168,8 @@ def annotate(words, engine_spec, time_limit, depth, nodes, sims, concurrency,
         click.echo(f"\n{annotation.speed_text()}")
     if written:
         click.echo(f"annotated records written to {written}", err=True)
-    draw(evaluation_graph, annotation.report(), plot_path)
+    draw(evaluation_graph, annotation.report(), plot_path,
+         kept=f"; {annotation.kept_text(written)}")
     if stopped is not None:
         stopped.message = f"{stopped.message}: {annotation.kept_text(written)}"
         raise stopped

@@ -8,14 +8,14 @@ import time
 import click
 
 from .common import InputError, chosen_seed, command, emit_json, json_option, user_errors
-from .params import MATCH_ID, SEED, checked
+from .params import MATCH_ID, SEED, TEXT, InputPath, checked
 
 SAMPLES = checked("samples", "int", 100, 1_000_000)
 VIRTUAL_DRAWS = checked("prior", "float", 0, 1000)
 
 
 @command()
-@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--db", "db_path", type=InputPath(), default=None,
               help="Results database (default as for 'match').")
 @json_option
 @user_errors
@@ -71,14 +71,14 @@ def resume_command(kind: str, number: int, db_path: str | None) -> str:
 
 
 @command()
-@click.option("--db", "db_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--db", "db_path", type=InputPath(), default=None,
               help="Results database (default as for 'match').")
 @click.option("--tournament", "tournament_id", type=MATCH_ID, default=None,
               help="Rate this tournament's games (default: the newest tournament).")
 @click.option("--all", "everything", is_flag=True,
               help="Rate every game of the database, matches and tournaments together (one "
                    "list per game and playing conditions, and per group of engines that met).")
-@click.option("--anchor", default=None, metavar="SPEC",
+@click.option("--anchor", type=TEXT, default=None, metavar="SPEC",
               help="The engine rated 0 (default: the mean is 0).")
 @click.option("--samples", type=SAMPLES, default=20_000, show_default=True,
               help="Posterior draws for the intervals and the LOS.")

@@ -11,10 +11,10 @@ import click
 
 from crystalpick.engine import GAMES
 
-from .common import (InputError, Interrupted, check_folder, command, emit_json, game_arguments,
+from .common import (InputError, Interrupted, command, emit_json, game_arguments,
                      json_option, load_state, parse_rules, seed_note, user_errors)
 from .interrupts import stoppable
-from .params import NODES, SOLVE_HASH, SOLVE_TARGET, TIME
+from .params import NODES, SOLVE_HASH, SOLVE_TARGET, TEXT, TIME, OutputPath
 
 SCHEMA = "crystalpick.solve/1"
 VERDICTS = ("win", "loss", "no win", "unknown")
@@ -115,16 +115,16 @@ def progress_text(report) -> str:
 @click.option("--time", "time_limit", type=TIME, default=None,
               help="Seconds to search (default: until solved or Ctrl-C).")
 @click.option("--nodes", type=NODES, default=None, help="Node budget.")
-@click.option("--resume", "resume_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--resume", "resume_path", type=OutputPath("the table", read_back=True), default=None,
               help="Keep the table in this file: read if it exists, written every minute "
                    "and at the end, so a long solve continues where it stopped.")
-@click.option("--config", default=None, metavar="NAME",
+@click.option("--config", type=TEXT, default=None, metavar="NAME",
               help="Hidden information: a named small configuration (e.g. boost-3).")
 @click.option("--method", type=click.Choice(["lp", "cfr"]), default="lp", show_default=True,
               help="Hidden information: the sequence-form LP (exact) or CFR+ to --target.")
 @click.option("--target", type=SOLVE_TARGET, default=1e-6, show_default=True,
               help="Hidden information, --method cfr: the exploitability to reach.")
-@click.option("--cluster", default=None, metavar="tcp://HOST:8786",
+@click.option("--cluster", type=TEXT, default=None, metavar="tcp://HOST:8786",
               help="Prove on this Dask scheduler's workers: job-level proof-number search, "
                    "each job a df-pn search of --job-nodes nodes on a worker "
                    "(pip install \"crystalpick[cluster]\"; docs/search.md).")
@@ -156,7 +156,6 @@ def solve(game, position, moves, rules, seed, tileset, hash_mb, time_limit, node
     if config:
         raise InputError(f"--config: {game} is solved by proof-number search; named small "
                          f"configurations are for games with hidden information")
-    check_folder("--resume", resume_path, "the table")
     game_obj, state = load_state(game, position, moves, rules, seed, tileset)
     if job_nodes is not None and not cluster:
         raise InputError("--job-nodes: the size of a --cluster job; give --cluster too")

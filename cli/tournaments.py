@@ -7,12 +7,12 @@ import click
 from .common import InputError, command
 from .matches import (ENGINE_HELP, PAIRS_PER_PAIRING, ROUNDS, new_settings, open_session, play,
                       play_options)
-from .params import MATCH_ID
+from .params import MATCH_ID, TEXT
 
 
 @command()
 @play_options
-@click.option("--engine", "engines", multiple=True, metavar="SPEC",
+@click.option("--engine", "engines", type=TEXT, multiple=True, metavar="SPEC",
               help="A participant (at least two; in a gauntlet the first plays all the "
                    "others). " + ENGINE_HELP)
 @click.option("--format", "schedule", type=click.Choice(["round-robin", "gauntlet"]),

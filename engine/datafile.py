@@ -7,6 +7,7 @@ it has; the reading and the common field kinds live here once.
 from __future__ import annotations
 
 import json
+import stat
 import tomllib
 from pathlib import Path
 
@@ -15,16 +16,26 @@ from .game import GameError
 
 def read_data(path: Path, what: str, error: type[GameError]) -> dict:
     """The file's data (``.json`` as JSON, anything else as TOML); ``what`` names the kind of
-    file in the error ("tileset", "card set")."""
+    file in the error ("tileset", "card set"). A byte-order mark, as some editors write,
+    is skipped; bytes that are not UTF-8 are named by their line. A device is refused
+    (/dev/zero would be read without end)."""
     try:
+        if stat.S_ISCHR(path.stat().st_mode) or stat.S_ISBLK(path.stat().st_mode):
+            raise error(f"{what} {str(path)!r}: a device, not a file")
         raw = path.read_bytes()
     except OSError as err:
         raise error(f"cannot read {what} {str(path)!r}: {err.strerror}") from None
     try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = raw[:err.start].count(b"\n") + 1
+        raise error(f"{what} {path.name}:{line}: not UTF-8 text (byte "
+                    f"{raw[err.start]:#04x})") from None
+    try:
         if path.suffix.lower() == ".json":
-            return json.loads(raw)
-        return tomllib.loads(raw.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError) as err:
+            return json.loads(text)
+        return tomllib.loads(text)
+    except ValueError as err:
         kind = "JSON" if path.suffix.lower() == ".json" else "TOML"
         raise error(f"{what} {path.name}: not valid {kind}: {err}") from None
 

@@ -28,9 +28,10 @@ from .lifetime import die_with_parent, release_held, stopping_signals_held
 
 # Seconds to wait for a scheduler to answer before saying it cannot be reached.
 CONNECT_TIMEOUT = 10.0
-# The schemes Dask reaches a scheduler by (tls and wss take their certificates from Dask's
-# configuration; inproc: a scheduler in this process, for tests); ucx is gone from Dask.
-CLUSTER_SCHEMES = ("tcp", "tls", "ws", "wss", "inproc")
+# The schemes Dask reaches a scheduler by, as the README offers them (tls and wss take their
+# certificates from Dask's configuration); ucx is gone from Dask. inproc (a scheduler in
+# this process) is accepted for the tests but offered to nobody.
+CLUSTER_SCHEMES = ("tcp", "tls", "ws", "wss")
 INSTALL_HINT = 'pip install "crystalpick[cluster]"'
 
 
@@ -396,7 +397,7 @@ def check_scheme(address: str) -> None:
     """Refuse a scheme the scheduler cannot be reached by before Dask sees it: Dask raises
     warnings (a traceback) for some of the schemes it knows but no longer serves (ucx)."""
     scheme, separator, _ = address.partition("://")
-    if separator and scheme not in CLUSTER_SCHEMES:
+    if separator and scheme not in CLUSTER_SCHEMES + ("inproc",):
         known = ", ".join(f"{name}://" for name in CLUSTER_SCHEMES)
         raise GameError(f"--cluster {address!r}: expected a Dask scheduler address like "
                         f"tcp://HOST:8786 (unsupported scheme {scheme!r}; known: {known})")

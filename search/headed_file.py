@@ -28,9 +28,12 @@ def write_headed(path: str, header: dict, body: bytes) -> None:
 
 
 def read_headed(path: str) -> tuple[dict | None, bytes]:
-    """The header (None when the first line is no JSON object) and the body."""
+    """The header (None when the first line is no JSON object) and the body. An empty
+    file is :class:`DamagedTable` (a save cut short): solved afresh, not refused."""
     with open(path, "rb") as handle:
         first, body = handle.readline(), handle.read()
+    if not first:
+        raise DamagedTable(f"--resume {path}: the file is empty (a save cut short?)")
     try:
         header = json.loads(first)
     except ValueError:

@@ -125,8 +125,9 @@ class Solver:
     def load(self, path: str) -> int:
         """Read a table saved by :meth:`save` (nothing if the file does not exist yet). A file
         that is not a table of this game is refused (a GameError); a table whose body does not
-        match its checksum, or holds an entry no search writes, is :class:`DamagedTable`, with
-        nothing loaded: the caller may solve afresh and let :meth:`save` replace it."""
+        match its checksum, holds an entry no search writes, or is empty (a save cut short)
+        is :class:`DamagedTable`, with nothing loaded: the caller may solve afresh and let
+        :meth:`save` replace it."""
         if not os.path.exists(path):
             return 0
         header, body = read_headed(path)

@@ -74,4 +74,5 @@ def test_json_keeps_numbers_names_and_values_by_attribute(tmp_path):
 
 def test_a_missing_card_set_is_one_line_exit_2(tmp_path):
     result = run("--cardset", str(tmp_path / "none.toml"))
-    assert result.exit_code == 2 and "cannot read card set" in result.output
+    assert result.exit_code == 2 and "'--cardset': File" in result.output
+    assert "does not exist" in result.output

@@ -78,7 +78,7 @@ def test_random_setup_prints_and_reuses_its_seed():
     (["perft", "mattock", "--depth", "1", "--rule", "size=6"], "size='6' is not valid"),
     (["perft", "mattock", "--depth", "1", "--rule", "colour=red"], "unknown rule option"),
     (["perft", "mattock", "--depth", "1", "--rule", "size"], "expected NAME=VALUE"),
-    (["show", "mattock", "--tileset", "x.toml"], "--tileset does not apply"),
+    (["show", "mattock", "--tileset", __file__], "--tileset does not apply"),
     (["show", "chess"], "'chess' is not one of"),
     (["perft", "mattock"], "Missing option '--depth'"),
 ])

@@ -333,6 +333,9 @@ def setting(key, value):
     (setting("wp_loss", "-0.5"), "wp_loss='-0.5' is not a win probability"),
     (setting("wp_loss", "7"), "wp_loss='7' is not a win probability"),
     (setting("mark", "brilliant"), "mark='brilliant'; expected one of"),
+    (setting("eval_before", "ZZZ"), "eval_before='ZZZ' is not an evaluation"),   # issue 46
+    (setting("eval_after", ""), "eval_after='' is not an evaluation"),
+    (setting("eval_pov", "nobody"), "eval_pov='nobody'; expected one of first, second"),
 ])
 @pytest.mark.parametrize("listing", [[], ["--annotations"]], ids=["last move", "list"])
 def test_records_with_damaged_annotations_are_one_line(tmp_path, played, change, fragment,

@@ -70,11 +70,11 @@ def test_bad_match_limits_stop_before_anything_is_written(tmp_path, extra, fragm
     (["analyse", "mattock", "--engine", "mcts:c=1,c=2"], "engine option 'c' given twice"),
     (["match", "mattock", "--engine", "alphabeta:depth=2,depth=3", "--engine", "random"],
      "'depth' given twice"),
-    (["analyse", "mattock", "--engine", ""], "unknown engine ''"),
-    (["play", "mattock", "--engine", "", "--human", "none"], "unknown engine ''"),
-    (["annotate", "mattock", "{records}", "--engine", ""], "unknown engine ''"),
-    (["solve", "mattock", "--resume", "{missing}/t.bin"], "--resume {missing}/t.bin: no such "
-                                                          "folder to write the table in"),
+    (["analyse", "mattock", "--engine", ""], "'--engine': '': expected ENGINE"),
+    (["play", "mattock", "--engine", "", "--human", "none"], "'--engine': '': expected SPEC"),
+    (["annotate", "mattock", "{records}", "--engine", ""], "'--engine': '': expected SPEC"),
+    (["solve", "mattock", "--resume", "{missing}/t.bin"], "'--resume': '{missing}/t.bin': no "
+                                                          "such folder to write the table in"),
     (["analyse", "mattock", "--svg", "{missing}/b.svg"], "no such folder to write the diagram"),
     (["bench", "mattock", "--profile", "{missing}/p"], "no such folder to write the profile"),
     (["match", "mattock", "--engine", "greedy", "--engine", "random", "--records",
@@ -156,7 +156,7 @@ def test_a_file_that_is_not_sqlite_or_is_damaged_is_refused(tmp_path, content):
     path.write_bytes(content)
     refused(run("results", "--db", str(path)), "cannot be read as a results database")
     assert path.read_bytes() == content
-    refused(run("results", "--db", "/dev/null"), "not a regular file")
+    refused(run("results", "--db", "/dev/null"), "'--db': '/dev/null': a device")
 
 
 @pytest.mark.parametrize("sql,fragment", [
@@ -206,7 +206,8 @@ def test_every_command_refuses_a_damaged_database_alike_saying_how_to_mend_it(tm
 
 
 def test_results_does_not_create_a_database():
-    refused(run("results", "--db", "/nonexistent-dir/r.sqlite"), "no results database here")
+    refused(run("results", "--db", "/nonexistent-dir/r.sqlite"), "'--db': File "
+            "'/nonexistent-dir/r.sqlite' does not exist")
 
 
 def test_a_held_lock_refuses_the_match_it_holds(tmp_path):

@@ -22,6 +22,7 @@ from .observation import greedy_choice
 from .notation import PLAYERS, format_position, is_view, parse_position, parse_view
 from .options import RULE_OPTIONS, Options
 from .position import CRYSTAL_TOKENS, DEAL, Position, Seat
+from .rules import crystals_problem
 from .steps import advance
 from .smallgames import small_game
 
@@ -157,6 +158,9 @@ class CardBattle(Game, DeckBuilding, GreedyPolicy, TunedSearch):
             pos, observer = parse_view(text, self.cardset)
         else:
             pos = parse_position(text, self.cardset)
+        wrong = crystals_problem(pos, self.options)
+        if wrong is not None:
+            raise NotationError(f"seat {PLAYERS[wrong[0]]}: {wrong[1]}")
         settled = pos.copy()
         advance(settled, self.cardset, self.options)
         attributes = self.cardset.attributes

@@ -8,7 +8,8 @@ from .cards import Card, CardSet
 from .options import Options
 from .moves import M_BOOST, M_PLAY, kind_of, payload_of
 from .notation import PLAYERS
-from .position import BOOST, CHOOSE, DRAW_RESULT, NO_CARD, PHASE_NAMES, Position, Seat
+from .position import (BOOST, CHOOSE, CRYSTAL_TOKENS, DRAW_RESULT, NO_CARD, PHASE_NAMES,
+                       Position, Seat)
 
 
 def boost_bonus(card: Card, target: Card | None, attribute: int) -> int:
@@ -160,6 +161,32 @@ def game_winner(pos: Position, options: Options) -> int:
             return p
     left = [p for p, seat in enumerate(pos.seats) if not seat.out]
     return left[0] if options.stake and len(left) == 1 else -1
+
+
+def crystals_problem(pos: Position, options: Options) -> tuple[int, str] | None:
+    """Why a seat's crystals in ``pos`` cannot come from play (§6), as (seat, what), or
+    None: nobody past ``target``, and a player at it the winner; with ``bank`` no crystal
+    held or lost; with ``stake`` each holds their 8 plus what they won less what the others won,
+    and is out exactly at none."""
+    for p, seat in enumerate(pos.seats):
+        if seat.won > options.target:
+            return p, (f"won={seat.won}: the game ends when the first player reaches "
+                       f"{options.target} (target)")
+        if seat.won == options.target and pos.result != p:
+            return p, (f"won={seat.won}: reaching {options.target} (target) wins the game, "
+                       f"and result= does not say this player won")
+        if not options.stake:
+            if seat.tokens or seat.out:
+                return p, ("tokens and flag o are for crystals=stake; with crystals=bank "
+                           "no crystal is held (tokens=0)")
+            continue
+        held = CRYSTAL_TOKENS + seat.won - sum(other.won for q, other in enumerate(pos.seats)
+                                               if q != p)
+        if seat.tokens != held or seat.out != (held <= 0):
+            return p, (f"tokens={seat.tokens}{' out' if seat.out else ''}: with crystals=stake "
+                       f"a player holds {CRYSTAL_TOKENS} plus the rounds they won less the "
+                       f"rounds the other won ({max(held, 0)} here), out at 0")
+    return None
 
 
 def end_reason(pos: Position, options: Options, names) -> str:
