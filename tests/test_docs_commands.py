@@ -83,6 +83,8 @@ NOT_RUN = {
     "crystalpick match maatatahay --engine mcts:sims=100 --engine alphabeta:depth=1 --games 40 "
     "--seed 5 --sprt elo0=0,elo1=30,model=logistic": "run and its output checked by "
                                                      "tests/test_doc_examples.py",
+    "crystalpick tournament mattock --engine alphabeta:depth=2 --engine greedy --engine random "
+    "--games-per-pair 4 --seed 3": "run and its output checked by tests/test_doc_examples.py",
     "crystalpick play cardbattle --engine greedy --human first": "a game played at the "
                                                                  "keyboard: tests/test_cli_play.py",
     **{command: PICTURE for command in (

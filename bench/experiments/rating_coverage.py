@@ -54,8 +54,8 @@ def simulate(strengths, games: int, draw_share: float, gauntlet: bool,
 def measure(strengths, games, draw_share, gauntlet, pools, samples, seed, prior) -> dict:
     rng = np.random.default_rng(seed)
     truth = np.array(strengths, float) - np.mean(strengths)
-    covered = opened = narrowest = 0
-    narrowest, total, los_right, los_total = math.inf, 0, 0.0, 0
+    covered = opened = total = 0
+    narrowest = math.inf
     for pool in range(pools):
         units = simulate(strengths, games, draw_share, gauntlet, rng)
         rated = rate(units, virtual_draws=prior, samples=samples, seed=pool)
