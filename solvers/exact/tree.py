@@ -69,6 +69,7 @@ class GameTree:
     recall: bool
     seconds: float = 0.0
     start: object = None       # the root state (a clone): histories are replayed from it
+    node_key: np.ndarray = None     # each node's position ``hash_key``
     observation_pasts: dict = field(default_factory=dict)
     information_pasts: dict = field(default_factory=dict)
 
@@ -160,6 +161,7 @@ class _Builder:
         self.slots: list[int] = []
         self.player: list[int] = []
         self.value: list[float] = []
+        self.node_key: list[int] = []
         self.node_infoset: list[int] = []
         self.edges: list[list[tuple[int, int, float]]] = []
         self.observation_pasts: dict = {}
@@ -239,6 +241,7 @@ class _Builder:
                                f"choose a smaller configuration")
         self.player.append(player)
         self.value.append(value)
+        self.node_key.append(position)
         self.node_infoset.append(infoset)
         self.edges.append(edges)
         self.memo[key] = node
@@ -265,5 +268,5 @@ class _Builder:
             edge_parent=parent, edge_slot=slot,
             infosets=self.infosets,
             slot_infoset=np.array(self.slots, dtype=np.int64),
-            root=root, recall=self.recall,
+            root=root, recall=self.recall, node_key=np.array(self.node_key, dtype=np.uint64),
             observation_pasts=self.observation_pasts, information_pasts=self.information_pasts)
