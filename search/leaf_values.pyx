@@ -13,10 +13,6 @@ cdef class LeafValues:
     cdef double value(self, GameKernel kernel) noexcept nogil:
         return NO_VALUE
 
-    def value_of(self, GameKernel kernel):
-        """``value`` for Python (tests)."""
-        return self.value(kernel)
-
 
 cdef class TableLeafValues(LeafValues):
     """Values by the position's ``hash_key`` from a dict (``{key: player 0's result}``), e.g.
@@ -26,9 +22,6 @@ cdef class TableLeafValues(LeafValues):
 
     def __init__(self, table):
         self.table = {int(key): float(value) for key, value in table.items()}
-
-    def __len__(self):
-        return len(self.table)
 
     cdef double value(self, GameKernel kernel) noexcept nogil:
         cdef u64 key = kernel.hash_key()

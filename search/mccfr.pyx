@@ -20,7 +20,9 @@ An iteration walks the updated player's whole subtree, which only a small game a
 stop flag, the deadline and the node limit are checked inside an iteration too, and an
 interrupted one is not counted. With a ``horizon`` (and a playout ``policy``), a decision that
 many decisions below the root player's own decision is not walked: one playout by the game's
-playout moves to the end gives its value, so an iteration costs the next few decisions, not
+playout moves to the end gives its value (a share ``epsilon`` of them uniform: one fixed line
+would make every move that wins along it worth the same, and be exploited; or ``leaves``
+gives the values, leaf_values.pxd), so an iteration costs the next few decisions, not
 the updated player's whole subtree; from a view (below) that is depth-limited re-solving of
 the subgame ahead, sound only as far as the redrawn worlds and the playouts' values are.
 
