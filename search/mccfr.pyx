@@ -375,6 +375,7 @@ cdef class MCCFR:
         cdef bint ok = True
         self.deadline = deadline
         self.node_limit = node_limit
+        self.unvalued = False
         with nogil:
             while done < simulations:
                 if node_limit > 0 and self.made >= node_limit and done:
