@@ -20,7 +20,9 @@ An iteration walks the updated player's whole subtree, which only a small game a
 stop flag, the deadline and the node limit are checked inside an iteration too, and an
 interrupted one is not counted. With a ``horizon`` (and a playout ``policy``), a decision that
 many decisions below the root player's own decision is not walked: one playout by the game's
-playout moves to the end gives its value, so an iteration costs the next few decisions, not
+playout moves to the end gives its value (a share ``epsilon`` of them uniform: one fixed line
+would make every move that wins along it worth the same, and be exploited; or ``leaves``
+gives the values, leaf_values.pxd), so an iteration costs the next few decisions, not
 the updated player's whole subtree; from a view (below) that is depth-limited re-solving of
 the subgame ahead, sound only as far as the redrawn worlds and the playouts' values are.
 
@@ -38,7 +40,8 @@ from libc.stdlib cimport malloc, realloc, free
 
 from crystalpick.engine.evaluation cimport PlayoutPolicy
 from crystalpick.engine.kernel cimport GameKernel, u64, MAX_PLIES
-from crystalpick.engine.rng cimport random_below, random_index
+from crystalpick.engine.rng cimport random_below, random_index, random_unit
+from crystalpick.search.leaf_values cimport LeafValues
 from crystalpick.search.clock cimport now
 from crystalpick.search.stop cimport StopFlag
 
@@ -80,6 +83,9 @@ cdef class MCCFR:
     cdef readonly int horizon           # decisions walked before a playout
     cdef PlayoutPolicy policy           # ... by the game's playout moves estimates the rest
                                         # (and its determinize redraws a view's hidden part)
+    cdef LeafValues leaves              # ... or values given there (leaf_values.pxd)
+    cdef readonly double epsilon        # a playout move's chance of being uniform instead
+    cdef bint unvalued                  # a leaf the given values did not know
     cdef readonly bint linear           # regrets and averages weighted by the iteration
                                         # (Linear CFR)
     cdef double deadline                # the run's limits, checked inside an iteration too
@@ -120,16 +126,22 @@ cdef class MCCFR:
 
     def __init__(self, GameKernel kernel, int root_player, unsigned long long seed=0,
                  long long max_infosets=2_000_000, double tremble=0.0, bint linear=True,
-                 int horizon=0, PlayoutPolicy policy=None):
+                 int horizon=0, PlayoutPolicy policy=None, LeafValues leaves=None,
+                 double epsilon=0.0):
         if root_player not in (0, 1):
             raise ValueError(f"root player must be 0 or 1, got {root_player}")
         if not 0.0 <= tremble < 1.0:
             raise ValueError(f"tremble is a share in [0, 1), got {tremble}")
-        if horizon < 0 or (horizon and policy is None):
-            raise ValueError(f"a horizon needs a playout policy and is at least 0; got {horizon}")
+        if horizon < 0 or (horizon and policy is None and leaves is None):
+            raise ValueError(f"a horizon needs a playout policy or leaf values and is at "
+                             f"least 0; got {horizon}")
         if policy is not None:
             policy.check(kernel)
         self.policy = policy
+        self.leaves = leaves
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon is a share in [0, 1], got {epsilon}")
+        self.epsilon = epsilon
         self.horizon = horizon
         self.kernel = kernel
         self.root_player = root_player
@@ -358,11 +370,12 @@ cdef class MCCFR:
         root-parallel worker's share of a chunk may be no more than ``CHECK_EVERY``
         iterations (64 workers, 1,024 iterations), and a stop set before it starts must
         still end it with fewer than asked, or the engine's chunks never end (issue 46).
-        MemoryError if memory runs out."""
+        MemoryError if memory runs out, LookupError if the leaf values lack one."""
         cdef long long done = 0
         cdef bint ok = True
         self.deadline = deadline
         self.node_limit = node_limit
+        self.unvalued = False
         with nogil:
             while done < simulations:
                 if node_limit > 0 and self.made >= node_limit and done:
@@ -375,6 +388,8 @@ cdef class MCCFR:
                     break
                 done += 1
                 self.simulations += 1
+        if self.unvalued:
+            raise LookupError("the leaf values know no value for a position at the horizon")
         if not ok:
             raise MemoryError()
         return done
@@ -460,9 +475,10 @@ cdef class MCCFR:
             self.kernel.unmake()
             return value
         if self.horizon and turns >= self.horizon:
-            r = self.playout()
+            r = self.leaves.value(self.kernel) if self.leaves is not None else self.playout()
             if r != r:
                 self.aborted = self.out_of_memory = True
+                self.unvalued = self.leaves is not None
                 return 0.0
             return r if update == 0 else -r
         key = set_key(self.kernel.information_set_key(player), player)
@@ -539,7 +555,9 @@ cdef class MCCFR:
             if player == -1:
                 move = self.kernel.sample_outcome(&self.rng)
             else:
-                move = self.policy.playout_move(self.kernel, &self.rng)
+                move = -1
+                if self.epsilon == 0 or random_unit(&self.rng) >= self.epsilon:
+                    move = self.policy.playout_move(self.kernel, &self.rng)
                 if move < 0:
                     n = self.load_moves()
                     move = self.moves[random_below(&self.rng, n)] if n > 0 else -1

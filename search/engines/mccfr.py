@@ -61,6 +61,11 @@ class MCCFREngine(SeededEngine):
                    "subgame of the next decisions re-solved at each decision, what a full-size game "
                    "allows; its beliefs and leaf values are estimates, so it converges to "
                    "that subgame's equilibrium, not the game's.", minimum=0, maximum=64),
+            Option("epsilon", "float", 0.1, "With a horizon: each playout move's chance of "
+                   "being uniform instead of the playout policy's, so that the values at the "
+                   "horizon are of a continuation that sometimes errs, not of one fixed line "
+                   "the search would learn to exploit (docs/research/cardbattle-view-search-"
+                   "defect.md; 0: the policy's moves only).", minimum=0, maximum=1),
             Option("infer", "bool", False, "With root=view: draw the other player's hidden "
                    "cards conditioned on their play seen so far, as if they had played the "
                    "game's playout policy (ismcts's infer)."),
@@ -171,7 +176,8 @@ class MCCFREngine(SeededEngine):
         game's playout policy, where they ask for one)."""
         return dict(seed=seed, max_infosets=self.options["max_nodes"],
                     tremble=self.options["tremble"], linear=self.options["linear"],
-                    horizon=self.options["horizon"], policy=policy)
+                    horizon=self.options["horizon"], policy=policy,
+                    epsilon=self.options["epsilon"])
 
     def result(self, state, search, kept, observer, start, rng) -> Analysis:
         """Every option of the observer's decision with its share of the average strategy,

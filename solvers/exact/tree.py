@@ -77,6 +77,7 @@ class GameTree:
     recall: bool
     seconds: float = 0.0
     start: object = None       # the root state (a clone): histories are replayed from it
+    node_key: np.ndarray = None     # each node's position ``hash_key``
     observation_pasts: dict = field(default_factory=dict)
     information_pasts: dict = field(default_factory=dict)
 
@@ -171,6 +172,7 @@ class _Builder:
         self.slots: list[int] = []
         self.player: list[int] = []
         self.value: list[float] = []
+        self.node_key: list[int] = []
         self.node_infoset: list[int] = []
         self.edges: list[list[tuple[int, int, float]]] = []
         self.observation_pasts: dict = {}
@@ -254,6 +256,7 @@ class _Builder:
             raise BuildStopped(node)
         self.player.append(player)
         self.value.append(value)
+        self.node_key.append(position)
         self.node_infoset.append(infoset)
         self.edges.append(edges)
         self.memo[key] = node
@@ -280,5 +283,5 @@ class _Builder:
             edge_parent=parent, edge_slot=slot,
             infosets=self.infosets,
             slot_infoset=np.array(self.slots, dtype=np.int64),
-            root=root, recall=self.recall,
+            root=root, recall=self.recall, node_key=np.array(self.node_key, dtype=np.uint64),
             observation_pasts=self.observation_pasts, information_pasts=self.information_pasts)
