@@ -28,9 +28,7 @@ def read_data(path: Path, what: str, error: type[GameError]) -> dict:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        line = raw[:err.start].count(b"\n") + 1
-        raise error(f"{what} {path.name}:{line}: not UTF-8 text (byte "
-                    f"{raw[err.start]:#04x})") from None
+        raise error(f"{what} {path.name}:{not_utf8(raw, err)}") from None
     try:
         if path.suffix.lower() == ".json":
             return json.loads(text)
@@ -86,3 +84,9 @@ class FieldChecker:
         if pattern is not None and not pattern.match(value):
             self.fail(where, f"field {field!r} is {value!r}; expected {pattern.pattern}")
         return value
+
+
+def not_utf8(raw: bytes, err: UnicodeDecodeError) -> str:
+    """Where a file stops being UTF-8, by line (what an editor shows), and the byte."""
+    line = raw[:err.start].count(b"\n") + 1
+    return f"{line}: not UTF-8 text (byte {raw[err.start]:#04x})"

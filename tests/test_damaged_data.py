@@ -15,18 +15,11 @@ from crystalpick.cli.main import cli
 from crystalpick.apps.protocol import Session
 from crystalpick.engine.registry import get_game
 
+from cli_helpers import refused, run
+
 TOO_BIG = str(2 ** 31)
 
 
-def run(*args, stdin=None):
-    return CliRunner().invoke(cli, [str(arg) for arg in args], input=stdin)
-
-
-def refused(result, fragment):
-    assert result.exit_code == 2, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    assert fragment in result.output, result.output
-    assert len(result.output.strip().splitlines()) == 1, result.output
 
 
 # -- card battle numbers ----------------------------------------------------------------------

@@ -3,27 +3,18 @@ see: a save or a picture that fails after the work is done keeps the work; value
 were accepted though wrong (impossible crystals, an empty table, a deck with a byte-order
 mark), and messages that named the wrong thing."""
 import pytest
-from click.testing import CliRunner
 
 from crystalpick.apps import plots
 from crystalpick.apps.match.records import parse_records
 from crystalpick.cli import play as play_module
-from crystalpick.cli.main import cli
 from crystalpick.engine import get_game
+
+from cli_helpers import refused, run
 
 RECORD = ('[Game "mattock"]\n[Start "5/3x2/1o5/6o1/9/1x6/5x1/2o3/5 x"]\n[Result "*"]\n\n'
           '1. h5/h4-h5\n')
 
 
-def run(*args, stdin=None):
-    return CliRunner().invoke(cli, [str(a) for a in args], input=stdin)
-
-
-def refused(result, fragment):
-    assert result.exit_code == 2, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    assert fragment in result.output, result.output
-    assert len(result.output.strip().splitlines()) == 1, result.output
 
 
 # -- play: a save that fails keeps the game ---------------------------------------------------

@@ -7,9 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
 
-from crystalpick.cli.main import cli
 from interrupt_cases import Case, run as interrupt
 from crystalpick.apps.protocol import Session
 from crystalpick.apps.match.lock import MatchLock
@@ -17,18 +15,11 @@ from crystalpick.apps.match.openings import default_openings, load_openings
 from crystalpick.apps.match.settings import MatchSettings
 from crystalpick.engine import GameError
 
+from cli_helpers import refused, run
+
 BIG = "9223372036854775808"
 
 
-def run(*args, stdin=None):
-    return CliRunner().invoke(cli, list(args), input=stdin)
-
-
-def refused(result, fragment):
-    assert result.exit_code == 2, result.output
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    assert fragment in result.output, result.output
-    assert len(result.output.strip().splitlines()) == 1, result.output
 
 
 @pytest.mark.parametrize("args,fragment", [

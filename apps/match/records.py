@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from crystalpick.engine import GameError, NotationError, get_game
+from crystalpick.engine.datafile import not_utf8
 
 from .termination import GameEnd
 
@@ -206,9 +207,8 @@ def read_text(path: str) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data[:err.start].count(b"\n") + 1
-        raise NotationError(f"{path}:{line}: not UTF-8 text (byte {data[err.start]:#04x}); "
-                            f"expected game records or one opening a line") from None
+        raise NotationError(f"{path}:{not_utf8(data, err)}; expected game records or one "
+                            f"opening a line") from None
     if "\x00" in text:
         line = text[:text.index("\x00")].count("\n") + 1
         raise NotationError(f"{path}:{line}: a NUL byte: this is a binary file, not text")
