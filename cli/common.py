@@ -214,6 +214,12 @@ class OneLineErrors(click.Group):
             raise InputError(err.format_message()) from None
         except KeyboardInterrupt:             # one Ctrl-C behaviour everywhere: exit 130
             raise Interrupted("interrupted") from None
+        except ImportError:
+            if interrupts.RUNNER.signum is None:
+                raise
+            # the signal's KeyboardInterrupt, raised inside a compiled module's initialisation
+            # (scipy's), comes out as "ImportError: initialization failed"
+            raise Interrupted("interrupted") from None
         except MemoryError:                   # numpy's _ArrayMemoryError included
             raise InputError("out of memory: this needs more memory than the process may "
                              "use (ulimit -v, the machine's); ask for less (a smaller "

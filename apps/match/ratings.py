@@ -26,8 +26,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import minimize
-from scipy.sparse.csgraph import connected_components
 
 from crystalpick.engine import GameError
 
@@ -168,6 +166,7 @@ def fit(pairings: np.ndarray, points: np.ndarray, games: np.ndarray, count: int)
         np.add.at(gradient, second, residual)
         return -log_posterior(ratings, pairings, points, games), gradient[1:]
 
+    from scipy.optimize import minimize    # (late: a match's report needs no scipy)
     found = minimize(negative, np.zeros(count - 1), jac=True, method="trust-ncg",
                      hess=lambda free: information(np.concatenate(([0.0], free)), pairings,
                                                    games, count),
@@ -323,6 +322,7 @@ def bounded(pairings: np.ndarray, points: np.ndarray, games: np.ndarray, count: 
     scored = np.zeros((count, count))
     scored[pairings[:, 0], pairings[:, 1]] += points
     scored[pairings[:, 1], pairings[:, 0]] += games - points
+    from scipy.sparse.csgraph import connected_components
     groups, _ = connected_components(scored > 0, directed=True, connection="strong")
     return groups == 1
 

@@ -23,7 +23,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.stats import beta
 
 Z95 = 1.959963984540054
 NELO_SCALE = 800 / math.log(10)          # normalized Elo per unit of t-value
@@ -68,7 +67,8 @@ def two_engine_los(points: float, games: int, draws: int = 0,
     a, b = points / spread + virtual_draws / 2, (games - points) / spread + virtual_draws / 2
     if a <= 0 or b <= 0:
         return 0.5 if a == b else float(a > b)
-    return float(beta.sf(0.5, a, b))
+    from scipy.special import betainc   # (late: scipy takes ~1 s to import on a busy machine)
+    return float(betainc(b, a, 0.5))    # the Beta(a, b) mass above 1/2
 
 
 def expected_score(elo: float) -> float:
