@@ -38,9 +38,6 @@ class Range:
     probabilities: dict[Hashable, float]    # every possible private state; those ruled out 0
     worlds: int                             # the most worlds held at one ply
 
-    def likeliest(self, count: int) -> list[tuple[Hashable, float]]:
-        return sorted(self.probabilities.items(), key=lambda item: -item[1])[:count]
-
 
 def origin(state):
     """The state ``state`` was made from (its moves since undone): where the walk starts,

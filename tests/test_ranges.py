@@ -80,8 +80,10 @@ def uncertain_sets(game, tree, reach) -> list[int]:
     set_reach = np.zeros(len(tree.infosets))
     decided = tree.infoset >= 0
     np.add.at(set_reach, tree.infoset[decided], reach[decided])
-    candidates = [i for i in np.flatnonzero(set_reach > 1e-9)
-                  if len(np.unique(tree.node_key[tree.infoset == i])) > 1]
+    positions = np.zeros(len(tree.infosets), dtype=np.int64)
+    for infoset, _ in set(zip(tree.infoset[decided].tolist(), tree.node_key[decided].tolist())):
+        positions[infoset] += 1
+    candidates = np.flatnonzero((set_reach > 1e-9) & (positions > 1))
     picked = candidates[::max(1, len(candidates) // (4 * SETS))]
     return [int(i) for i in picked
             if sum(p > 0 for p in solver_range(game, tree, reach, i).values()) > 1][:SETS]
