@@ -2,7 +2,7 @@
 use: engine/registry.py)."""
 from .features import (FEATURES, DeckBuilding, Feature, GreedyPolicy, ISMCTSDefaults,
                        MCTSDefaults, StagedTurns, TunedSearch, ismcts_defaults, mcts_defaults,
-                       provides, require)
+                       provides, Ranges, require)
 from .game import (CHANCE, TERMINAL, BenchSettings, Capabilities, Game, GameError,
                    IllegalMoveError, KernelState, NotationError, RuleError, RuleOption, State,
                    sample_chance)
@@ -12,4 +12,4 @@ __all__ = ["CHANCE", "TERMINAL", "BenchSettings", "Capabilities", "KernelState",
            "sample_chance", "GameError", "IllegalMoveError", "NotationError", "RuleError",
            "RuleOption", "State", "GAMES", "get_game", "FEATURES", "Feature", "DeckBuilding",
            "GreedyPolicy", "TunedSearch", "StagedTurns", "MCTSDefaults", "mcts_defaults",
-           "ISMCTSDefaults", "ismcts_defaults", "provides", "require"]
+           "ISMCTSDefaults", "ismcts_defaults", "provides", "require", "Ranges"]

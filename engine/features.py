@@ -166,4 +166,32 @@ class StagedTurns(Feature):
         notation (Mattock's dig ``h5`` of ``h5`` and ``h5/h4-h5``)."""
 
 
-FEATURES: tuple[type[Feature], ...] = (DeckBuilding, GreedyPolicy, TunedSearch, StagedTurns)
+class Ranges(Feature):
+    """A player's private state (the card battle: their hand, and a creature chosen in
+    secret) as a key, and every private state the public information leaves possible for
+    them, so that a search can hold a probability for each (a range, search/ranges.py)
+    instead of drawing worlds. A game declares it where those states can be listed (open
+    deck lists: the unseen cards, taken hand-size at a time)."""
+
+    offers = "ranges over private states"
+    needed_by = "a game whose private states can be listed"
+
+    @abstractmethod
+    def private_state(self, state, player: int):
+        """The canonical key (hashable, ordered) of ``player``'s private state in the full
+        ``state``: equal for any two states that differ only in what the others cannot
+        see of ``player`` now."""
+
+    @abstractmethod
+    def private_states(self, state, player: int) -> tuple:
+        """Every key :meth:`private_state` could give for ``player`` in a state with the
+        same public observation as ``state``, in increasing order (a superset of those the
+        whole public history allows: the range gives the others 0)."""
+
+    @abstractmethod
+    def private_state_count(self, state, player: int) -> int:
+        """How many :meth:`private_states` there are, counted without listing them."""
+
+
+FEATURES: tuple[type[Feature], ...] = (DeckBuilding, GreedyPolicy, TunedSearch, StagedTurns,
+                                       Ranges)

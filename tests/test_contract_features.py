@@ -9,7 +9,8 @@ import random
 import pytest
 
 from crystalpick.engine import (FEATURES, DeckBuilding, Feature, GameError, GreedyPolicy,
-                                MCTSDefaults, TunedSearch, mcts_defaults, provides, require,
+                                MCTSDefaults, Ranges, TunedSearch, mcts_defaults, provides,
+                                require,
                                 sample_chance)
 
 from test_contract import GAME_CLASSES, game_ids
@@ -96,3 +97,32 @@ def test_the_mcts_defaults_are_typed_and_generic_unless_tuned(cls):
     assert isinstance(defaults, MCTSDefaults)
     if not provides(cls, TunedSearch):
         assert defaults == MCTSDefaults()
+
+
+LISTED = 5000        # private states listed at most at one state (more: only counted)
+
+
+@pytest.mark.parametrize("cls", [c for c in GAME_CLASSES if provides(c, Ranges)], ids=game_ids)
+def test_declared_ranges_list_the_true_private_state_among_those_the_others_cannot_tell(cls):
+    """At every decision of a random game, for every player: the listing is ordered, as long
+    as the count says and holds the true private state; a world drawn from another player's
+    observation (where it is not rewound to before a secret choice) lists the same: the
+    listing reads only what the others see."""
+    game = cls(seed=4)
+    listed = 0
+    for state in random_decisions(game, 4):
+        for player in range(len(game.player_names)):
+            count = game.private_state_count(state, player)
+            if count > LISTED:
+                continue
+            keys = game.private_states(state, player)
+            assert list(keys) == sorted(set(keys)) and len(keys) == count, state.position()
+            assert game.private_state(state, player) in keys, state.position()
+            observer = (player + 1) % len(game.player_names)
+            world = state.determinization(observer, 7)
+            if world.observation_string(observer) != state.observation_string(observer):
+                continue
+            assert game.private_states(world, player) == keys, state.position()
+            assert game.private_state(world, player) in keys, state.position()
+            listed += 1
+    assert listed, "no state of a random game had few enough private states to list"

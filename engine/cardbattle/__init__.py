@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ..features import DeckBuilding, GreedyPolicy, ISMCTSDefaults, TunedSearch
+from ..features import DeckBuilding, GreedyPolicy, ISMCTSDefaults, Ranges, TunedSearch
 from ..game import (CHANCE, BenchSettings, Capabilities, Game, NotationError, RuleError,
                     RuleOption, sample_chance)
 from .cards import INLINE_DECK, inline_deck, load_cardset, load_deck, sample_decks
@@ -22,6 +22,7 @@ from .observation import greedy_choice
 from .notation import PLAYERS, format_position, is_view, parse_position, parse_view
 from .options import RULE_OPTIONS, Options
 from .position import CRYSTAL_TOKENS, DEAL, Position, Seat
+from .ranges import private_count, private_key, private_keys
 from .rules import crystals_problem
 from .steps import advance
 from .smallgames import small_game
@@ -30,7 +31,7 @@ DEFAULT_DECK = "mista"
 DECK_FILE_SUFFIXES = (".toml", ".json")
 
 
-class CardBattle(Game, DeckBuilding, GreedyPolicy, TunedSearch):
+class CardBattle(Game, DeckBuilding, GreedyPolicy, TunedSearch, Ranges):
     name = "cardbattle"
     player_names = PLAYERS
     implementations = ("fast", "reference")
@@ -102,6 +103,18 @@ class CardBattle(Game, DeckBuilding, GreedyPolicy, TunedSearch):
         same in C)."""
         return greedy_choice(state.observation(state.current_player()), self.cardset,
                              state.legal_moves())
+
+    # -- ranges (engine/features.py; ranges.py) ---------------------------------------------
+
+    def private_state(self, state, player: int):
+        """(hand, creature chosen in secret or 0), card numbers in increasing order."""
+        return private_key(state.to_position(), player)
+
+    def private_states(self, state, player: int) -> tuple:
+        return private_keys(state.to_position(), self.cardset, player)
+
+    def private_state_count(self, state, player: int) -> int:
+        return private_count(state.to_position(), self.cardset, player)
 
     def small_configuration(self, name: str) -> "CardBattle":
         """engine/cardbattle/smallgames/configurations.toml's ``name``."""
