@@ -17,8 +17,10 @@ from crystalpick.solvers.exact.tree import build_tree
 
 pytestmark = pytest.mark.slow      # an LP solve and a tree walk per configuration
 
-# open-3 hides nothing but the simultaneous choice; these hide hands too
-CONFIGURATIONS = ("hidden-3", "boost-3", "ties-3", "reshuffle-2")
+# open-3 hides nothing but the simultaneous choice; these hide hands too. hidden-3 and ties-3
+# pass as well (all four: 292 s on the 2-core machine, most of it the LP solves); CI checks
+# these two, boost-3 being solved for the test below anyway.
+CONFIGURATIONS = ("boost-3", "reshuffle-2")
 SETS = 8            # information sets checked per configuration, spread over the game
 
 
