@@ -25,7 +25,7 @@ import sys
 import time
 
 from crystalpick.apps.match.stats import Results
-from crystalpick.engine import DeckBuilding, get_game, require, sample_chance
+from crystalpick.engine import DeckBuilding, GameError, get_game, require, sample_chance
 from crystalpick.search.seeds import derive_seed
 from crystalpick.solvers.exact.policy import make_policy
 
@@ -158,15 +158,22 @@ def measure(name: str, spec: str, games: int, seed: int, decks=(), config=None, 
     return results
 
 
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text}")
+    return value
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", nargs="?", default="cardbattle")
     parser.add_argument("--engine", required=True, help="random, greedy or an engine spec")
     parser.add_argument("--deck", action="append", default=[], help="one per seat, as match")
     parser.add_argument("--config", help="a small configuration instead of decks")
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--worlds", type=int, default=8)
-    parser.add_argument("--playouts", type=int, default=4)
+    parser.add_argument("--games", type=positive, default=20, help="rounded up to whole pairs")
+    parser.add_argument("--worlds", type=positive, default=8)
+    parser.add_argument("--playouts", type=positive, default=4)
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
@@ -177,8 +184,11 @@ def main(argv=None) -> None:
     def progress(pairs: int, results: Results) -> None:
         print(f"  {pairs} pairs: {results.score:.3f} ({time.perf_counter() - start:.0f} s)",
               file=sys.stderr, flush=True)
-    results = measure(args.game, args.engine, args.games, seed, args.deck, args.config,
-                      args.worlds, args.playouts, progress)
+    try:
+        results = measure(args.game, args.engine, args.games, seed, args.deck, args.config,
+                          args.worlds, args.playouts, progress)
+    except (GameError, ValueError) as err:
+        parser.error(str(err))
     score = results.score_interval()
     spread = (f"({score.missing})" if score.missing else
               f"[{score.low:.3f}, {score.high:.3f}] (95%, per pair)")
