@@ -13,7 +13,7 @@ linear programming; any other group means something else is hidden, and the solv
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from crystalpick.engine.game import CHANCE, TERMINAL, GameError
 
@@ -33,6 +33,9 @@ class InductionResult:
     matrix_games: int
     mixed_games: int        # matrix games whose equilibrium found mixes (no saddle point)
     seconds: float
+    # (player, observation) -> {move: probability}: the subgame-perfect equilibrium found,
+    # what a policy that reads the observation plays (tests/test_local_best_response.py)
+    strategy: dict = field(default_factory=dict, repr=False)
 
 
 def simultaneous_pairs(tree: GameTree) -> dict[int, int]:
@@ -66,7 +69,8 @@ def simultaneous_pairs(tree: GameTree) -> dict[int, int]:
 
 
 def solve_by_induction(tree: GameTree) -> InductionResult:
-    """The exact equilibrium value of the game on ``tree`` (see the module docstring)."""
+    """The exact equilibrium value of the game on ``tree`` (see the module docstring), and
+    the subgame-perfect strategy that backs it."""
     start = time.perf_counter()
     pairs = simultaneous_pairs(tree)
     values = [0.0] * tree.nodes
@@ -75,6 +79,12 @@ def solve_by_induction(tree: GameTree) -> InductionResult:
     child = tree.edge_child.tolist()
     prob = tree.edge_prob.tolist()
     mixed = 0
+    strategy = {}
+
+    def keep(infoset: int, probabilities) -> None:
+        info = tree.infosets[infoset]
+        strategy[(info.player, info.observation)] = dict(zip(info.moves,
+                                                             map(float, probabilities)))
     seconds_of = set(n for n in range(tree.nodes)
                      if tree.infoset[n] >= 0 and tree.infoset[n] in pairs.values())
     for node in range(tree.nodes):           # post-order: children first
@@ -92,8 +102,12 @@ def solve_by_induction(tree: GameTree) -> InductionResult:
             result = solve_matrix_game(table)
             values[node] = result.value if player[node] == 0 else 1.0 - result.value
             mixed += result.row.max() < 1.0 - 1e-9 or result.column.max() < 1.0 - 1e-9
+            keep(tree.infoset[node], result.row)
+            keep(pairs[node], result.column)
         elif node not in seconds_of:
             pick = max if player[node] == 0 else min
             values[node] = pick(values[k] for k in kids)
+            best = kids.index(pick(kids, key=lambda k: values[k]))
+            keep(tree.infoset[node], [float(i == best) for i in range(len(kids))])
     return InductionResult(values[tree.root], tree.nodes, len(pairs), mixed,
-                           time.perf_counter() - start)
+                           time.perf_counter() - start, strategy)
