@@ -115,6 +115,22 @@ def best_response(tree: GameTree, player: int, other: Strategy,
     return BestResponse(player, float(value), len(queried), time.perf_counter() - start)
 
 
+def best_response_sigma(tree: GameTree, player: int, sigma: np.ndarray) -> np.ndarray:
+    """``sigma`` (one probability per slot) with ``player``'s part replaced by a pure best
+    response to the rest of it; a set the other player and chance never let ``player`` reach
+    keeps ``sigma``'s probabilities (it weighs nothing)."""
+    layers = levels(tree)
+    reach, queried = _reach(tree, layers, player, tabular(tree, sigma))
+    responder = _Responder(tree, player, reach, queried)
+    responder.value(tree.root)
+    result = sigma.copy()
+    for infoset, choice in responder.choice.items():
+        info = tree.infosets[infoset]
+        result[info.first_slot:info.first_slot + len(info.moves)] = 0.0
+        result[info.first_slot + choice] = 1.0
+    return result
+
+
 def exploitability(tree: GameTree, strategies: tuple[Strategy, Strategy],
                    layers: list[Level] | None = None) -> Exploitability:
     """The exploitability of the strategy pair (the first player's, the second's); for one

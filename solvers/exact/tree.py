@@ -263,25 +263,31 @@ class _Builder:
         return node
 
     def finish(self, root: int) -> GameTree:
-        counts = np.array([len(e) for e in self.edges], dtype=np.int64)
-        start = np.zeros(len(counts) + 1, dtype=np.int64)
-        np.cumsum(counts, out=start[1:])
-        flat = [edge for edges in self.edges for edge in edges]
-        parent = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-        infoset = np.array(self.node_infoset, dtype=np.int64)
-        first = np.array([i.first_slot for i in self.infosets] + [0], dtype=np.int64)
-        rank = np.arange(len(flat), dtype=np.int64) - start[parent]
-        slot = np.where(infoset[parent] >= 0, first[infoset[parent]] + rank, -1)
-        return GameTree(
-            player=np.array(self.player, dtype=np.int64),
-            value=np.array(self.value, dtype=float),
-            infoset=infoset,
-            edge_start=start,
-            edge_child=np.array([e[0] for e in flat], dtype=np.int64),
-            edge_move=np.array([e[1] for e in flat], dtype=np.int64),
-            edge_prob=np.array([e[2] for e in flat], dtype=float),
-            edge_parent=parent, edge_slot=slot,
-            infosets=self.infosets,
-            slot_infoset=np.array(self.slots, dtype=np.int64),
-            root=root, recall=self.recall, node_key=np.array(self.node_key, dtype=np.uint64),
-            observation_pasts=self.observation_pasts, information_pasts=self.information_pasts)
+        return assemble(self.player, self.value, self.node_infoset, self.edges, self.infosets,
+                        self.slots, root, recall=self.recall, node_key=self.node_key,
+                        observation_pasts=self.observation_pasts,
+                        information_pasts=self.information_pasts)
+
+
+def assemble(player, value, infoset, edges, infosets, slots, root, **more) -> GameTree:
+    """A :class:`GameTree` from per-node lists (``edges``: each node's (child, move,
+    probability) triples, children with smaller ids) and the information sets' slots."""
+    counts = np.array([len(e) for e in edges], dtype=np.int64)
+    start = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=start[1:])
+    flat = [edge for node_edges in edges for edge in node_edges]
+    parent = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    infoset = np.array(infoset, dtype=np.int64)
+    first = np.array([i.first_slot for i in infosets] + [0], dtype=np.int64)
+    rank = np.arange(len(flat), dtype=np.int64) - start[parent]
+    slot = np.where(infoset[parent] >= 0, first[infoset[parent]] + rank, -1)
+    if more.get("node_key") is not None:
+        more["node_key"] = np.array(more["node_key"], dtype=np.uint64)
+    return GameTree(
+        player=np.array(player, dtype=np.int64), value=np.array(value, dtype=float),
+        infoset=infoset, edge_start=start,
+        edge_child=np.array([e[0] for e in flat], dtype=np.int64),
+        edge_move=np.array([e[1] for e in flat], dtype=np.int64),
+        edge_prob=np.array([e[2] for e in flat], dtype=float),
+        edge_parent=parent, edge_slot=slot, infosets=infosets,
+        slot_infoset=np.array(slots, dtype=np.int64), root=root, **more)
