@@ -55,6 +55,32 @@ cdef class PlayoutPolicy(KernelReader):
     cdef int determinize(self, GameKernel kernel, int player, u64* rng) noexcept nogil:
         return kernel.determinize(player, rng)
 
+    def drawn_worlds(self, GameKernel kernel, int player, int keyed_by, long long count,
+                     u64 seed):
+        """``count`` worlds drawn from ``kernel`` for ``player`` as an information-set
+        searcher draws them (:meth:`determinize`, one stream from ``seed``), grouped by what
+        ``keyed_by`` observes in them: ``{observation key: [draws, one such world]}``, each
+        world a clone, so that a caller reads every distinct world once (a range of what
+        the search assumed, search/assumed.py)."""
+        self.check(kernel)
+        cdef GameKernel twin = kernel.clone()
+        cdef u64 rng = seed, key
+        cdef long long i
+        groups = {}
+        if twin.history_full():
+            raise OverflowError("game longer than the kernels' capacity of plies")
+        for i in range(count):
+            if self.determinize(twin, player, &rng) < 0:
+                raise ValueError(f"{type(kernel).__name__}: nothing is hidden from any player")
+            key = twin.observation_key(keyed_by)
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [1, twin.clone()]
+            else:
+                group[0] += 1
+            twin.unmake()
+        return groups
+
     def infer(self, GameKernel kernel, int observer):
         """Condition ``determinize`` for ``observer`` on what their view of ``kernel``'s game
         so far (its history) shows, if the other players play this policy; return what was

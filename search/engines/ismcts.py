@@ -9,6 +9,7 @@ import time
 
 from crystalpick.engine.features import ISMCTSDefaults, ismcts_defaults
 
+from ..assumed import drawn_range
 from ..ismcts import ISMCTS, OPPONENTS, PLAYOUTS, PLAYS
 from ..options import EngineSchema, Option
 from ..parallel import run_in_workers
@@ -110,6 +111,7 @@ class ISMCTSEngine(SeededEngine):
         # what the determinizations rest on: the player's whole record where the state has
         # one, else their view (a fresh kernel: no history of the real game below the search)
         knowing = state.knowing_kernel(point_of_view, seeds[0])
+        self.drawn = (knowing.kernel, policy, seeds[0], options["infer"])
         if len(seeds) == 1:
             stats = self.search(state, knowing, policy, options, limits, progress,
                                 point_of_view, seeds[0], start, stop)
@@ -118,6 +120,18 @@ class ISMCTSEngine(SeededEngine):
                 state, knowing, policy, options, limits, None, point_of_view, seed, start,
                 stop) for seed in seeds], stop))
         return self.result(state, stats, options, point_of_view, start, rng, knowing)
+
+    drawn = None        # the last search's kernel, playout policy, seed and infer option
+
+    def assumed_range(self, state, observer, shown):
+        """The other hand as the simulations drew it: the same policy's determinize of the
+        same kernel, from the first tree's seed (search/assumed.py)."""
+        if self.drawn is None:
+            return None
+        kernel, policy, seed, infer = self.drawn
+        other = state.game.player_names[1 - observer]
+        method = f"{self.name}'s draws" + (f", inferred from {other}'s play" if infer else "")
+        return drawn_range(state, kernel, policy, observer, seed, method, shown)
 
     def search(self, state, knowing, policy, options, limits, progress, observer, seed, start,
                stop) -> dict:
