@@ -56,30 +56,40 @@ cdef class PlayoutPolicy(KernelReader):
         return kernel.determinize(player, rng)
 
     def drawn_worlds(self, GameKernel kernel, int player, int keyed_by, long long count,
-                     u64 seed):
+                     u64 seed, kept=()):
         """``count`` worlds drawn from ``kernel`` for ``player`` as an information-set
-        searcher draws them (:meth:`determinize`, one stream from ``seed``), grouped by what
-        ``keyed_by`` observes in them: ``{observation key: [draws, one such world]}``, each
-        world a clone, so that a caller reads every distinct world once (a range of what
-        the search assumed, search/assumed.py)."""
+        searcher draws them (:meth:`determinize`, one stream from ``seed``), counted by what
+        ``keyed_by`` observes in them: ``{observation key: [draws, first draw's index]}``,
+        and a clone of the world at each index of ``kept`` (``{index: world}``; the stream
+        ends at the last). A first draw, from another stream and undone, settles what a
+        policy keeps between draws (the card battle's pool of fitting hands), so the same
+        call draws the same worlds again: a caller counts first, then clones the few it
+        reads (search/assumed.py)."""
         self.check(kernel)
         cdef GameKernel twin = kernel.clone()
-        cdef u64 rng = seed, key
+        cdef u64 rng = seed, settle = seed ^ 0x9E3779B97F4A7C15ULL, key
         cdef long long i
-        groups = {}
         if twin.history_full():
             raise OverflowError("game longer than the kernels' capacity of plies")
+        if self.determinize(twin, player, &settle) < 0:
+            raise ValueError(f"{type(kernel).__name__}: nothing is hidden from any player")
+        twin.unmake()
+        wanted = set(kept)
+        if wanted:
+            count = min(count, max(wanted) + 1)
+        counts, worlds = {}, {}
         for i in range(count):
-            if self.determinize(twin, player, &rng) < 0:
-                raise ValueError(f"{type(kernel).__name__}: nothing is hidden from any player")
+            self.determinize(twin, player, &rng)
             key = twin.observation_key(keyed_by)
-            group = groups.get(key)
+            group = counts.get(key)
             if group is None:
-                groups[key] = [1, twin.clone()]
+                counts[key] = [1, i]
             else:
                 group[0] += 1
+            if i in wanted:
+                worlds[i] = twin.clone()
             twin.unmake()
-        return groups
+        return counts, worlds
 
     def infer(self, GameKernel kernel, int observer):
         """Condition ``determinize`` for ``observer`` on what their view of ``kernel``'s game

@@ -41,6 +41,28 @@ def test_a_full_size_range_is_a_distribution_over_the_hands_p1_cannot_rule_out()
         assert text == game.private_state_text(key)
 
 
+def test_a_secret_choice_the_observer_waits_on_is_taken_back_into_the_hand():
+    """P2 analyses after P1's secret choice: the search draws P1's hand before it, five
+    cards, and the range says so."""
+    state = get_game("cardbattle", seed=7).state(moves="keep keep toss:P1 call:forca play:25")
+    engine = make_engine("ismcts", seed=3)
+    engine.analyse(state, Limits(simulations=100), None, 1, 1)
+    assumed = engine.assumed_range(state, 1, EVERY)
+    assert "P1's secret choice taken back" in assumed.method
+    assert all(len(key[0]) == 5 and key[1] == 0 for key, _, _ in assumed.hands)
+    _, plain = analysed(get_game("cardbattle", seed=7).state(moves=MOVES))
+    assert "taken back" not in plain.method
+
+
+def test_a_bare_view_infers_nothing_and_its_draws_spread_over_thousands_of_hands():
+    """Only the likeliest draws are read as states, so a view's range stays cheap."""
+    full = get_game("cardbattle", seed=7).state(moves=MOVES)
+    view = full.game.parse_position(full.observation_string(0))
+    assumed = analysed(view)[0].assumed_range(view, 0, 5)
+    assert assumed.method == "ismcts's draws" and assumed.distinct > 3000
+    assert len(assumed.hands) == 5 and assumed.possible == 15503
+
+
 def test_the_same_seed_gives_the_same_range_and_another_seed_another():
     state = get_game("cardbattle", seed=7).state(moves=MOVES)
     assert analysed(state)[1] == analysed(state)[1]

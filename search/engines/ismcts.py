@@ -106,12 +106,12 @@ class ISMCTSEngine(SeededEngine):
         rng = self.next_search_rng()
         seeds = [rng.getrandbits(63) for _ in range(options["workers"])]
         policy = state.game.playout_policy()
-        if options["infer"]:
-            policy.infer(state.search_kernel(), point_of_view)
+        inferred = bool(options["infer"]
+                        and policy.infer(state.search_kernel(), point_of_view))
         # what the determinizations rest on: the player's whole record where the state has
         # one, else their view (a fresh kernel: no history of the real game below the search)
         knowing = state.knowing_kernel(point_of_view, seeds[0])
-        self.drawn = (knowing.kernel, policy, seeds[0], options["infer"])
+        self.drawn = (knowing.kernel, policy, seeds[0], inferred)
         if len(seeds) == 1:
             stats = self.search(state, knowing, policy, options, limits, progress,
                                 point_of_view, seeds[0], start, stop)
@@ -121,16 +121,17 @@ class ISMCTSEngine(SeededEngine):
                 stop) for seed in seeds], stop))
         return self.result(state, stats, options, point_of_view, start, rng, knowing)
 
-    drawn = None        # the last search's kernel, playout policy, seed and infer option
+    drawn = None        # the last search's kernel, playout policy, seed, whether it inferred
 
     def assumed_range(self, state, observer, shown):
         """The other hand as the simulations drew it: the same policy's determinize of the
         same kernel, from the first tree's seed (search/assumed.py)."""
         if self.drawn is None:
             return None
-        kernel, policy, seed, infer = self.drawn
+        kernel, policy, seed, inferred = self.drawn
         other = state.game.player_names[1 - observer]
-        method = f"{self.name}'s draws" + (f", inferred from {other}'s play" if infer else "")
+        method = f"{self.name}'s draws" + (f", inferred from {other}'s play"
+                                           if inferred else "")
         return drawn_range(state, kernel, policy, observer, seed, method, shown)
 
     def search(self, state, knowing, policy, options, limits, progress, observer, seed, start,

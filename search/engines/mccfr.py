@@ -147,9 +147,11 @@ class MCCFREngine(SeededEngine):
         if self.drawn is None:
             return None
         kernel, seed = self.drawn
-        policy = self.playout_policy(state, observer) if self.options["infer"] else None
+        policy = state.game.playout_policy() if self.options["infer"] else None
+        inferred = policy is not None and policy.infer(state.search_kernel(), observer)
         other = state.game.player_names[1 - observer]
-        method = f"{self.name}'s draws" + (f", inferred from {other}'s play" if policy else "")
+        method = f"{self.name}'s draws" + (f", inferred from {other}'s play"
+                                           if inferred else "")
         return drawn_range(state, kernel, policy, observer, seed, method, shown)
 
     def playout_policy(self, state, observer: int):
