@@ -4,6 +4,9 @@ rule out, reproducible from the seed, and printed by ``analyse`` unless ``--hand
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 
 import pytest
 
@@ -13,6 +16,7 @@ from crystalpick.search.assumed import drawn_range
 
 from cli_helpers import refused, run
 from test_ismcts_inference import greedy_game, infer, replay
+from test_stopped_documents import CRYSTALPICK
 
 MOVES = "keep keep toss:P2 call:forca"          # P1 chooses first: P2 holds no secret choice
 EVERY = 10**6                                   # shown: every hand drawn
@@ -124,6 +128,28 @@ def test_analyse_prints_the_range_after_the_strategy_and_hides_it_with_hands_0()
     assert assumed["player"] == "P2" and document["point_of_view"] == "P1"
     assert assumed["samples"] == 4096 and len(assumed["hands"]) == 2
     assert "range" not in json.loads(run(*args, "--json", "--hands", 0).output)["result"]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc")
+def test_an_interrupted_analysis_still_shows_the_range_it_assumed(tmp_path):
+    """Ctrl-C once the search reports (its first streamed line): the final document has
+    the range of the search cut short."""
+    process = subprocess.Popen(
+        [*CRYSTALPICK, "analyse", "cardbattle", "--seed", "7", "--moves", MOVES, "--time",
+         "60", "--json", "--stream"], cwd=tmp_path, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        first = process.stdout.readline()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert json.loads(first)["final"] is False and process.returncode == 130, err
+    document = json.loads(out.strip().splitlines()[-1])
+    assert document["interrupted"] is True and document["final"] is True
+    assert document["result"]["range"]["player"] == "P2"
+    assert len(document["result"]["range"]["hands"]) == 5
 
 
 @pytest.mark.parametrize("value", ["-1", "1001", "x", "2.5"])
