@@ -111,7 +111,7 @@ class ISMCTSEngine(SeededEngine):
         # what the determinizations rest on: the player's whole record where the state has
         # one, else their view (a fresh kernel: no history of the real game below the search)
         knowing = state.knowing_kernel(point_of_view, seeds[0])
-        self.drawn = (knowing.kernel, policy, seeds[0], inferred)
+        self.drawn = (knowing.kernel, policy, seeds[0], inferred, len(seeds))
         if len(seeds) == 1:
             stats = self.search(state, knowing, policy, options, limits, progress,
                                 point_of_view, seeds[0], start, stop)
@@ -121,17 +121,19 @@ class ISMCTSEngine(SeededEngine):
                 stop) for seed in seeds], stop))
         return self.result(state, stats, options, point_of_view, start, rng, knowing)
 
-    drawn = None        # the last search's kernel, playout policy, seed, whether it inferred
+    drawn = None    # the last search's kernel, playout policy, seed, whether it inferred, workers
 
     def assumed_range(self, state, observer, shown):
         """The other hand as the simulations drew it: the same policy's determinize of the
         same kernel, from the first tree's seed (search/assumed.py)."""
         if self.drawn is None:
             return None
-        kernel, policy, seed, inferred = self.drawn
+        kernel, policy, seed, inferred, workers = self.drawn
         other = state.game.player_names[1 - observer]
         method = f"{self.name}'s draws" + (f", inferred from {other}'s play"
                                            if inferred else "")
+        if workers > 1:     # what a policy keeps between draws was kept in each worker
+            method += f", drawn again here as in each of its {workers} workers"
         return drawn_range(state, kernel, policy, observer, seed, method, shown)
 
     def search(self, state, knowing, policy, options, limits, progress, observer, seed, start,
