@@ -16,7 +16,7 @@ from .common import (SEATS, InputError, Interrupted, command, emit_json, game_ar
                      write_svg)
 from .interrupts import stoppable
 from .output import analysis_document, analysis_text, diagram_marks
-from .params import DEPTH, MULTIPV, NODES, REPLAY_PLY, SIMS, TEXT, TIME, InputPath
+from .params import DEPTH, HANDS, MULTIPV, NODES, REPLAY_PLY, SIMS, TEXT, TIME, InputPath
 
 
 @command()
@@ -36,6 +36,9 @@ from .params import DEPTH, MULTIPV, NODES, REPLAY_PLY, SIMS, TEXT, TIME, InputPa
 @click.option("--sims", type=SIMS, default=None, help="MCTS simulations.")
 @click.option("--multipv", type=MULTIPV, default=1, show_default=True,
               help="Number of best lines to report.")
+@click.option("--hands", type=HANDS, default=5, show_default=True,
+              help="With a mixed strategy: the other player's likeliest hands (private "
+                   "states) as the search assumed them, with their probabilities (0: none).")
 @click.option("--record", "record_path", type=InputPath(), default=None,
               help="Analyse a decision of this game record (its first game), knowing its "
                    "history: the position after --ply plies, then --moves.")
@@ -46,7 +49,7 @@ from .params import DEPTH, MULTIPV, NODES, REPLAY_PLY, SIMS, TEXT, TIME, InputPa
 @json_option
 @user_errors
 def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time_limit, depth,
-            nodes, sims, multipv, record_path, ply, stream, svg_path, as_json):
+            nodes, sims, multipv, hands, record_path, ply, stream, svg_path, as_json):
     """Search a position: best move, principal variation and evaluation.
 
     Limits may be given in the engine spec (mcts:sims=500) or as --time/--depth/--nodes/
@@ -73,7 +76,7 @@ def analyse(game, position, moves, rules, seed, tileset, engine_spec, seat, time
     request = request_analysis(state, engine_spec, {"depth": depth, "nodes": nodes,
                                                     "sims": sims, "time": time_limit},
                                seat=None if seat is None else SEATS.index(seat), seed=seed,
-                               multipv=multipv)
+                               multipv=multipv, hands=hands)
     inputs = request.inputs(moves.split())
     if record_path is not None:
         inputs.update(record=record_path,

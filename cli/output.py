@@ -60,8 +60,31 @@ def analysis_document(analysis, inputs: dict, final: bool, describe=None) -> dic
         result.update({key: value for key, value in (
             ("real_simulations", strategy.real_simulations), ("note", strategy.note))
             if value is not None})
+    if analysis.assumed is not None:
+        result["range"] = range_document(analysis.assumed)
     return {"schema": SCHEMA, "final": final, "input": inputs,
             "point_of_view": analysis.point_of_view_name, "result": result}
+
+
+def range_document(assumed) -> dict:
+    """The other player's range as the search assumed it, saying whose it is."""
+    return {"player": assumed.player_name, "possible": assumed.possible,
+            "method": assumed.method, "samples": assumed.samples,
+            "distinct": assumed.distinct,
+            "hands": [{"hand": text, "probability": round(probability, 4)}
+                      for _, text, probability in assumed.hands]}
+
+
+def range_text(assumed) -> str:
+    """The likeliest private states the search assumed, each with its share of the draws
+    and that share's 95% margin, so a small probability can be judged."""
+    out = [f"{assumed.player_name}'s {assumed.noun} as assumed ({assumed.method}: "
+           f"{assumed.samples:,} draws, {assumed.distinct:,} different of "
+           f"{assumed.possible:,} possible {assumed.noun}s):"]
+    for _, text, share in assumed.hands:
+        margin = 1.96 * (share * (1 - share) / assumed.samples) ** 0.5
+        out.append(f"  {100 * share:4.1f}% ±{100 * margin:.1f}  {text}")
+    return "\n".join(out)
 
 
 def knowledge_text(analysis) -> str:
@@ -191,6 +214,8 @@ def analysis_text(analysis, to_move: str, interrupted: bool, describe=None,
     ``score_unit``): its table, whether it was cut short, and its seed."""
     text = [mixed_table(analysis, to_move, describe) if analysis.mixed
             else lines_table(analysis, to_move, describe, unit)]
+    if analysis.assumed is not None:
+        text.append(range_text(analysis.assumed))
     if interrupted:
         text.append("(interrupted: best result so far)")
     if analysis.seed is not None:

@@ -67,6 +67,7 @@ MATCH_ID = Checked(match.MATCH_ID)
 REPLAY_PLY = checked("ply", "int", 0, 10**6)   # a ply of a record: no kernel bounds a record
 # (a card battle game, with no length bound, can pass MAX_PLIES); the record checks its length
 RECORD_NUMBER = checked("game", "int", 1, 10**6)          # replay: a record of a file
+HANDS = checked("hands", "int", 0, 1000)      # analyse: the other player's likeliest hands
 
 
 def unwritable(path: str, what: str = "the file") -> str | None:

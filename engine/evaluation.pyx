@@ -55,6 +55,42 @@ cdef class PlayoutPolicy(KernelReader):
     cdef int determinize(self, GameKernel kernel, int player, u64* rng) noexcept nogil:
         return kernel.determinize(player, rng)
 
+    def drawn_worlds(self, GameKernel kernel, int player, int keyed_by, long long count,
+                     u64 seed, kept=()):
+        """``count`` worlds drawn from ``kernel`` for ``player`` as an information-set
+        searcher draws them (:meth:`determinize`, one stream from ``seed``), counted by what
+        ``keyed_by`` observes in them: ``{observation key: [draws, first draw's index]}``,
+        and a clone of the world at each index of ``kept`` (``{index: world}``; the stream
+        ends at the last). A first draw, from another stream and undone, settles what a
+        policy keeps between draws (the card battle's pool of fitting hands), so the same
+        call draws the same worlds again: a caller counts first, then clones the few it
+        reads (search/assumed.py)."""
+        self.check(kernel)
+        cdef GameKernel twin = kernel.clone()
+        cdef u64 rng = seed, settle = seed ^ 0x9E3779B97F4A7C15ULL, key
+        cdef long long i
+        if twin.history_full():
+            raise OverflowError("game longer than the kernels' capacity of plies")
+        if self.determinize(twin, player, &settle) < 0:
+            raise ValueError(f"{type(kernel).__name__}: nothing is hidden from any player")
+        twin.unmake()
+        wanted = set(kept)
+        if wanted:
+            count = min(count, max(wanted) + 1)
+        counts, worlds = {}, {}
+        for i in range(count):
+            self.determinize(twin, player, &rng)
+            key = twin.observation_key(keyed_by)
+            group = counts.get(key)
+            if group is None:
+                counts[key] = [1, i]
+            else:
+                group[0] += 1
+            if i in wanted:
+                worlds[i] = twin.clone()
+            twin.unmake()
+        return counts, worlds
+
     def infer(self, GameKernel kernel, int observer):
         """Condition ``determinize`` for ``observer`` on what their view of ``kernel``'s game
         so far (its history) shows, if the other players play this policy; return what was

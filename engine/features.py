@@ -175,6 +175,8 @@ class Ranges(Feature):
 
     offers = "ranges over private states"
     needed_by = "a game whose private states can be listed"
+    # What a private state is called for people ("P2's hand as assumed ...").
+    private_state_name: ClassVar[str] = "private state"
 
     @abstractmethod
     def private_state(self, state, player: int):
@@ -191,6 +193,11 @@ class Ranges(Feature):
     @abstractmethod
     def private_state_count(self, state, player: int) -> int:
         """How many :meth:`private_states` there are, counted without listing them."""
+
+    @abstractmethod
+    def private_state_text(self, key) -> str:
+        """A key of :meth:`private_state` for people, as the game names its parts (an
+        analysis shows the range it assumed with it)."""
 
 
 FEATURES: tuple[type[Feature], ...] = (DeckBuilding, GreedyPolicy, TunedSearch, StagedTurns,

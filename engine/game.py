@@ -572,6 +572,12 @@ class KernelState(State):
     def to_position(self):
         return self.kernel.to_position()
 
+    def at_kernel(self, kernel) -> "State":
+        """A fresh state of this game (no move log) at ``kernel``'s position: a world a
+        searcher drew from this state's kernel, read with the game's own methods (every
+        game makes its states from a position with ``_state``)."""
+        return self.game._state(kernel.to_position())
+
     def perft(self, depth: int, stop=None) -> int | None:
         """Native perft: the walk runs in C without the GIL, the last ply bulk-counted, and
         reads ``stop``'s word at every inner node."""

@@ -141,6 +141,7 @@ class AnalysisRequest:
     viewer: int
     multipv: int = 1
     seed: int | None = None       # the command's seed, echoed for an engine without one
+    hands: int = 0                # the other player's likeliest private states to name
 
     @property
     def shown_position(self) -> str:
@@ -166,20 +167,27 @@ class AnalysisRequest:
         return inputs
 
     def run(self, progress: Progress | None = None, stop: StopFlag | None = None) -> Analysis:
-        """The search, every check made when the request was (:func:`request_analysis`)."""
-        return run_checked(self.state, self.engine, self.limits, progress, self.viewer,
-                           self.multipv, stop)
+        """The search, every check made when the request was (:func:`request_analysis`),
+        with the range it assumed where ``hands`` asks for one (also when ``stop`` cut it
+        short: the draws are few and fast)."""
+        analysis = run_checked(self.state, self.engine, self.limits, progress, self.viewer,
+                               self.multipv, stop)
+        if self.hands:
+            analysis.assumed = self.engine.assumed_range(self.state, self.viewer, self.hands)
+        return analysis
 
 
 def request_analysis(state: State, engine: str | None, flags: dict, *, seat: int | None = None,
-                     seed: int | None = None, multipv: int = 1,
+                     seed: int | None = None, multipv: int = 1, hands: int = 0,
                      default: Limits = Limits(time=1.0)) -> AnalysisRequest:
     """The analysis ``crystalpick analyse`` runs, or a GameError naming the bad part.
 
     ``engine`` is a spec (None: the game's default engine); ``flags`` the limits given
     beside it (``depth``, ``nodes``, ``sims``, ``time``; None: not given), which override
     the spec's; ``default`` if neither sets one. ``seat`` is whose view (None: the viewer
-    or the side to move); ``seed`` seeds an engine that takes a seed unless its spec does.
+    or the side to move); ``seed`` seeds an engine that takes a seed unless its spec does;
+    ``hands``: that many of the other player's likeliest private states as the search
+    assumed them (0: none).
     """
     game = state.game
     text = default_analyser(state) if engine is None else engine
@@ -198,7 +206,7 @@ def request_analysis(state: State, engine: str | None, flags: dict, *, seat: int
         built = make_engine(spec.name, **spec.seeded(seed))
     except ValueError as err:
         raise GameError(f"engine options: {err}") from None
-    return AnalysisRequest(state, spec, built, limits, viewer, multipv, seed)
+    return AnalysisRequest(state, spec, built, limits, viewer, multipv, seed, hands)
 
 
 def spec_limits(spec: EngineSpec, flags: dict, default: Limits) -> Limits:

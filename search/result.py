@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Hashable
 
 from .score import PovScore
 
@@ -40,6 +40,20 @@ class MixedStrategy:
     note: str | None = None             # what makes the strategy rest on less than it seems
 
 
+@dataclass(frozen=True)
+class AssumedRange:
+    """The other player's private states (the card battle: hands) as a search assumed them,
+    the likeliest first (search/assumed.py): never a range the search did not use."""
+    player: int                         # whose private states
+    player_name: str
+    noun: str                           # what one is called (Ranges.private_state_name)
+    possible: int                       # how many the public observation leaves possible
+    method: str                         # how they were drawn, in words
+    samples: int                        # draws the probabilities are shares of
+    distinct: int                       # different ones among the draws
+    hands: tuple[tuple[Hashable, str, float], ...]  # the likeliest: key, text, share
+
+
 @dataclass
 class Analysis:
     engine: str
@@ -63,6 +77,7 @@ class Analysis:
     # the move to play, drawn from it with the engine's seed or chosen pure (strategy.play)
     strategy: MixedStrategy | None = None
     play_move: int | None = None
+    assumed: AssumedRange | None = None   # the other player's range the search assumed
 
     @property
     def mixed(self) -> bool:

@@ -105,7 +105,8 @@ LISTED = 5000        # private states listed at most at one state (more: only co
 @pytest.mark.parametrize("cls", [c for c in GAME_CLASSES if provides(c, Ranges)], ids=game_ids)
 def test_declared_ranges_list_the_true_private_state_among_those_the_others_cannot_tell(cls):
     """At every decision of a random game, for every player: the listing is ordered, as long
-    as the count says and holds the true private state; a world drawn from another player's
+    as the count says, holds the true private state and tells each apart in words
+    (``private_state_text``); a world drawn from another player's
     observation (where it is not rewound to before a secret choice) lists the same: the
     listing reads only what the others see."""
     game = cls(seed=4)
@@ -118,6 +119,8 @@ def test_declared_ranges_list_the_true_private_state_among_those_the_others_cann
             keys = game.private_states(state, player)
             assert list(keys) == sorted(set(keys)) and len(keys) == count, state.position()
             assert game.private_state(state, player) in keys, state.position()
+            texts = {game.private_state_text(key) for key in keys}
+            assert len(texts) == len(keys) and all(texts), state.position()    # told apart
             observer = (player + 1) % len(game.player_names)
             world = state.determinization(observer, 7)
             if world.observation_string(observer) != state.observation_string(observer):

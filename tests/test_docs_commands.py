@@ -85,6 +85,8 @@ NOT_RUN = {
                                                      "tests/test_doc_examples.py",
     "crystalpick tournament mattock --engine alphabeta:depth=2 --engine greedy --engine random "
     "--games-per-pair 4 --seed 3": "run and its output checked by tests/test_doc_examples.py",
+    'crystalpick analyse cardbattle --seed 7 --moves "keep keep toss:P2 call:forca" --sims 3000 '
+    "--hands 3": "run and its output checked by tests/test_doc_examples.py",
     "crystalpick play cardbattle --engine greedy --human first": "a game played at the "
                                                                  "keyboard: tests/test_cli_play.py",
     **{command: PICTURE for command in (

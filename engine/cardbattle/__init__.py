@@ -22,7 +22,7 @@ from .observation import greedy_choice
 from .notation import PLAYERS, format_position, is_view, parse_position, parse_view
 from .options import RULE_OPTIONS, Options
 from .position import CRYSTAL_TOKENS, DEAL, Position, Seat
-from .ranges import private_count, private_key, private_keys
+from .ranges import private_count, private_key, private_keys, private_text
 from .rules import crystals_problem
 from .steps import advance
 from .smallgames import small_game
@@ -41,6 +41,7 @@ class CardBattle(Game, DeckBuilding, GreedyPolicy, TunedSearch, Ranges):
     # No useful bound (void rounds up to max-rounds, tie-break chains): the kernel's history
     # grows with the game instead (engine/kernel.pxd).
     max_game_length = None
+    private_state_name = "hand"         # Ranges: what the others cannot see of a player
     # ISMCTS's strongest measured settings at full size (docs/cardbattle.md, "Strength and
     # exploitability"): the game's own playouts and opponent model, inferences, pure play
     ismcts_defaults = ISMCTSDefaults(playout="heuristic", warmup=30, epsilon=0.1, model=1.0,
@@ -115,6 +116,9 @@ class CardBattle(Game, DeckBuilding, GreedyPolicy, TunedSearch, Ranges):
 
     def private_state_count(self, state, player: int) -> int:
         return private_count(state.to_position(), self.cardset, player)
+
+    def private_state_text(self, key) -> str:
+        return private_text(key, self.cardset)
 
     def small_configuration(self, name: str) -> "CardBattle":
         """engine/cardbattle/smallgames/configurations.toml's ``name``."""

@@ -50,3 +50,10 @@ def private_count(pos: Position, cards: CardSet, player: int) -> int:
     if secret:
         return creatures * comb(len(unseen) - 1, size)
     return comb(len(unseen), size) - (comb(len(unseen) - creatures, size) if must else 0)
+
+
+def private_text(key: PrivateState, cards: CardSet) -> str:
+    """The hand's card names in key order, and a creature chosen in secret after them."""
+    hand, secret = key
+    text = ", ".join(cards.card(n).name for n in hand)
+    return text + (f" (chose {cards.card(secret).name})" if secret != NO_CARD else "")

@@ -72,6 +72,12 @@ class Engine(ABC):
         except MemoryError:
             raise not_enough_memory(self.name) from None
 
+    def assumed_range(self, state, observer: int, shown: int):
+        """The other player's range (search/result.py ``AssumedRange``) that this engine's
+        last search, of ``state`` from ``observer``'s view, drew its worlds from, its
+        ``shown`` likeliest named; None where it drew none (this default)."""
+        return None
+
     def allocate(self, state) -> None:
         """Make what a search of ``state``'s game needs before it starts (nothing here:
         trees grow as they search)."""

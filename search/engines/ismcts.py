@@ -9,6 +9,7 @@ import time
 
 from crystalpick.engine.features import ISMCTSDefaults, ismcts_defaults
 
+from ..assumed import drawn_range
 from ..ismcts import ISMCTS, OPPONENTS, PLAYOUTS, PLAYS
 from ..options import EngineSchema, Option
 from ..parallel import run_in_workers
@@ -105,11 +106,12 @@ class ISMCTSEngine(SeededEngine):
         rng = self.next_search_rng()
         seeds = [rng.getrandbits(63) for _ in range(options["workers"])]
         policy = state.game.playout_policy()
-        if options["infer"]:
-            policy.infer(state.search_kernel(), point_of_view)
+        inferred = bool(options["infer"]
+                        and policy.infer(state.search_kernel(), point_of_view))
         # what the determinizations rest on: the player's whole record where the state has
         # one, else their view (a fresh kernel: no history of the real game below the search)
         knowing = state.knowing_kernel(point_of_view, seeds[0])
+        self.drawn = (knowing.kernel, policy, seeds[0], inferred, len(seeds))
         if len(seeds) == 1:
             stats = self.search(state, knowing, policy, options, limits, progress,
                                 point_of_view, seeds[0], start, stop)
@@ -118,6 +120,21 @@ class ISMCTSEngine(SeededEngine):
                 state, knowing, policy, options, limits, None, point_of_view, seed, start,
                 stop) for seed in seeds], stop))
         return self.result(state, stats, options, point_of_view, start, rng, knowing)
+
+    drawn = None    # the last search's kernel, playout policy, seed, whether it inferred, workers
+
+    def assumed_range(self, state, observer, shown):
+        """The other hand as the simulations drew it: the same policy's determinize of the
+        same kernel, from the first tree's seed (search/assumed.py)."""
+        if self.drawn is None:
+            return None
+        kernel, policy, seed, inferred, workers = self.drawn
+        other = state.game.player_names[1 - observer]
+        method = f"{self.name}'s draws" + (f", inferred from {other}'s play"
+                                           if inferred else "")
+        if workers > 1:     # what a policy keeps between draws was kept in each worker
+            method += f", drawn again here as in each of its {workers} workers"
+        return drawn_range(state, kernel, policy, observer, seed, method, shown)
 
     def search(self, state, knowing, policy, options, limits, progress, observer, seed, start,
                stop) -> dict:

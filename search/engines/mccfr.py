@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+from ..assumed import drawn_range
 from ..mccfr import MCCFR
 from ..regret_workers import RootParallel, worker_seeds
 from ..options import EngineSchema, Option, OptionError
@@ -124,6 +125,7 @@ class MCCFREngine(SeededEngine):
         one of the same game continued at the new information set (``reuse``), else a
         fresh one (none kept)."""
         kernel, plies, self.seen = search_root(state, self.options["root"], observer, seed)
+        self.drawn = (kernel, seed) if self.options["root"] == "view" else None
         def policy():           # one per search: a policy's redraws keep state of their own
             return self.playout_policy(state, observer)
         identity = state.game.identity
@@ -135,6 +137,22 @@ class MCCFREngine(SeededEngine):
         search = self.fresh(state, kernel, plies, observer, seed, policy)
         self.kept = (identity, observer, search) if self.reuse else None
         return search, 0
+
+    drawn = None        # root=view: the last search's kernel and seed
+
+    def assumed_range(self, state, observer, shown):
+        """root=view: the other hand as the iterations redraw it (the kernel's
+        determinize, or the playout policy's with ``infer``: search/assumed.py); from the
+        history none is drawn (every hand is walked with its chance probability)."""
+        if self.drawn is None:
+            return None
+        kernel, seed = self.drawn
+        policy = state.game.playout_policy() if self.options["infer"] else None
+        inferred = policy is not None and policy.infer(state.search_kernel(), observer)
+        other = state.game.player_names[1 - observer]
+        method = f"{self.name}'s draws" + (f", inferred from {other}'s play"
+                                           if inferred else "")
+        return drawn_range(state, kernel, policy, observer, seed, method, shown)
 
     def playout_policy(self, state, observer: int):
         """The game's playout policy for the playouts at the horizon and, with ``infer``,
