@@ -890,6 +890,27 @@ cdef class Kernel(GameKernel):
         return set_record_key(&self.s, player)
 
     # -- Python side (the generic methods are GameKernel's) --
+    def information_prefix_keys(self, int player):
+        """information_state_key of each beginning of ``player``'s record, one per event
+        (information.events, as information_key chains them), the whole record last: a
+        history's record begins this one exactly when its key is among them."""
+        cdef KState* s = &self.s
+        cdef Core* before
+        cdef Core* now
+        cdef int k
+        record(s, player)
+        keys = []
+        for k in range(1, s.ply + 1):
+            before = &s.history[k - 1]
+            now = &s.history[k] if k < s.ply else &s.c
+            if not hidden_decision(before, player):
+                keys.append(chain(before.info[player], VIEW_EVENT, view_key(s, before, player)))
+            if seen_move(before, player, now.last_move) >= 0:
+                keys.append(now.info[player])
+        if not hidden_decision(&s.c, player):
+            keys.append(information_key(s, player))
+        return keys
+
     def clone(self):
         """An independent kernel; only the history in use is copied."""
         cdef Kernel twin = Kernel.__new__(Kernel)
