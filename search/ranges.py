@@ -21,7 +21,10 @@ from dataclasses import dataclass
 from math import frexp
 from typing import Callable, Hashable, Mapping
 
+import numpy as np
+
 from crystalpick.engine import GameError, Ranges, require
+from .range_walk import children
 
 # The strategy searched: the mover's probability for each legal move of a state, read from
 # the mover's information set only.
@@ -50,21 +53,30 @@ def origin(state):
 
 
 def range_of(state, observer: int, strategy: Strategy, player: int | None = None,
-             max_worlds: int = DEFAULT_MAX_WORLDS) -> Range:
+             max_worlds: int = DEFAULT_MAX_WORLDS, markov: bool = False) -> Range:
     """The range of ``player`` (default: the observer's opponent in a two-player game) as
     ``observer`` knows it in ``state``, the other players moving by ``strategy``;
-    :class:`TooManyWorlds` past ``max_worlds`` worlds at one ply. A walk from the origin:
-    :class:`RangeTracker` once."""
-    return RangeTracker(state, observer, strategy, player, max_worlds).advance(state)
+    :class:`TooManyWorlds` past ``max_worlds`` worlds at one ply. ``markov``: the strategy
+    reads only the mover's observation now (:class:`RangeTracker`). A walk from the
+    origin: :class:`RangeTracker` once."""
+    return RangeTracker(state, observer, strategy, player, max_worlds,
+                        markov).advance(state)
 
 
 class RangeTracker:
     """The worlds ``observer`` cannot tell from the true history, with their weights, carried
     through one game: each :meth:`advance` to a later state of it walks only the plies
-    played since the last, so a search can afford a range at every decision."""
+    played since the last, so a search can afford a range at every decision.
+
+    Worlds merge where the position and the observer's record agree and, unless ``markov``,
+    every other player's information set: a strategy may read all of it, and at full size
+    their sets multiply with every hidden draw (past 200,000 worlds by the third decision).
+    ``markov`` says the strategy reads only the mover's observation now (the greedy player,
+    a playout policy): then the position is all that matters, and the worlds are the
+    private states, a few thousand."""
 
     def __init__(self, state, observer: int, strategy: Strategy, player: int | None = None,
-                 max_worlds: int = DEFAULT_MAX_WORLDS):
+                 max_worlds: int = DEFAULT_MAX_WORLDS, markov: bool = False):
         self.game = require(state.game, Ranges, "a range")
         if player is None:
             if len(self.game.player_names) != 2:
@@ -73,7 +85,8 @@ class RangeTracker:
             player = 1 - observer
         self.observer, self.player, self.strategy = observer, player, strategy
         self.max_worlds = max_worlds
-        self.others = [p for p in range(len(self.game.player_names)) if p != observer]
+        self.others = [] if markov else [p for p in range(len(self.game.player_names))
+                                         if p != observer]
         start = origin(state)
         self._origin = start.hash_key()
         self._moves: list[int] = []
@@ -88,7 +101,8 @@ class RangeTracker:
             raise GameError("the state does not continue the game the range was carried "
                             "through: start a new range for it")
         beginnings = state.information_state_prefix_keys(self.observer)
-        found, most = self._walk(set(beginnings), beginnings[-1])
+        found, most = self._walk(np.unique(np.array(beginnings, dtype=np.uint64)),
+                                 beginnings[-1])
         total = sum(weight for _, weight in found.values())
         if total <= 0.0:
             raise GameError("the strategy gives the history the observer saw no probability")
@@ -100,13 +114,14 @@ class RangeTracker:
             probabilities[key] = probabilities.get(key, 0.0) + weight
         return Range(self.player, probabilities, most)
 
-    def _walk(self, beginnings: set, target: int) -> tuple[dict, int]:
+    def _walk(self, beginnings: np.ndarray, target: int) -> tuple[dict, int]:
         """From the held worlds, ply by ply, keep the children whose observer record
-        begins the true one (its key is among ``beginnings``), weighted by chance and the
-        others' ``strategy``, merged where position and every record agree; stop each at
-        the true record (``target``). Weights are rescaled by a power of two (exactly) when
+        begins the true one (its key is among ``beginnings``, sorted: range_walk.pyx finds
+        them in C), weighted by chance and the others' ``strategy``, merged where the
+        position and the records agree; stop each at the true record (``target``). Weights are rescaled by a power of two (exactly) when
         they drift far from 1, so a long walk does not underflow."""
         observer, layer, found, most = self.observer, self._held, {}, 1
+        others = tuple(self.others)
         while layer:
             following: dict = {}
             for key, (world, weight) in layer.items():
@@ -117,18 +132,19 @@ class RangeTracker:
                     continue
                 if world.is_terminal():
                     continue
-                for move, probability in _moves(world, observer, self.strategy):
-                    if probability <= 0.0:
-                        continue
-                    child = world.clone()
-                    child.play(move)
-                    seen = child.information_state_key(observer)
-                    if seen not in beginnings:
-                        continue
-                    known = (child.hash_key(), seen,
-                             tuple(child.information_set_key(p) for p in self.others))
+                mover, moves, chances = world.current_player(), None, None
+                if mover >= 0 and mover != observer:
+                    strategy = self.strategy(world)
+                    moves, chances = list(strategy), list(strategy.values())
+                for move, probability, known in children(world.search_kernel(), observer,
+                                                         beginnings, others, moves, chances):
                     held = following.get(known)
-                    following[known] = (child, weight * probability + (held[1] if held else 0.0))
+                    if held:
+                        following[known] = (held[0], held[1] + weight * probability)
+                    else:
+                        child = world.clone()
+                        child.play(move)
+                        following[known] = (child, weight * probability)
             if len(following) > self.max_worlds:
                 raise TooManyWorlds(f"more than {self.max_worlds:,} worlds are consistent with "
                                     f"what player {observer + 1} has seen")
@@ -140,13 +156,3 @@ class RangeTracker:
                 found = {k: (w, p * scale) for k, (w, p) in found.items()}
             layer = following
         return found, most
-
-
-def _moves(world, observer: int, strategy: Strategy):
-    """Each move of ``world`` with its probability: chance's, the strategy's for another
-    player, 1 for the observer's own (only the one they made survives the walk)."""
-    if world.is_chance_node():
-        return world.chance_outcomes()
-    if world.current_player() == observer:
-        return [(move, 1.0) for move in world.legal_moves()]
-    return list(strategy(world).items())

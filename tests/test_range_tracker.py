@@ -92,17 +92,45 @@ def test_a_state_of_another_game_is_refused():
             tracker.advance(second)
 
 
+def observed(state) -> dict[int, float]:
+    """As ``keyed``, read from the mover's observation now only (the kernel's key): a
+    strategy the walk may merge worlds for by position (``markov``)."""
+    mover = state.current_player()
+    moves = state.legal_moves()
+    rng = random.Random(state.search_kernel().observation_key_of(mover))
+    weights = [0.05 + rng.random() for _ in moves]
+    return {move: weight / sum(weights) for move, weight in zip(moves, weights)}
+
+
+@pytest.mark.parametrize("name", ("boost-3", "reshuffle-2"))
+def test_merging_by_position_is_exact_for_a_strategy_of_the_observation(name):
+    """``markov`` merges worlds the full walk keeps apart by the others' information
+    sets; for a strategy of the observation only, the ranges are the same."""
+    game = CardBattle().small_configuration(name)
+    fewer = 0
+    for seed in range(2):
+        for state in decisions(game, seed):
+            observer = state.current_player()
+            merged = range_of(state, observer, observed, markov=True)
+            apart = range_of(state, observer, observed)
+            assert differences(merged, apart) < 1e-12
+            fewer += merged.worlds < apart.worlds
+    assert fewer, "no worlds merged by position: the check compares two equal walks"
+
+
+@pytest.mark.slow        # about 30 s: thousands of hands, walked from the deal as well
 def test_full_size_the_carried_range_equals_the_walk_at_the_first_decisions():
-    """Two sample decks, the observer's first three decisions (thousands of hands)."""
+    """Two sample decks, the second player's first three decisions (thousands of hands),
+    worlds merged by position (``markov``)."""
     game = CardBattle({"deck1": "titas", "deck2": "arsenal"})
     tracker, checked = None, 0
     for state in decisions(game, 7):
         if state.current_player() != 1:
             continue
-        tracker = tracker or RangeTracker(state, 1, keyed)
+        tracker = tracker or RangeTracker(state, 1, observed, markov=True)
         tracked = tracker.advance(state)
         assert sum(p > 0 for p in tracked.probabilities.values()) > 100
-        assert differences(tracked, range_of(state, 1, keyed)) < 1e-12
+        assert differences(tracked, range_of(state, 1, observed, markov=True)) < 1e-12
         checked += 1
         if checked == 3:
             break

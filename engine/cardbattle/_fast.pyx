@@ -410,6 +410,7 @@ cdef void advance(KState* s) noexcept nogil:
 
 cdef enum:
     FIRST_CAPACITY = 256        # Cores: a default game lasts about 80 plies
+    CLONE_ROOM = 16             # Cores a clone has beyond its history, before it grows
 
 
 cdef void push_history(KState* s) noexcept nogil:
@@ -912,14 +913,15 @@ cdef class Kernel(GameKernel):
         return keys
 
     def clone(self):
-        """An independent kernel; only the history in use is copied."""
+        """An independent kernel; only the history in use is copied, with room for
+        CLONE_ROOM more plies (it grows as any history does): a range's walk holds a clone
+        per world, thousands of them (search/ranges.py)."""
         cdef Kernel twin = Kernel.__new__(Kernel)
-        cdef Core* room
-        if self.s.ply > twin.s.capacity:
-            room = <Core*>realloc(twin.s.history, self.s.capacity * sizeof(Core))
-            if room == NULL:
-                raise MemoryError()
-            twin.s.history, twin.s.capacity = room, self.s.capacity
+        cdef int capacity = self.s.ply + CLONE_ROOM
+        cdef Core* room = <Core*>realloc(twin.s.history, capacity * sizeof(Core))
+        if room == NULL:
+            raise MemoryError()
+        twin.s.history, twin.s.capacity = room, capacity
         twin.s.d = self.s.d
         twin.s.c = self.s.c
         twin.s.ply = self.s.ply
