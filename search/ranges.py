@@ -6,14 +6,17 @@ its draws times the others' probability of their moves under ``strategy`` (the o
 moves are the same in every such history, so they cancel); the range of a private state is
 the normalised sum over the histories that end in it. This walks those histories forward from
 the state's origin, ply by ply, dropping a history as soon as the observer's record of it
-(``information_state``) stops being a beginning of the true one, and merging histories that
-reach the same position with the same information sets of the others (``information_set_key``:
-the order of their draws between two decisions forgotten; their futures and their strategy
-are the same), so the work is the number of worlds consistent with the observer's record
-(8,568 hands at the first decision of two ``titas`` decks), not of histories (18·17·16·15·14).
-Game-agnostic: the game's ``Ranges`` feature only names the private states.
-Exact, in plain Python (correctness first): the small configurations, where it equals the
-exact solver's reach probabilities (tests/test_ranges.py).
+stops being a beginning of the true one (one key: ``information_state_prefix_keys``), and
+merging histories that reach the same position with the same information sets of the others
+(``information_set_key``: the order of their draws between two decisions forgotten; their
+futures and their strategy are the same), so the work is the number of worlds consistent with
+the observer's record (8,568 hands at the first decision of two ``titas`` decks), not of
+histories (18·17·16·15·14). ``RangeTracker`` carries the worlds from one decision to the
+next, so a game's ranges cost the plies played, not the game so far at every decision.
+Game-agnostic: the game's
+``Ranges`` feature only names the private states; the worlds are kernel states (a fast
+implementation). Exact: it equals the exact solver's reach probabilities on the small
+configurations (tests/test_ranges.py); docs/research/cardbattle-ranges.md has its cost.
 """
 from __future__ import annotations
 
@@ -118,8 +121,9 @@ class RangeTracker:
         """From the held worlds, ply by ply, keep the children whose observer record
         begins the true one (its key is among ``beginnings``, sorted: range_walk.pyx finds
         them in C), weighted by chance and the others' ``strategy``, merged where the
-        position and the records agree; stop each at the true record (``target``). Weights are rescaled by a power of two (exactly) when
-        they drift far from 1, so a long walk does not underflow."""
+        position and the records agree; stop each at the true record (``target``).
+        Weights are rescaled by a power of two (exactly) when they drift far from 1, so a
+        long walk does not underflow."""
         observer, layer, found, most = self.observer, self._held, {}, 1
         others = tuple(self.others)
         while layer:

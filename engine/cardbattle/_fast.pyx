@@ -732,7 +732,7 @@ cdef u64 position_key(KState* s) noexcept nogil:
 # -- Python boundary -------------------------------------------------------------------------
 
 cdef void load(KState* s, object pos, object cardset, object options):
-    cdef Data* d = &s.d
+    cdef Data* d = s.d
     cdef Core* c = &s.c
     memset(d, 0, sizeof(Data))
     memset(c, 0, sizeof(Core))
@@ -794,10 +794,9 @@ cdef class Kernel(GameKernel):
     """Owns one C position; the Python-facing :class:`FastState` wraps it."""
 
     def __cinit__(self):
-        self.s.history = <Core*>malloc(FIRST_CAPACITY * sizeof(Core))
-        if self.s.history == NULL:
-            raise MemoryError()
-        self.s.capacity = FIRST_CAPACITY
+        self.s.history = NULL       # __init__ or clone allocates it, to the size each needs
+        self.s.d = NULL             # and shares the data (Kernel.data)
+        self.s.capacity = 0
         self.s.ply = 0
 
     def __dealloc__(self):
@@ -806,6 +805,12 @@ cdef class Kernel(GameKernel):
     def __init__(self, position, cardset, options):
         if any(len(seat.cards()) > MAX_CARDS for seat in position.seats):
             raise ValueError(f"a player owns more than {MAX_CARDS} cards")
+        self.s.history = <Core*>malloc(FIRST_CAPACITY * sizeof(Core))
+        if self.s.history == NULL:
+            raise MemoryError()
+        self.s.capacity = FIRST_CAPACITY
+        self.data = bytearray(sizeof(Data))
+        self.s.d = <Data*><char*>self.data
         load(&self.s, position, cardset, options)
         self.cardset = cardset
 
@@ -918,11 +923,11 @@ cdef class Kernel(GameKernel):
         per world, thousands of them (search/ranges.py)."""
         cdef Kernel twin = Kernel.__new__(Kernel)
         cdef int capacity = self.s.ply + CLONE_ROOM
-        cdef Core* room = <Core*>realloc(twin.s.history, capacity * sizeof(Core))
-        if room == NULL:
+        twin.s.history = <Core*>malloc(capacity * sizeof(Core))
+        if twin.s.history == NULL:
             raise MemoryError()
-        twin.s.history, twin.s.capacity = room, capacity
-        twin.s.d = self.s.d
+        twin.s.capacity = capacity
+        twin.s.d, twin.data = self.s.d, self.data
         twin.s.c = self.s.c
         twin.s.ply = self.s.ply
         memcpy(twin.s.history, self.s.history, self.s.ply * sizeof(Core))
