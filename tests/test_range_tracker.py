@@ -85,11 +85,11 @@ def test_the_check_fails_when_the_carried_weights_are_wrong():
 def test_a_state_of_another_game_is_refused():
     game = CardBattle().small_configuration("boost-3")
     first, second = (next(iter(decisions(game, seed))) for seed in (0, 1))
+    assert first.played_moves() != second.played_moves()
     tracker = RangeTracker(first, 0, keyed)
     tracker.advance(first)
-    if first.played_moves() != second.played_moves():
-        with pytest.raises(GameError, match="does not continue the game"):
-            tracker.advance(second)
+    with pytest.raises(GameError, match="does not continue the game"):
+        tracker.advance(second)
 
 
 def observed(state) -> dict[int, float]:
