@@ -400,6 +400,14 @@ class State(ABC):
         """A 64-bit key of :meth:`information_state` (the kernel's where there is one)."""
         return hash(self.information_state_string(player)) & (2**64 - 1)
 
+    def information_state_prefix_keys(self, player: int) -> list[int]:
+        """:meth:`information_state_key` of each beginning of the player's record (its first
+        event, first two, ..., all of it), so that a walk over other histories (a range,
+        search/ranges.py) tells by one key whether a history's record begins this one,
+        without building records as text. Default: from the text, as the key is."""
+        events = [f"{kind} {text}" for kind, text in self.information_state(player)]
+        return [hash("; ".join(events[:n])) & (2**64 - 1) for n in range(1, len(events) + 1)]
+
     def information_set_key(self, player: int) -> int:
         """A 64-bit key of the player's information set: :meth:`information_state_key` with
         what the rules make strategically irrelevant forgotten (engine/kernel.pxd
@@ -559,6 +567,16 @@ class KernelState(State):
     def information_set_key(self, player: int) -> int:
         """The kernel's 64-bit key of the player's information set (engine/kernel.pxd)."""
         return self.kernel.information_set_key_of(player)
+
+    def information_state_prefix_keys(self, player: int) -> list[int]:
+        """The kernel's key at each ply since the state was made: each ply is one event of
+        a record (perfect information: the positions; a kernel with hidden information,
+        whose plies add none or several, overrides this)."""
+        twin, keys = self.clone(), [self.information_state_key(player)]
+        for _ in self.played_moves():
+            twin.undo()
+            keys.append(twin.information_state_key(player))
+        return keys[::-1]
 
     def clone(self):
         twin = type(self).__new__(type(self))

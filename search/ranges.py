@@ -6,21 +6,28 @@ its draws times the others' probability of their moves under ``strategy`` (the o
 moves are the same in every such history, so they cancel); the range of a private state is
 the normalised sum over the histories that end in it. This walks those histories forward from
 the state's origin, ply by ply, dropping a history as soon as the observer's record of it
-(``information_state``) stops being a beginning of the true one, and merging histories that
-reach the same position with the same information sets of the others (``information_set_key``:
-the order of their draws between two decisions forgotten; their futures and their strategy
-are the same), so the work is the number of worlds consistent with the observer's record
-(8,568 hands at the first decision of two ``titas`` decks), not of histories (18·17·16·15·14).
-Game-agnostic: the game's ``Ranges`` feature only names the private states.
-Exact, in plain Python (correctness first): the small configurations, where it equals the
-exact solver's reach probabilities (tests/test_ranges.py).
+stops being a beginning of the true one (one key: ``information_state_prefix_keys``), and
+merging histories that reach the same position with the same information sets of the others
+(``information_set_key``: the order of their draws between two decisions forgotten; their
+futures and their strategy are the same), so the work is the number of worlds consistent with
+the observer's record (8,568 hands at the first decision of two ``titas`` decks), not of
+histories (18·17·16·15·14). ``RangeTracker`` carries the worlds from one decision to the
+next, so a game's ranges cost the plies played, not the game so far at every decision.
+Game-agnostic: the game's
+``Ranges`` feature only names the private states; the worlds are kernel states (a fast
+implementation). Exact: it equals the exact solver's reach probabilities on the small
+configurations (tests/test_ranges.py); docs/research/cardbattle-ranges.md has its cost.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import frexp
 from typing import Callable, Hashable, Mapping
 
+import numpy as np
+
 from crystalpick.engine import GameError, Ranges, require
+from .range_walk import children
 
 # The strategy searched: the mover's probability for each legal move of a state, read from
 # the mover's information set only.
@@ -49,60 +56,107 @@ def origin(state):
 
 
 def range_of(state, observer: int, strategy: Strategy, player: int | None = None,
-             max_worlds: int = DEFAULT_MAX_WORLDS) -> Range:
+             max_worlds: int = DEFAULT_MAX_WORLDS, markov: bool = False) -> Range:
     """The range of ``player`` (default: the observer's opponent in a two-player game) as
     ``observer`` knows it in ``state``, the other players moving by ``strategy``;
-    :class:`TooManyWorlds` past ``max_worlds`` worlds at one ply."""
-    game = require(state.game, Ranges, "a range")
-    if player is None:
-        if len(game.player_names) != 2:
-            raise GameError("name the player whose range is wanted: the game has more than "
-                            "two players")
-        player = 1 - observer
-    target = state.information_state(observer)
-    others = [p for p in range(len(game.player_names)) if p != observer]
-    layer = {None: (origin(state), 1.0)}
-    found: dict[Hashable, float] = {}
-    most = 1
-    while layer:
-        following: dict = {}
-        for world, weight in layer.values():
-            if world.information_state(observer) == target:
-                key = game.private_state(world, player)
-                found[key] = found.get(key, 0.0) + weight
-                continue
-            if world.is_terminal():
-                continue
-            for move, probability in _moves(world, observer, strategy):
-                if probability <= 0.0:
-                    continue
-                child = world.clone()
-                child.play(move)
-                seen = child.information_state(observer)
-                if seen != target[:len(seen)]:
-                    continue
-                key = (child.hash_key(), len(seen),
-                       tuple(child.information_set_key(p) for p in others))
-                held = following.get(key)
-                following[key] = (child, weight * probability + (held[1] if held else 0.0))
-        if len(following) > max_worlds:
-            raise TooManyWorlds(f"more than {max_worlds:,} worlds are consistent with what "
-                                f"player {observer + 1} has seen")
-        most = max(most, len(following))
-        layer = following
-    total = sum(found.values())
-    if total <= 0.0:
-        raise GameError("the strategy gives the history the observer saw no probability")
-    probabilities = {key: 0.0 for key in game.private_states(state, player)}
-    probabilities.update({key: weight / total for key, weight in found.items()})
-    return Range(player, probabilities, most)
+    :class:`TooManyWorlds` past ``max_worlds`` worlds at one ply. ``markov``: the strategy
+    reads only the mover's observation now (:class:`RangeTracker`). A walk from the
+    origin: :class:`RangeTracker` once."""
+    return RangeTracker(state, observer, strategy, player, max_worlds,
+                        markov).advance(state)
 
 
-def _moves(world, observer: int, strategy: Strategy):
-    """Each move of ``world`` with its probability: chance's, the strategy's for another
-    player, 1 for the observer's own (only the one they made survives the walk)."""
-    if world.is_chance_node():
-        return world.chance_outcomes()
-    if world.current_player() == observer:
-        return [(move, 1.0) for move in world.legal_moves()]
-    return list(strategy(world).items())
+class RangeTracker:
+    """The worlds ``observer`` cannot tell from the true history, with their weights, carried
+    through one game: each :meth:`advance` to a later state of it walks only the plies
+    played since the last, so a search can afford a range at every decision.
+
+    Worlds merge where the position and the observer's record agree and, unless ``markov``,
+    every other player's information set: a strategy may read all of it, and at full size
+    their sets multiply with every hidden draw (past 200,000 worlds by the third decision).
+    ``markov`` says the strategy reads only the mover's observation now (the greedy player,
+    a playout policy): then the position is all that matters, and the worlds are the
+    private states, a few thousand."""
+
+    def __init__(self, state, observer: int, strategy: Strategy, player: int | None = None,
+                 max_worlds: int = DEFAULT_MAX_WORLDS, markov: bool = False):
+        self.game = require(state.game, Ranges, "a range")
+        if player is None:
+            if len(self.game.player_names) != 2:
+                raise GameError("name the player whose range is wanted: the game has more "
+                                "than two players")
+            player = 1 - observer
+        self.observer, self.player, self.strategy = observer, player, strategy
+        self.max_worlds = max_worlds
+        self.others = [] if markov else [p for p in range(len(self.game.player_names))
+                                         if p != observer]
+        start = origin(state)
+        self._origin = start.hash_key()
+        self._moves: list[int] = []
+        # The worlds whose observer record is the true one so far: key -> (world, weight).
+        self._held: dict = {None: (start, 1.0)}
+
+    def advance(self, state) -> Range:
+        """The range in ``state``, a later state of the same game (its moves extend those
+        of the last state advanced to); the worlds are kept for the next call."""
+        moves = state.played_moves()
+        if moves[:len(self._moves)] != self._moves or origin(state).hash_key() != self._origin:
+            raise GameError("the state does not continue the game the range was carried "
+                            "through: start a new range for it")
+        beginnings = state.information_state_prefix_keys(self.observer)
+        found, most = self._walk(np.unique(np.array(beginnings, dtype=np.uint64)),
+                                 beginnings[-1])
+        total = sum(weight for _, weight in found.values())
+        if total <= 0.0:
+            raise GameError("the strategy gives the history the observer saw no probability")
+        self._held = {key: (world, weight / total) for key, (world, weight) in found.items()}
+        self._moves = moves
+        probabilities = {key: 0.0 for key in self.game.private_states(state, self.player)}
+        for world, weight in self._held.values():
+            key = self.game.private_state(world, self.player)
+            probabilities[key] = probabilities.get(key, 0.0) + weight
+        return Range(self.player, probabilities, most)
+
+    def _walk(self, beginnings: np.ndarray, target: int) -> tuple[dict, int]:
+        """From the held worlds, ply by ply, keep the children whose observer record
+        begins the true one (its key is among ``beginnings``, sorted: range_walk.pyx finds
+        them in C), weighted by chance and the others' ``strategy``, merged where the
+        position and the records agree; stop each at the true record (``target``).
+        Weights are rescaled by a power of two (exactly) when they drift far from 1, so a
+        long walk does not underflow."""
+        observer, layer, found, most = self.observer, self._held, {}, 1
+        others = tuple(self.others)
+        while layer:
+            following: dict = {}
+            for key, (world, weight) in layer.items():
+                seen = world.information_state_key(observer) if key is None else key[1]
+                if seen == target:
+                    held = found.get(key)
+                    found[key] = (world, weight + (held[1] if held else 0.0))
+                    continue
+                if world.is_terminal():
+                    continue
+                mover, moves, chances = world.current_player(), None, None
+                if mover >= 0 and mover != observer:
+                    strategy = self.strategy(world)
+                    moves, chances = list(strategy), list(strategy.values())
+                for move, probability, known in children(world.search_kernel(), observer,
+                                                         beginnings, others, moves, chances):
+                    held = following.get(known)
+                    if held:
+                        following[known] = (held[0], held[1] + weight * probability)
+                    else:
+                        child = world.clone()
+                        child.play(move)
+                        following[known] = (child, weight * probability)
+            if len(following) > self.max_worlds:
+                raise TooManyWorlds(f"more than {self.max_worlds:,} worlds are consistent with "
+                                    f"what player {observer + 1} has seen")
+            most = max(most, len(following))
+            total = sum(w for _, w in following.values()) + sum(w for _, w in found.values())
+            if following and not 2.0 ** -256 < total < 2.0 ** 256:
+                scale = 2.0 ** -frexp(total)[1]
+                following = {k: (w, p * scale) for k, (w, p) in following.items()}
+                found = {k: (w, p * scale) for k, (w, p) in found.items()}
+            layer = following
+        return found, most

@@ -245,3 +245,36 @@ def test_a_redraw_after_keys_were_asked_gives_the_keys_of_one_never_asked(seed):
         move = rng.choice(asked.legal_moves())
         asked.play(move)
         fresh.play(move)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: ",".join(f"{k}={v}" for k, v in
+                                                                      r.items()) or "default")
+def test_the_kernels_beginnings_key_every_ply_of_the_record(rules):
+    """information_state_prefix_keys (the kernel's, a ply adding none, one or two events):
+    at every ply of a game, hidden boost decisions included, each player's key is the one
+    of its record's length in the keys at the end, and the reference (from the text) has
+    as many; a key from another game's record that does not begin this one is not there."""
+    for seed in range(2):
+        rng = random.Random(seed)
+        fast, ref = (CardBattle(rules, impl=impl, seed=seed).setup_state()
+                     for impl in ("fast", "reference"))
+        met = []
+        while not fast.is_terminal():
+            met += [(p, fast.information_state(p), fast.information_state_key(p))
+                    for p in (0, 1)]
+            move = choose(fast, rng)
+            fast.play(move)
+            ref.play(move)
+        for player in (0, 1):
+            beginnings = fast.information_state_prefix_keys(player)
+            assert len(beginnings) == len(ref.information_state_prefix_keys(player))
+            for who, events, key in met:
+                if who == player:
+                    assert beginnings[len(events) - 1] == key
+        if seed:
+            now = [fast.information_state(p) for p in (0, 1)]
+            assert any(now[who][:len(events)] != events for who, events, _ in other)
+            for who, events, key in other:
+                keys = fast.information_state_prefix_keys(who)
+                assert (key in keys) == (now[who][:len(events)] == events)
+        other = met

@@ -143,6 +143,23 @@ def check_information_states(state, recorded: dict, decisions: list) -> None:
             assert events[0][0] == "start" and len(events) == 1 + len(state.played_moves())
         if state.current_player() == player:
             decisions.append((player, events))
+        beginnings = state.information_state_prefix_keys(player)
+        assert len(beginnings) == len(events)
+        assert beginnings[-1] == state.information_state_key(player)
+
+
+def check_beginnings(state, seen: list) -> None:
+    """information_state_prefix_keys: a player's key at every state met on the way (as
+    ``(player, events, key)`` in ``seen``) is there exactly where the record it keys
+    begins the record now, at its length, and nowhere else."""
+    for player in range(state.game.capabilities.players):
+        now = state.information_state(player)
+        beginnings = state.information_state_prefix_keys(player)
+        for who, events, key in seen:
+            if who == player:
+                begins = now[:len(events)] == events
+                assert (key in beginnings) == begins, events
+                assert not begins or beginnings[len(events) - 1] == key
 
 
 def check_recall(state, decisions: list) -> None:
@@ -172,16 +189,18 @@ def check_play_undo_clone(state, move: int) -> None:
 @pytest.mark.parametrize("cls, impl", with_impl())
 def test_random_games_keep_the_contract(cls, impl):
     assert cls.capabilities.players == 2 and len(cls.player_names) == 2
-    reached_chance = False
+    reached_chance, met = False, []
     for seed in SEEDS:
         rng = random.Random(seed)
         state = cls(impl=impl, seed=seed).new_initial_state()
         trail = []
         seen = {}
-        recorded, decisions = {}, []
+        earlier, recorded, decisions, met = (met if seed else []), {}, [], []
         while True:
             if len(trail) % INFORMATION_EVERY == 0 or state.is_terminal():
                 check_information_states(state, recorded, decisions)
+                met += [(p, state.information_state(p), state.information_state_key(p))
+                        for p in range(cls.capabilities.players)]
             player = state.current_player()
             assert player in (0, 1, CHANCE, TERMINAL)
             moves = check_moves(state, rng)
@@ -193,6 +212,7 @@ def test_random_games_keep_the_contract(cls, impl):
             if player == TERMINAL:
                 assert moves == []
                 check_recall(state, decisions)
+                check_beginnings(state, met + earlier)    # another game's: mostly not
                 break
             assert moves, "a live position without moves"
             if player == CHANCE:

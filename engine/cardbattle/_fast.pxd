@@ -64,7 +64,7 @@ cdef struct Core:
 # The history grows on the heap with the game (grow_history): a card game has no useful
 # length bound (void rounds, tie-break chains), so no fixed MAX_PLIES array could hold it.
 cdef struct KState:
-    Data d
+    Data* d                                   # shared by a kernel's clones (Kernel.data)
     Core c
     int ply
     int capacity                              # Cores the history has room for
@@ -84,6 +84,7 @@ cdef int top_players(KState* s) noexcept nogil      # bit p set for each player 
 
 cdef class Kernel(GameKernel):
     cdef KState s
+    cdef bytearray data                       # owns s.d: the rules and cards never change
     cdef object cardset
     # know_hands: determinize(known_player) draws the other hand from known[] (what that
     # player's record allows, knowledge.py) while the other's unseen cards are known_unseen.

@@ -410,6 +410,7 @@ cdef void advance(KState* s) noexcept nogil:
 
 cdef enum:
     FIRST_CAPACITY = 256        # Cores: a default game lasts about 80 plies
+    CLONE_ROOM = 16             # Cores a clone has beyond its history, before it grows
 
 
 cdef void push_history(KState* s) noexcept nogil:
@@ -731,7 +732,7 @@ cdef u64 position_key(KState* s) noexcept nogil:
 # -- Python boundary -------------------------------------------------------------------------
 
 cdef void load(KState* s, object pos, object cardset, object options):
-    cdef Data* d = &s.d
+    cdef Data* d = s.d
     cdef Core* c = &s.c
     memset(d, 0, sizeof(Data))
     memset(c, 0, sizeof(Core))
@@ -793,10 +794,9 @@ cdef class Kernel(GameKernel):
     """Owns one C position; the Python-facing :class:`FastState` wraps it."""
 
     def __cinit__(self):
-        self.s.history = <Core*>malloc(FIRST_CAPACITY * sizeof(Core))
-        if self.s.history == NULL:
-            raise MemoryError()
-        self.s.capacity = FIRST_CAPACITY
+        self.s.history = NULL       # __init__ or clone allocates it, to the size each needs
+        self.s.d = NULL             # and shares the data (Kernel.data)
+        self.s.capacity = 0
         self.s.ply = 0
 
     def __dealloc__(self):
@@ -805,6 +805,12 @@ cdef class Kernel(GameKernel):
     def __init__(self, position, cardset, options):
         if any(len(seat.cards()) > MAX_CARDS for seat in position.seats):
             raise ValueError(f"a player owns more than {MAX_CARDS} cards")
+        self.s.history = <Core*>malloc(FIRST_CAPACITY * sizeof(Core))
+        if self.s.history == NULL:
+            raise MemoryError()
+        self.s.capacity = FIRST_CAPACITY
+        self.data = bytearray(sizeof(Data))
+        self.s.d = <Data*><char*>self.data
         load(&self.s, position, cardset, options)
         self.cardset = cardset
 
@@ -890,16 +896,38 @@ cdef class Kernel(GameKernel):
         return set_record_key(&self.s, player)
 
     # -- Python side (the generic methods are GameKernel's) --
+    def information_prefix_keys(self, int player):
+        """information_state_key of each beginning of ``player``'s record, one per event
+        (information.events, as information_key chains them), the whole record last: a
+        history's record begins this one exactly when its key is among them."""
+        cdef KState* s = &self.s
+        cdef Core* before
+        cdef Core* now
+        cdef int k
+        record(s, player)
+        keys = []
+        for k in range(1, s.ply + 1):
+            before = &s.history[k - 1]
+            now = &s.history[k] if k < s.ply else &s.c
+            if not hidden_decision(before, player):
+                keys.append(chain(before.info[player], VIEW_EVENT, view_key(s, before, player)))
+            if seen_move(before, player, now.last_move) >= 0:
+                keys.append(now.info[player])
+        if not hidden_decision(&s.c, player):
+            keys.append(information_key(s, player))
+        return keys
+
     def clone(self):
-        """An independent kernel; only the history in use is copied."""
+        """An independent kernel; only the history in use is copied, with room for
+        CLONE_ROOM more plies (it grows as any history does): a range's walk holds a clone
+        per world, thousands of them (search/ranges.py)."""
         cdef Kernel twin = Kernel.__new__(Kernel)
-        cdef Core* room
-        if self.s.ply > twin.s.capacity:
-            room = <Core*>realloc(twin.s.history, self.s.capacity * sizeof(Core))
-            if room == NULL:
-                raise MemoryError()
-            twin.s.history, twin.s.capacity = room, self.s.capacity
-        twin.s.d = self.s.d
+        cdef int capacity = self.s.ply + CLONE_ROOM
+        twin.s.history = <Core*>malloc(capacity * sizeof(Core))
+        if twin.s.history == NULL:
+            raise MemoryError()
+        twin.s.capacity = capacity
+        twin.s.d, twin.data = self.s.d, self.data
         twin.s.c = self.s.c
         twin.s.ply = self.s.ply
         memcpy(twin.s.history, self.s.history, self.s.ply * sizeof(Core))

@@ -28,6 +28,10 @@ class FastState(KernelState, CardBattleState):
     def hash_key(self) -> int:
         return self.kernel.key
 
+    def information_state_prefix_keys(self, player: int) -> list[int]:
+        """The kernel's, one key per event (a ply adds none, one or two)."""
+        return self.kernel.information_prefix_keys(player)
+
     def determinization(self, player: int, seed: int):
         return self.game._state(self.kernel.determinized(player, seed).to_position())
 
