@@ -139,7 +139,7 @@ def play_game(game, spec: str, seed: int, pair: int, lbr_seat: int, worlds: int,
 
 def make_game(name: str, decks: list[str], config: str | None, setup_seed: int):
     if config:
-        return get_game(name).small_configuration(config)
+        return get_game(name, seed=setup_seed).small_configuration(config)
     rules = require(get_game(name), DeckBuilding, "--deck").deck_rules(decks) if decks else {}
     return get_game(name, rules, seed=setup_seed)
 
