@@ -139,7 +139,7 @@ def play_game(game, spec: str, seed: int, pair: int, lbr_seat: int, worlds: int,
 
 def make_game(name: str, decks: list[str], config: str | None, setup_seed: int):
     if config:
-        return get_game(name).small_configuration(config)
+        return get_game(name, seed=setup_seed).small_configuration(config)
     rules = require(get_game(name), DeckBuilding, "--deck").deck_rules(decks) if decks else {}
     return get_game(name, rules, seed=setup_seed)
 
@@ -189,9 +189,9 @@ def main(argv=None) -> None:
                           args.worlds, args.playouts, progress)
     except (GameError, ValueError) as err:
         parser.error(str(err))
-    score = results.score_interval()
+    score = results.wilson_interval()      # has ends for a clean sweep too
     spread = (f"({score.missing})" if score.missing else
-              f"[{score.low:.3f}, {score.high:.3f}] (95%, per pair)")
+              f"[{score.low:.3f}, {score.high:.3f}] (95% Wilson, per pair)")
     print(f"LBR scored {score.mean:.3f} {spread} in {results.games} games (+{results.wins} ={results.draws} "
           f"-{results.losses}), {time.perf_counter() - start:.0f} s")
 

@@ -200,6 +200,17 @@ def test_a_boost_played_is_seen_by_both():
     pytest.fail("no boost card was playable in the random games")
 
 
+def test_a_small_configuration_deals_from_the_seed_of_the_game_it_is_taken_from():
+    # it used to drop the seed, so each game object dealt from a fresh one: the same seed
+    # gave another deal in each (bench/local_best_response.py's results varied run to run)
+    deals = {seed: [str(CardBattle(seed=seed).small_configuration("hidden-3")
+                         .new_initial_state().to_position()) for _ in range(2)]
+             for seed in range(8)}
+    assert all(first == second for first, second in deals.values()), deals
+    assert len({first for first, _ in deals.values()}) > 1      # the seed does choose the deal
+    assert CardBattle(seed=5).small_configuration("hidden-3").seed == 5
+
+
 @pytest.mark.parametrize("name", small_games())
 def test_small_configurations_record_from_before_the_deal(name):
     """From the setup (before the deal) a player's record holds their own dealt cards and

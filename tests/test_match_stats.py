@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from crystalpick.apps.match.report import format_summary, pairing_line, progress_text, summary
-from crystalpick.apps.match.stats import SPRT, Results, logistic_elo, mean_interval
+from crystalpick.apps.match.stats import (SPRT, Results, logistic_elo, mean_interval,
+                                          wilson_interval)
 
 
 def pentanomial(ll, ld, wl_or_dd, wd, ww):
@@ -171,6 +172,27 @@ def test_one_unit_or_no_spread_gives_no_interval_not_a_zero_width():
     assert math.isnan(same.error) and same.missing.startswith("all 4 pairs scored the same")
     assert mean_interval(4, 0.5, 0.04).missing is None     # 0.5 +/- 1.96 * 0.1
     assert mean_interval(4, 0.5, 0.04).error == pytest.approx(0.196, abs=1e-3)
+
+
+def test_wilson_interval_has_ends_for_a_clean_sweep():
+    # the textbook ends: n / (n + z^2) below a sweep of n, z^2 / (n + z^2) above none of n
+    sweep = wilson_interval(20, 1.0, "pair")
+    assert sweep.missing is None and sweep.high == 1.0
+    assert sweep.low == pytest.approx(20 / (20 + 1.959963984540054 ** 2))
+    assert wilson_interval(10, 0.0).high == pytest.approx(0.27753, abs=1e-5)
+    half = wilson_interval(100, 0.5)                      # 0.5 +/- 0.0962 (about normal)
+    assert (half.low, half.high) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert wilson_interval(0, 0.5, "pair").missing == "0 pairs, an interval needs 1"
+
+
+def test_results_wilson_interval_counts_pairs_when_pairs_are_complete():
+    results = Results()
+    for _ in range(20):
+        results.add_pair(1, 1)
+    assert results.score_interval().missing                 # no spread: no normal interval
+    assert results.wilson_interval().low == pytest.approx(wilson_interval(20, 1.0).low)
+    assert results.wilson_interval(pentanomial=False).low == pytest.approx(
+        wilson_interval(40, 1.0).low)
 
 
 def test_elo_and_nelo_of_one_pair_have_no_interval():

@@ -7,7 +7,8 @@ Maatatahay the chance sequence) and are correlated; the trinomial model treats e
 independent. Elo intervals are 95% normal intervals on the mean score, mapped to Elo. An
 interval needs a spread to estimate: with fewer than two units (pairs or games), or with every
 unit scoring the same, it is not computed (NaN ends and a reason in ``Interval.missing``)
-rather than shown as a zero width that would claim certainty.
+rather than shown as a zero width that would claim certainty. The Wilson interval
+(:func:`wilson_interval`) needs no spread: it bounds a unit's variance by its mean's.
 
 The SPRT is the generalised SPRT (Van den Bergh). With logistic Elo bounds its LLR is exact:
 the log ratio of the data's likelihood under the most likely outcome distributions whose mean
@@ -112,6 +113,19 @@ def mean_interval(n: int, mean: float, variance: float, unit: str = "sample") ->
         return no_interval(mean, f"all {n} {unit}s scored the same, no spread to measure")
     half = Z95 * math.sqrt(variance / n)
     return Interval(mean - half, mean, mean + half)
+
+
+def wilson_interval(n: int, mean: float, unit: str = "sample") -> Interval:
+    """The 95% Wilson score interval on the mean of ``n`` units each scoring in [0, 1]: a
+    unit's variance is at most mean (1 - mean), the binomial's, so this holds (if anything
+    too wide) for pairs' and drawn games' scores too. Unlike :func:`mean_interval` it needs
+    no spread in the sample: a clean sweep still bounds the score from below."""
+    if n < 1:
+        return no_interval(mean, f"0 {unit}s, an interval needs 1")
+    z2 = Z95 * Z95 / n
+    centre = (mean + z2 / 2) / (1 + z2)
+    half = Z95 / (1 + z2) * math.sqrt(mean * (1 - mean) / n + z2 / (4 * n))
+    return Interval(max(centre - half, 0.0), mean, min(centre + half, 1.0))
 
 
 def no_interval(mean: float, reason: str) -> Interval:
@@ -223,6 +237,13 @@ class Results:
         if score.missing:
             return score
         return Interval(max(score.low, 0.0), score.mean, min(score.high, 1.0))
+
+    def wilson_interval(self, pentanomial: bool | None = None) -> Interval:
+        """The mean score with its 95% :func:`wilson_interval`, per pair or per game as
+        :meth:`score_interval`: defined for a clean sweep too."""
+        pentanomial = self.use_pentanomial() if pentanomial is None else pentanomial
+        n, mean, _ = self._unit(pentanomial)
+        return wilson_interval(n, mean, self.unit_name(pentanomial))
 
     def elo(self, pentanomial: bool | None = None) -> Interval:
         return self.score_interval(pentanomial).mapped(logistic_elo)

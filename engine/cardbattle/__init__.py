@@ -121,9 +121,11 @@ class CardBattle(Game, DeckBuilding, GreedyPolicy, TunedSearch, Ranges):
         return private_text(key, self.cardset)
 
     def small_configuration(self, name: str) -> "CardBattle":
-        """engine/cardbattle/smallgames/configurations.toml's ``name``."""
+        """engine/cardbattle/smallgames/configurations.toml's ``name``, dealing from this
+        game's seed (the same seed, the same deal)."""
         config = small_game(name)
-        return type(self)(config.rules, impl=self.impl, tileset=config.tileset)
+        return type(self)(config.rules, impl=self.impl, seed=self.seed,
+                          tileset=config.tileset)
 
     def playout_policy(self):
         """The greedy policy in C for playouts, from the mover's own view (playout.pyx)."""
