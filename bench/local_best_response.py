@@ -88,8 +88,8 @@ class LocalBestResponse:
 
     def move_values(self, world, weight: float, values: dict[int, float]) -> None:
         """Add ``weight`` x each LBR move's value in ``world``; an engine choice LBR's view
-        hid (a secret choice taken back by the determinization) is made first, by the
-        engine's strategy."""
+        hid (a secret choice taken back by a uniform determinization; a world drawn from
+        the range holds it made) is made first, by the engine's strategy."""
         mover = world.current_player()
         if mover != self.me:
             for move, p in self.engine_strategy(world).items():

@@ -94,6 +94,7 @@ def test_lbr_draws_no_hand_greedys_past_play_rules_out(monkeypatch):
         assert self.tracker is not None
         worlds, engine = draw_worlds(self, state), 1 - self.me
         walked = range_of(state, self.me, greedy.probabilities, markov=True).probabilities
+        assert walked[game.private_state(state, engine)] > 0        # the true hand is possible
         for world in worlds:
             key = game.private_state(world, engine)
             assert walked[key] > 0 and world.current_player() == self.me, key
