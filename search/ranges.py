@@ -117,6 +117,14 @@ class RangeTracker:
             probabilities[key] = probabilities.get(key, 0.0) + weight
         return Range(self.player, probabilities, most)
 
+    def worlds(self) -> list[tuple[object, float]]:
+        """The worlds held at the last :meth:`advance` with their weights (summing to 1):
+        full states with the observer's true record, for a search that draws worlds by the
+        range instead of uniformly. The tracker's own states: clone one before playing on it.
+        Each is where its record first equals the true one: another player's secret move
+        that the record shows is made in it, weighted by ``strategy``."""
+        return [(world, weight) for world, weight in self._held.values()]
+
     def _walk(self, beginnings: np.ndarray, target: int) -> tuple[dict, int]:
         """From the held worlds, ply by ply, keep the children whose observer record
         begins the true one (its key is among ``beginnings``, sorted: range_walk.pyx finds

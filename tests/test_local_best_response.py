@@ -9,7 +9,9 @@ import numpy as np
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.solvers.exact.induction import solve_by_induction
 from crystalpick.solvers.exact.levels import levels
-from crystalpick.solvers.exact.policy import Policy
+from crystalpick.engine.cardbattle.position import NO_CARD
+from crystalpick.search.ranges import range_of
+from crystalpick.solvers.exact.policy import GreedyPolicy, Policy
 from crystalpick.solvers.exact.response import exploitability
 from crystalpick.solvers.exact.tree import build_tree
 
@@ -62,3 +64,46 @@ def test_lbr_finds_nothing_against_an_exact_equilibrium(monkeypatch):
     # it well enough that the sample's interval reaches 0.5 and its mean is within 0.1 (and
     # the test above, on the same interval, would fail here).
     assert score.low <= 0.5 and abs(score.mean - 0.5) <= 0.1, score
+
+
+def test_lbr_with_the_engines_range_does_at_least_as_well_against_greedy():
+    """Greedy reads only its observation, so LBR holds its range (Bayes on its past play);
+    over the same seeded pairs that LBR scores at least as well as the uniform one."""
+    ranged = lbr.measure("cardbattle", "greedy", 40, seed=7, config="hidden-3")
+    uniform = lbr.measure("cardbattle", "greedy", 40, seed=7, config="hidden-3", ranges=False)
+    assert ranged.score >= uniform.score, (ranged, uniform)
+
+
+def cards(key) -> tuple[int, ...]:
+    """A private state's cards, a creature chosen in secret among them (a determinization
+    takes the choice back into the hand)."""
+    hand, chosen = key
+    return tuple(sorted(hand + ((chosen,) if chosen != NO_CARD else ())))
+
+
+def test_lbr_draws_no_hand_greedys_past_play_rules_out(monkeypatch):
+    """Each drawn world's engine hand has positive probability in the range walked afresh
+    from the deal; a uniform determinization at the same decisions sometimes holds cards the
+    range rules out (so the check can fail); some drawn worlds hold greedy's secret choice
+    already made, and LBR is to move in every one (``move_values`` does not ask it again)."""
+    game = CardBattle().small_configuration("hidden-3")
+    greedy, draw_worlds = GreedyPolicy(), lbr.LocalBestResponse.draw_worlds
+    counts = {"drawn": 0, "secret": 0, "uniform ruled out": 0}
+
+    def checking(self, state):
+        assert self.tracker is not None
+        worlds, engine = draw_worlds(self, state), 1 - self.me
+        walked = range_of(state, self.me, greedy.probabilities, markov=True).probabilities
+        assert walked[game.private_state(state, engine)] > 0        # the true hand is possible
+        for world in worlds:
+            key = game.private_state(world, engine)
+            assert walked[key] > 0 and world.current_player() == self.me, key
+            counts["drawn"] += 1
+            counts["secret"] += key[1] != NO_CARD
+        possible = {cards(key) for key, p in walked.items() if p > 0}
+        uniform = state.determinization(self.me, self.rng.getrandbits(63))
+        counts["uniform ruled out"] += cards(game.private_state(uniform, engine)) not in possible
+        return worlds
+    monkeypatch.setattr(lbr.LocalBestResponse, "draw_worlds", checking)
+    lbr.measure("cardbattle", "greedy", 8, seed=7, config="hidden-3")
+    assert all(counts.values()), counts

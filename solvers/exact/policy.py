@@ -31,6 +31,9 @@ class Policy(ABC):
     # the decision), not only the observation: it is then asked once per information set, at
     # a state replayed from the tree's root, instead of once per observation at a position.
     reads_history = False
+    # Whether it reads only the mover's observation now (not the record before it): then a
+    # range of the mover may merge worlds by position (search/ranges.py ``markov``).
+    markov = False
 
     @abstractmethod
     def probabilities(self, state) -> dict[int, float]:
@@ -40,6 +43,7 @@ class Policy(ABC):
 
 class RandomPolicy(Policy):
     name = "random"
+    markov = True
 
     def probabilities(self, state):
         moves = state.legal_moves()
@@ -51,6 +55,7 @@ class GreedyPolicy(Policy):
     matches."""
 
     name = "greedy"
+    markov = True
 
     def probabilities(self, state):
         return {require(state.game, OwnGreedy, "greedy").greedy_move(state): 1.0}
