@@ -14,9 +14,8 @@ from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.engine.cardbattle.smallgames import small_game
 from crystalpick.engine.game import TERMINAL, GameError
 from crystalpick.solvers.exact.cfr import CFRPlus
-from crystalpick.solvers.exact.levels import backward_values, edge_weights, levels
 from crystalpick.solvers.exact.resolve import resolve
-from crystalpick.solvers.exact.response import best_response, best_response_sigma, tabular
+from crystalpick.solvers.exact.response import best_response, tabular
 from crystalpick.solvers.exact.sequence import solve_sequence_form
 from crystalpick.solvers.exact.tree import build_tree
 
