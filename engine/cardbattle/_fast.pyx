@@ -9,7 +9,10 @@ agree exactly (tests/test_cardbattle_differential.py). Everything here is nogil 
 from libc.stdio cimport fprintf, stderr
 from libc.stdlib cimport abort, free, malloc, realloc
 from libc.string cimport memcpy, memset
-from crystalpick.engine.rng cimport random_below
+from crystalpick.engine.rng cimport random_below, random_unit
+
+from array import array
+from itertools import accumulate
 
 from . import moves as M
 from . import position as P
@@ -880,8 +883,7 @@ cdef class Kernel(GameKernel):
         if self.known_count and player == self.known_player:
             unseen = self.s.c.hand[q] | self.s.c.deck[q]
             if unseen == self.known_unseen:   # the position the hands were found for
-                self.s.c.hand[q] = self.known[0 if self.known_count == 1
-                                              else random_below(rng, self.known_count)]
+                self.s.c.hand[q] = self.known[self.known_index(rng)]
                 self.s.c.deck[q] = unseen & ~self.s.c.hand[q]
         self.s.c.viewed = 0                   # the other hand (and its view) changed
         return 0
@@ -934,24 +936,54 @@ cdef class Kernel(GameKernel):
         twin.cardset = self.cardset
         twin.known_count, twin.known_player = self.known_count, self.known_player
         twin.known_unseen = self.known_unseen
-        memcpy(twin.known, self.known, self.known_count * sizeof(u64))
+        twin.known_buffer, twin.known = self.known_buffer, self.known
+        twin.known_cumulative = self.known_cumulative
         return twin
 
-    def know_hands(self, int player, unseen, hands):
+    cdef int known_index(self, u64* rng) noexcept nogil:
+        """A known hand drawn by its weight: a binary search in the cumulative weights."""
+        cdef double draw
+        cdef int low = 0, high = self.known_count - 1, middle
+        if self.known_count == 1:
+            return 0
+        if self.known_cumulative == NULL:
+            return <int>random_below(rng, self.known_count)
+        draw = random_unit(rng) * self.known_cumulative[high]
+        while low < high:
+            middle = (low + high) >> 1
+            if self.known_cumulative[middle] <= draw:
+                low = middle + 1
+            else:
+                high = middle
+        return low
+
+    def know_hands(self, int player, unseen, hands, weights=None):
         """From now on ``determinize(player)`` draws the other hand from ``hands`` (card
-        numbers, each as likely as it is repeated; at most _KNOWN_HANDS) while the other
-        player's unseen cards (hand, deck, a secret choice taken back) are ``unseen``: the
-        hands ``player``'s whole record allows here (knowledge.py), not only their view."""
+        numbers), each as likely as it is repeated or, with ``weights``, by its weight (a
+        range: search/ranges.py), while the other player's unseen cards (hand, deck, a secret
+        choice taken back) are ``unseen``: the hands ``player``'s whole record allows here
+        (knowledge.py), not only their view."""
         cdef int q = 1 - player, i
+        cdef const char* buffer
         index = {self.s.d.number[q][i]: i for i in range(self.s.d.count[q])}
 
         def mask(cards):
             return sum(1 << index[card] for card in cards)
-        hands = list(hands)[:_KNOWN_HANDS]
-        if len(set(map(frozenset, hands))) == 1:
-            hands = hands[:1]                 # the record tells the hand: nothing to draw
-        for i, hand in enumerate(hands):
-            self.known[i] = mask(hand)
+        hands = [mask(hand) for hand in hands]
+        if not hands:
+            raise ValueError("know_hands needs at least one hand")
+        if weights is not None:
+            weights = [float(w) for w in weights]
+            if len(weights) != len(hands) or min(weights) < 0 or sum(weights) <= 0:
+                raise ValueError("one weight per hand, none negative, some positive")
+        if len(set(hands)) == 1:
+            hands, weights = hands[:1], None    # the record tells the hand: nothing to draw
+        cumulative = list(accumulate(weights)) if weights is not None else []
+        self.known_buffer = (array("Q", hands).tobytes() + array("d", cumulative).tobytes())
+        buffer = self.known_buffer
+        self.known = <const u64*>buffer
+        self.known_cumulative = (<const double*>(buffer + 8 * len(hands))
+                                 if weights is not None else NULL)
         self.known_count, self.known_player = len(hands), player
         self.known_unseen = mask(unseen)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 from ..game import KernelState, KnowingKernel, RuleError
 from ._fast import KERNEL_CARDS, KNOWN_HANDS, Kernel
 from .knowledge import other_hand
-from .position import Position
+from .observation import observe
+from .position import NO_CARD, Position
 from .rules import returns
 from .state import CardBattleState
 
@@ -35,10 +36,15 @@ class FastState(KernelState, CardBattleState):
     def determinization(self, player: int, seed: int):
         return self.game._state(self.kernel.determinized(player, seed).to_position())
 
-    def knowing_kernel(self, player: int, seed: int) -> KnowingKernel:
+    def knowing_kernel(self, player: int, seed: int, beliefs=None) -> KnowingKernel:
         """§5: with moves since the state was made, the kernel's determinize draws the
         other hand from those ``player``'s whole record allows (knowledge.py); where the
-        record says nothing the view does not (none found), from the view."""
+        record says nothing the view does not (none found), from the view. With
+        ``beliefs`` (a range of the other player's private states, ranges.py keys), by
+        their probabilities: a creature chosen in secret back in the hand, since the
+        determinization takes the choice back for the search to make."""
+        if beliefs is not None:
+            return self._believing_kernel(player, beliefs)
         knowing = super().knowing_kernel(player, seed)
         moves = self.played_moves()
         if not moves:
@@ -50,3 +56,18 @@ class FastState(KernelState, CardBattleState):
             return knowing
         knowing.kernel.know_hands(player, known.unseen, hands)
         return KnowingKernel(knowing.kernel, known.plies_seen)
+
+    def _believing_kernel(self, player: int, beliefs) -> KnowingKernel:
+        kernel = self.game.parse_position(self.position()).search_kernel()
+        unseen = set()
+        hands, weights = [], []
+        for (hand, secret), probability in beliefs.items():
+            if probability > 0.0:
+                hands.append(hand + ((secret,) if secret != NO_CARD else ()))
+                weights.append(probability)
+                unseen.update(hands[-1])
+        if not hands:
+            raise RuleError("the range gives every private state probability 0")
+        view = observe(self.to_position(), self.game.cardset, player)["seats"][1 - player]
+        kernel.know_hands(player, set(view["unseen"]) | unseen, hands, weights)
+        return KnowingKernel(kernel, len(self.played_moves()))

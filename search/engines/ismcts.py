@@ -10,6 +10,7 @@ import time
 from crystalpick.engine.features import ISMCTSDefaults, ismcts_defaults
 
 from ..assumed import drawn_range
+from ..beliefs import Beliefs
 from ..ismcts import ISMCTS, OPPONENTS, PLAYOUTS, PLAYS
 from ..options import EngineSchema, Option
 from ..parallel import run_in_workers
@@ -62,6 +63,10 @@ class ISMCTSEngine(SeededEngine):
                    "their past choices as the game's playout policy would have made them "
                    "(the opponent model of model=1; needs the game's history).",
                    unset=GAME_TUNED),
+            Option("range", "bool", False, "Draw the other player's hand by their range: "
+                   "Bayes from the game's history under a model of their play (the game's "
+                   "playout policy, 10% uniform: search/beliefs.py) instead of infer's hard "
+                   "inferences; infer still serves where no range can be had (no history)."),
             Option("play", "choice", None, "The move played: the option with the best win "
                    "rate less 1/sqrt(visits) (best), or that except at a secret simultaneous "
                    "choice, where it is drawn from the mixed strategy (auto).", choices=PLAYS,
@@ -89,6 +94,11 @@ class ISMCTSEngine(SeededEngine):
     stopped_by = ("simulations", "nodes", "time", "clock")
     requires = (HIDDEN_INFORMATION,)
 
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.beliefs = Beliefs()
+        self.range = None           # the range the last search drew from (None: none)
+
     def game_options(self, game) -> dict:
         """The options of a search of ``game``: those left unset take the game's measured
         defaults (engine/features.py ``ismcts_defaults``; the card battle's are its strength
@@ -106,11 +116,15 @@ class ISMCTSEngine(SeededEngine):
         rng = self.next_search_rng()
         seeds = [rng.getrandbits(63) for _ in range(options["workers"])]
         policy = state.game.playout_policy()
-        inferred = bool(options["infer"]
+        self.range = (self.beliefs.range_of(state, point_of_view)
+                      if options["range"] else None)
+        inferred = bool(options["infer"] and self.range is None
                         and policy.infer(state.search_kernel(), point_of_view))
         # what the determinizations rest on: the player's whole record where the state has
-        # one, else their view (a fresh kernel: no history of the real game below the search)
-        knowing = state.knowing_kernel(point_of_view, seeds[0])
+        # one (by the other's range if asked), else their view (a fresh kernel: no history
+        # of the real game below the search)
+        knowing = state.knowing_kernel(point_of_view, seeds[0],
+                                       self.range.probabilities if self.range else None)
         self.drawn = (knowing.kernel, policy, seeds[0], inferred, len(seeds))
         if len(seeds) == 1:
             stats = self.search(state, knowing, policy, options, limits, progress,
@@ -132,6 +146,8 @@ class ISMCTSEngine(SeededEngine):
         other = state.game.player_names[1 - observer]
         method = f"{self.name}'s draws" + (f", inferred from {other}'s play"
                                            if inferred else "")
+        if self.range is not None:
+            method += f", by {other}'s range (Bayes under the playout policy's model)"
         if workers > 1:     # what a policy keeps between draws was kept in each worker
             method += f", drawn again here as in each of its {workers} workers"
         return drawn_range(state, kernel, policy, observer, seed, method, shown)

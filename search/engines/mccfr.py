@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 from ..assumed import drawn_range
+from ..beliefs import Beliefs
 from ..mccfr import MCCFR
 from ..regret_workers import RootParallel, worker_seeds
 from ..options import EngineSchema, Option, OptionError
@@ -15,17 +16,19 @@ from ..score import Mean, PovScore
 from .base import NODES, SIMS, TIME, SeededEngine, run_in_chunks
 
 
-def search_root(state, root: str = "history", observer: int = 0, seed: int = 0):
+def search_root(state, root: str = "history", observer: int = 0, seed: int = 0,
+                beliefs=None):
     """The kernel to search from, the plies of history it holds and the plies of the
     player's record its redraws rest on: a game with hidden information keeps its history
     (searched from where the game started, the deal for a game record) unless ``root`` is
     ``view``: then the position, whose determinizations for ``observer`` draw only what
-    their whole record allows (State.knowing_kernel, from ``seed``); with perfect
-    information the position is all that matters."""
+    their whole record allows (State.knowing_kernel, from ``seed``), by the other player's
+    range where ``beliefs`` gives it; with perfect information the position is all that
+    matters."""
     if state.game.capabilities.perfect_information:
         return state.game.parse_position(state.position()).search_kernel(), 0, 0
     if root == "view":
-        knowing = state.knowing_kernel(observer, seed)
+        knowing = state.knowing_kernel(observer, seed, beliefs)
         return knowing.kernel, 0, knowing.plies
     kernel = state.search_kernel().clone()
     return kernel, kernel.ply, kernel.ply
@@ -70,6 +73,11 @@ class MCCFREngine(SeededEngine):
             Option("infer", "bool", False, "With root=view: draw the other player's hidden "
                    "cards conditioned on their play seen so far, as if they had played the "
                    "game's playout policy (ismcts's infer)."),
+            Option("range", "bool", False, "With root=view: draw the other player's private "
+                   "state by their range, Bayes from the game's history under a model of "
+                   "their play (the game's playout policy, 10% uniform: search/beliefs.py), "
+                   "not uniformly over what the record allows; a position without history "
+                   "is drawn from the view."),
             Option("tremble", "float", 0.0, "Uniform share mixed into every current strategy, "
                    "so no information set of the history loses all weight to a strategy "
                    "that never plays a move seen there (its regrets would stop learning).",
@@ -99,7 +107,12 @@ class MCCFREngine(SeededEngine):
         self.kept: tuple[tuple, int, MCCFR] | None = None  # game identity, observer, search
         self.last_search = None     # the last analysis's search, for readers of its whole table
         self.seen = 0               # plies of the player's record the last search rests on
-        for name in ("horizon", "infer"):
+        if self.options["range"] and self.options["infer"]:
+            raise OptionError(f"{self.name}: range=true and infer=true are two ways to draw "
+                              "the other hand: choose one")
+        self.beliefs = Beliefs()
+        self.range = None           # the range the last search drew from (None: none)
+        for name in ("horizon", "infer", "range"):
             if self.options[name] and self.options["root"] != "view":
                 shown = str(self.options[name]).lower()     # as typed: true, 4
                 raise OptionError(f"{self.name}: {name}={shown} needs "
@@ -124,7 +137,11 @@ class MCCFREngine(SeededEngine):
         """The search of this decision and the information sets it starts with: the kept
         one of the same game continued at the new information set (``reuse``), else a
         fresh one (none kept)."""
-        kernel, plies, self.seen = search_root(state, self.options["root"], observer, seed)
+        self.range = (self.beliefs.range_of(state, observer)
+                      if self.options["range"] else None)
+        kernel, plies, self.seen = search_root(
+            state, self.options["root"], observer, seed,
+            self.range.probabilities if self.range else None)
         self.drawn = (kernel, seed) if self.options["root"] == "view" else None
         def policy():           # one per search: a policy's redraws keep state of their own
             return self.playout_policy(state, observer)
@@ -152,6 +169,8 @@ class MCCFREngine(SeededEngine):
         other = state.game.player_names[1 - observer]
         method = f"{self.name}'s draws" + (f", inferred from {other}'s play"
                                            if inferred else "")
+        if self.range is not None:
+            method += f", by {other}'s range (Bayes under the playout policy's model)"
         return drawn_range(state, kernel, policy, observer, seed, method, shown)
 
     def playout_policy(self, state, observer: int):
@@ -223,8 +242,9 @@ class MCCFREngine(SeededEngine):
             play = rng.choices([line.move for line in lines],
                                [line.probability for line in lines])[0]
         elapsed = time.monotonic() - start
+        drawn_by = "the range over" if self.range is not None else "the"
         root = (f"the history ({search.history_plies} plies)" if search.history_plies
-                else f"the position, redrawn from the record ({self.seen} plies)"
+                else f"the position, redrawn from {drawn_by} record ({self.seen} plies)"
                 if self.seen else "the position alone")
         learnt = any(average > 0 for _, average, _, _, _ in found)
         return Analysis(

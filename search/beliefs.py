@@ -1,0 +1,63 @@
+"""The other player's range carried through a game, for a search that draws its worlds by it
+(issue 43, item 3): Bayes from the deal (search/ranges.py ``RangeTracker``) instead of
+uniform draws over what the record allows, or the playout policy's hard inferences.
+
+The strategy the other player is assumed to play is the game's playout policy softened:
+its move with probability ``1 - epsilon``, uniform over the legal moves with ``epsilon``
+(``epsilon`` keeps every hand the policy would not have played possible, so a model that is
+wrong about the real player rules nothing out). It reads only the mover's observation, so
+the tracker merges worlds by position (``markov``): a few thousand hands at full size.
+A range needs the game's history from a state both players know in full (the deal of a
+game record); a position given alone has none, and the search draws from the view."""
+from __future__ import annotations
+
+from crystalpick.engine import GameError, Ranges, provides
+
+from .ranges import Range, RangeTracker
+
+MODEL_EPSILON = 0.1     # the assumed strategy's uniform share
+
+
+def policy_strategy(policy, epsilon: float = MODEL_EPSILON):
+    """The playout policy's move with ``1 - epsilon``, uniform with ``epsilon``: a strategy
+    for :class:`RangeTracker` (Markov: it reads only the mover's observation)."""
+    def strategy(state):
+        moves = state.legal_moves()
+        shares = {move: epsilon / len(moves) for move in moves}
+        shares[policy.playout(state, 1)] += 1.0 - epsilon
+        return shares
+    return strategy
+
+
+class Beliefs:
+    """One tracker per observer, carried from decision to decision of one game and started
+    again when a state does not continue it (another game)."""
+
+    def __init__(self, epsilon: float = MODEL_EPSILON):
+        self.epsilon = epsilon
+        self.trackers: dict[tuple, RangeTracker] = {}
+
+    def range_of(self, state, observer: int) -> Range | None:
+        """The other player's range as ``observer`` knows it in ``state``; None where none
+        can be had: a game without ranges or with more than two players, no history, or
+        more worlds than the walk holds."""
+        game = state.game
+        if (not provides(game, Ranges) or len(game.player_names) != 2
+                or not state.played_moves()):
+            return None
+        key = (game.identity, observer)
+        tracker = self.trackers.get(key)
+        try:
+            if tracker is not None:
+                return tracker.advance(state)
+        except GameError:
+            pass                    # another game: start again below
+        try:
+            tracker = RangeTracker(state, observer,
+                                   policy_strategy(game.playout_policy(), self.epsilon),
+                                   markov=True)
+            self.trackers[key] = tracker
+            return tracker.advance(state)
+        except GameError:           # too many worlds, or a history the model rules out
+            self.trackers.pop(key, None)
+            return None

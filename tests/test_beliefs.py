@@ -1,0 +1,120 @@
+"""Searches that draw the other hand by its range (search/beliefs.py, ``range=true``): the
+kernel's determinize follows the range's probabilities, not uniform ones, the tracker is
+carried through a game and started again for another, and the engines say what they drew
+from."""
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from crystalpick.engine import get_game
+from crystalpick.engine.cardbattle import CardBattle
+from crystalpick.engine.cardbattle.position import NO_CARD
+from crystalpick.engine.game import GameError, sample_chance
+from crystalpick.search import Limits, make_engine
+from crystalpick.search.beliefs import Beliefs
+from crystalpick.search.options import OptionError
+from crystalpick.search.specs import parse_spec
+
+DRAWS = 20_000
+
+
+def greedy_decisions(game, seed: int):
+    """Each decision of a game both players play by the playout policy, chance from
+    ``seed``."""
+    rng, state, policy = random.Random(seed), game.setup_state(), game.playout_policy()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.play(sample_chance(state, rng.random()))
+            continue
+        yield state
+        state.play(policy.playout(state, rng.randrange(2**32)))
+
+
+def drawn_hands(state, observer: int, beliefs) -> Counter:
+    """The other hand in DRAWS determinizations of the kernel that knows ``beliefs``."""
+    kernel = state.knowing_kernel(observer, 1, beliefs).kernel
+    return Counter(tuple(sorted(kernel.determinized(observer, seed).to_position()
+                                .seats[1 - observer].hand)) for seed in range(DRAWS))
+
+
+def as_hands(probabilities) -> dict:
+    """A range's private states as the hands a determinization holds (a secret choice
+    taken back into the hand)."""
+    hands: dict = {}
+    for (hand, secret), p in probabilities.items():
+        key = tuple(sorted(hand + ((secret,) if secret != NO_CARD else ())))
+        hands[key] = hands.get(key, 0.0) + p
+    return hands
+
+
+@pytest.mark.parametrize("name", ("ties-3", "boost-3", "reshuffle-2"))
+def test_determinize_draws_the_other_hand_by_the_range(name):
+    game = CardBattle().small_configuration(name)
+    beliefs, checked = Beliefs(epsilon=0.1), 0
+    for seed in range(6):
+        for state in greedy_decisions(game, seed):
+            observer = state.current_player()
+            found = beliefs.range_of(state, observer)
+            expected = as_hands(found.probabilities) if found else {}
+            if len([p for p in expected.values() if p > 0]) < 2:
+                continue
+            drawn = drawn_hands(state, observer, found.probabilities)
+            assert set(drawn) <= {hand for hand, p in expected.items() if p > 0}
+            error = max(abs(drawn[hand] / DRAWS - p) for hand, p in expected.items())
+            uniform = 1 / len([p for p in expected.values() if p > 0])
+            assert error < 0.015, (name, seed, expected, drawn)
+            if max(abs(p - uniform) for p in expected.values() if p > 0) > 0.05:
+                checked += 1        # uniform draws would have failed the bound above
+    assert checked >= 2
+
+
+def test_know_hands_refuses_bad_weights():
+    state = next(greedy_decisions(CardBattle().small_configuration("hidden-3"), 0))
+    kernel = state.knowing_kernel(0, 1).kernel
+    hand = state.to_position().seats[1].hand
+    for weights in ([1.0, 2.0], [-1.0], [0.0]):
+        with pytest.raises(ValueError, match="weight"):
+            kernel.know_hands(0, hand, [hand], weights)
+
+
+def test_a_game_without_ranges_refuses_beliefs():
+    state = get_game("mattock").state()
+    with pytest.raises(GameError, match="no ranges"):
+        state.knowing_kernel(0, 1, {(): 1.0})
+
+
+def test_the_range_is_carried_and_started_again_for_another_game():
+    game = CardBattle().small_configuration("hidden-3")
+    beliefs = Beliefs()
+    assert beliefs.range_of(game.setup_state(), 0) is None         # no history yet
+    states = [s.clone() for s in greedy_decisions(game, 1) if s.current_player() == 0]
+    beliefs.range_of(states[0], 0)
+    tracker = beliefs.trackers[(game.identity, 0)]
+    beliefs.range_of(states[1], 0)
+    assert beliefs.trackers[(game.identity, 0)] is tracker
+    other = [s for s in greedy_decisions(game, 2) if s.current_player() == 0][1]
+    assert beliefs.range_of(other, 0) is not None
+    assert beliefs.trackers[(game.identity, 0)] is not tracker
+
+
+@pytest.mark.parametrize("spec", ("ismcts:range=true", "mccfr:root=view,horizon=1,range=true"))
+def test_the_engines_say_they_drew_by_the_range(spec):
+    game = get_game("cardbattle")
+    state = [s.clone() for s, _ in zip(greedy_decisions(game, 3), range(8))][-1]
+    parsed = parse_spec(spec)
+    engine = make_engine(parsed.name, **parsed.seeded(5))
+    observer = state.current_player()
+    engine.analyse(state, Limits(simulations=200), None, observer, 1)
+    assumed = engine.assumed_range(state, observer, 3)
+    assert f"by {game.player_names[1 - observer]}'s range" in assumed.method
+    assert engine.range is not None and engine.range.probabilities
+
+
+@pytest.mark.parametrize("spec", ("mccfr:range=true", "mccfr:root=view,range=true,infer=true"))
+def test_mccfr_refuses_a_range_it_cannot_use(spec):
+    parsed = parse_spec(spec)
+    with pytest.raises(OptionError, match="range"):
+        make_engine(parsed.name, **parsed.options)
