@@ -23,7 +23,10 @@ many decisions below the root player's own decision is not walked: one playout b
 playout moves to the end gives its value (a share ``epsilon`` of them uniform: one fixed line
 would make every move that wins along it worth the same, and be exploited; or ``leaves``
 gives the values, leaf_values.pxd), so an iteration costs the next few decisions, not
-the updated player's whole subtree; from a view (below) that is depth-limited re-solving of
+the updated player's whole subtree. With ``continuations`` N > 1 the other player (not the
+root player) chooses at each such leaf, at their information set there, among N playouts
+that differ in how they play on: the policy with ``epsilon`` up to uniform play (multi-valued
+states, Brown, Sandholm and Amos 2018), so the search cannot count on one continuation; from a view (below) that is depth-limited re-solving of
 the subgame ahead, sound only as far as the redrawn worlds and the playouts' values are.
 
 The root player's information state is the sequence of their keys along the kernel's
@@ -51,6 +54,7 @@ cdef enum:
     KEY_ROOM = 64           # keys a bare view's record may take before the root player decides
     UNTRACKED = -1          # a decision whose information set the full table could not take
     PROBE_MOVES = 1024      # moves a bare view's probe lists at a decision it walks through
+    MAX_CONTINUATIONS = 8   # the other player's choices at a leaf, at most
 
 
 cdef struct InfoSet:        # one information set: its moves are slots first .. first+count-1
@@ -64,6 +68,9 @@ cdef struct Slot:           # one move of an information set
     double average          # cumulative reach-weighted strategy: the average strategy
     double value            # sum of the mover's results in [0, 1] over the walks of it
     long long visits        # ... at the root player's current information set
+
+
+cdef u64 LEAF_SALT = 0xD1B54A32D192ED03ULL     # a leaf's key apart from a decision's
 
 
 cdef inline u64 set_key(u64 information, int player) noexcept nogil:
@@ -85,6 +92,8 @@ cdef class MCCFR:
                                         # (and its determinize redraws a view's hidden part)
     cdef LeafValues leaves              # ... or values given there (leaf_values.pxd)
     cdef readonly double epsilon        # a playout move's chance of being uniform instead
+    cdef readonly int continuations     # the other player's choices at a leaf (1: none)
+    cdef double chosen[MAX_CONTINUATIONS]   # ... their average strategies there, summed
     cdef bint unvalued                  # a leaf the given values did not know
     cdef readonly bint linear           # regrets and averages weighted by the iteration
                                         # (Linear CFR)
@@ -127,7 +136,7 @@ cdef class MCCFR:
     def __init__(self, GameKernel kernel, int root_player, unsigned long long seed=0,
                  long long max_infosets=2_000_000, double tremble=0.0, bint linear=True,
                  int horizon=0, PlayoutPolicy policy=None, LeafValues leaves=None,
-                 double epsilon=0.0):
+                 double epsilon=0.0, int continuations=1):
         if root_player not in (0, 1):
             raise ValueError(f"root player must be 0 or 1, got {root_player}")
         if not 0.0 <= tremble < 1.0:
@@ -142,6 +151,13 @@ cdef class MCCFR:
         if not 0.0 <= epsilon <= 1.0:
             raise ValueError(f"epsilon is a share in [0, 1], got {epsilon}")
         self.epsilon = epsilon
+        if not 1 <= continuations <= MAX_CONTINUATIONS or (continuations > 1 and (
+                not horizon or policy is None or leaves is not None)):
+            raise ValueError(f"continuations is 1..{MAX_CONTINUATIONS}, more than 1 only with "
+                             f"a horizon and playouts; got {continuations}")
+        self.continuations = continuations
+        for k in range(MAX_CONTINUATIONS):
+            self.chosen[k] = 0.0
         self.horizon = horizon
         self.kernel = kernel
         self.root_player = root_player
@@ -475,7 +491,10 @@ cdef class MCCFR:
             self.kernel.unmake()
             return value
         if self.horizon and turns >= self.horizon:
-            r = self.leaves.value(self.kernel) if self.leaves is not None else self.playout()
+            if self.continuations > 1:
+                return self.leaf_choice(update)
+            r = (self.leaves.value(self.kernel) if self.leaves is not None
+                 else self.playout(self.epsilon))
             if r != r:
                 self.aborted = self.out_of_memory = True
                 self.unvalued = self.leaves is not None
@@ -541,12 +560,73 @@ cdef class MCCFR:
         self.stack_top = top
         return node
 
-    cdef double playout(self) noexcept nogil:
+    cdef double leaf_choice(self, int update) noexcept nogil:
+        """A leaf as the other player's decision among ``continuations`` playouts, the k-th
+        with their moves uniform with probability ``epsilon + (1 - epsilon) k / (N - 1)``
+        (the root player's with ``epsilon``), keyed by their information set here: walked
+        as any decision (all of them for the updated player, one drawn otherwise)."""
+        cdef int chooser = 1 - self.root_player, n = self.continuations, k
+        cdef long long index, top, first = UNTRACKED
+        cdef u64 key = set_key(self.kernel.information_set_key(chooser) ^ LEAF_SALT, chooser)
+        cdef double node = 0.0, value, r
+        cdef Slot* s = NULL
+        index = self.slot_of(key)
+        if self.table[index].key != key:
+            for k in range(n):
+                self.moves[k] = k
+            index = self.create(key, n)
+        top = self.stack_top
+        if not self.reserve(2 * n):
+            self.aborted = self.out_of_memory = True
+            return 0.0
+        self.stack_top += 2 * n
+        if index != UNTRACKED:
+            first = self.table[index].first
+            s = &self.slots[first]
+        self.current_strategy(s, n, &self.values[top])
+        if update != chooser:
+            if s != NULL:
+                r = self.weight()
+                for k in range(n):
+                    s[k].average += r * self.values[top + k]
+                for k in range(n):
+                    self.chosen[k] += r * self.values[top + k]
+            k = <int>random_index(&self.values[top], n, &self.rng)
+            self.stack_top = top
+            return self.continuation(k, update)
+        for k in range(n):
+            value = self.continuation(k, update)
+            if self.aborted:
+                self.stack_top = top
+                return 0.0
+            self.values[top + n + k] = value
+            node += self.values[top + k] * value
+        if first != UNTRACKED:
+            s = &self.slots[first]
+            r = self.weight()
+            for k in range(n):
+                s[k].regret += r * (self.values[top + n + k] - node)
+        self.stack_top = top
+        return node
+
+    cdef double continuation(self, int k, int update) noexcept nogil:
+        """The k-th continuation's playout, for ``update`` (in -1..1)."""
+        cdef double value = self.playout(
+            self.epsilon + (1.0 - self.epsilon) * k / (self.continuations - 1),
+            1 - self.root_player)
+        if value != value:
+            self.aborted = self.out_of_memory = True
+            return 0.0
+        return value if update == 0 else -value
+
+    cdef double playout(self, double chooser_epsilon, int chooser=-1) noexcept nogil:
         """Player 0's result of one game played out from here by the playout policy's moves
-        (uniform where it has none), the position restored; NaN if out of memory."""
+        (uniform where it has none; each uniform with probability ``epsilon``, or
+        ``chooser_epsilon`` for ``chooser``'s), the position restored; NaN if out of
+        memory."""
         cdef int base = self.kernel.plies(), player, move
         cdef long long n
-        cdef double result = 0.0
+        cdef double result = 0.0, epsilon
         while self.kernel.plies() - base < MAX_PLIES - 1:
             player = self.kernel.player()
             if player == -2:
@@ -556,7 +636,8 @@ cdef class MCCFR:
                 move = self.kernel.sample_outcome(&self.rng)
             else:
                 move = -1
-                if self.epsilon == 0 or random_unit(&self.rng) >= self.epsilon:
+                epsilon = chooser_epsilon if player == chooser else self.epsilon
+                if epsilon == 0 or random_unit(&self.rng) >= epsilon:
                     move = self.policy.playout_move(self.kernel, &self.rng)
                 if move < 0:
                     n = self.load_moves()
@@ -603,6 +684,14 @@ cdef class MCCFR:
             return None
         s = &self.slots[self.table[i].first]
         return {s[k].move: s[k].average for k in range(self.table[i].count)}
+
+    def continuation_shares(self):
+        """How the other player chose among the continuations at the leaves, over every
+        leaf and iteration: the shares of their summed average strategies (the first is
+        the playout policy's own)."""
+        total = sum(self.chosen[k] for k in range(self.continuations))
+        return [self.chosen[k] / total if total > 0 else 1.0 / self.continuations
+                for k in range(self.continuations)]
 
     def reset_counters(self):
         self.simulations = 0

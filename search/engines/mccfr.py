@@ -70,6 +70,11 @@ class MCCFREngine(SeededEngine):
                    "horizon are of a continuation that sometimes errs, not of one fixed line "
                    "the search would learn to exploit (docs/research/cardbattle-view-search-"
                    "defect.md; 0: the policy's moves only).", minimum=0, maximum=1),
+            Option("continuations", "int", 1, "With a horizon: the other player chooses at "
+                   "each leaf, where they are, among this many playouts that differ in how "
+                   "they play on (the playout policy with epsilon, up to uniform play; "
+                   "multi-valued states, Brown, Sandholm and Amos 2018), so the search cannot "
+                   "count on one continuation (1: one playout).", minimum=1, maximum=8),
             Option("infer", "bool", False, "With root=view: draw the other player's hidden "
                    "cards conditioned on their play seen so far, as if they had played the "
                    "game's playout policy (ismcts's infer)."),
@@ -112,6 +117,10 @@ class MCCFREngine(SeededEngine):
                               "the other hand: choose one")
         self.beliefs = Beliefs()
         self.range = None           # the range the last search drew from (None: none)
+        if self.options["continuations"] > 1 and not self.options["horizon"]:
+            raise OptionError(f"{self.name}: continuations="
+                              f"{self.options['continuations']} needs a horizon (the leaves "
+                              "are where the horizon cuts the walk)")
         for name in ("horizon", "infer", "range"):
             if self.options[name] and self.options["root"] != "view":
                 shown = str(self.options[name]).lower()     # as typed: true, 4
@@ -214,7 +223,8 @@ class MCCFREngine(SeededEngine):
         return dict(seed=seed, max_infosets=self.options["max_nodes"],
                     tremble=self.options["tremble"], linear=self.options["linear"],
                     horizon=self.options["horizon"], policy=policy,
-                    epsilon=self.options["epsilon"])
+                    epsilon=self.options["epsilon"],
+                    continuations=self.options["continuations"])
 
     def result(self, state, search, kept, observer, start, rng) -> Analysis:
         """Every option of the observer's decision with its share of the average strategy,
