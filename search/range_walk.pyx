@@ -1,12 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""The hot step of a range's walk (ranges.py): which children of a world keep the observer's
-record a beginning of the true one, found with the kernel's make, keys and unmake in C, so
-that no State is made, played and undone for a child the walk drops or merges."""
+"""A range's walk (ranges.py) in C. ``children``: the hot step of the walk on States (any
+Python strategy): which children of a world keep the observer's record a beginning of the
+true one, found with the kernel's make, keys and unmake, so that no State is made for a
+child the walk drops or merges. ``walk``: the whole walk, for a ``PolicyStrategy``, with no
+State and no Python call per world (issue 43: a range at every decision of a 1-s search)."""
 from libc.math cimport frexp
 from libc.stdlib cimport calloc, free, malloc, realloc
 
 from crystalpick.engine.evaluation cimport PlayoutPolicy
-
 from crystalpick.engine.kernel cimport GameKernel, u64
 
 
@@ -73,7 +74,7 @@ def children(GameKernel kernel, int observer, const u64[::1] beginnings, tuple o
 # layer's worlds are made and unmade on their root's kernel in turn (layers keep their
 # roots' order, so consecutive worlds share most of their moves), never cloned.
 
-cdef enum:
+cpdef enum:                     # what walk returns instead of its worlds
     WALK_DONE = 0
     WALK_STOPPED = 1
     WALK_TOO_MANY = 2

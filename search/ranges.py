@@ -15,7 +15,8 @@ histories (18·17·16·15·14). ``RangeTracker`` carries the worlds from one dec
 next, so a game's ranges cost the plies played, not the game so far at every decision.
 Game-agnostic: the game's
 ``Ranges`` feature only names the private states; the worlds are kernel states (a fast
-implementation). Exact: it equals the exact solver's reach probabilities on the small
+implementation), walked in C with no Python call per world for a ``PolicyStrategy``
+(range_walk.pyx: well under a second a decision at full size). Exact: it equals the exact solver's reach probabilities on the small
 configurations (tests/test_ranges.py); docs/research/cardbattle-ranges.md has its cost.
 """
 from __future__ import annotations
@@ -27,13 +28,13 @@ from typing import Callable, Hashable, Mapping
 import numpy as np
 
 from crystalpick.engine import GameError, Ranges, require
-from .range_walk import PolicyStrategy, Worlds, children, walk
+from .range_walk import (WALK_STOPPED, WALK_TOO_MANY, PolicyStrategy, Worlds, children,
+                         walk)
 
 # The strategy searched: the mover's probability for each legal move of a state, read from
 # the mover's information set only.
 Strategy = Callable[[object], Mapping[int, float]]
 DEFAULT_MAX_WORLDS = 200_000
-WALK_STATUS = {1: "stopped", 2: "too many", 3: "out of memory", 4: "history full"}
 
 
 class TooManyWorlds(GameError):
@@ -161,13 +162,14 @@ class RangeTracker:
         result = walk(kernels, self._held, self.observer, beginnings, target,
                       np.array(self.others, dtype=np.intc), self.strategy, self.max_worlds,
                       stop)
-        if result == 1:
+        if result == WALK_STOPPED:
             raise WalkStopped("the range walk was stopped")
-        if result == 2:
+        if result == WALK_TOO_MANY:
             raise TooManyWorlds(f"more than {self.max_worlds:,} worlds are consistent with "
                                 f"what player {self.observer + 1} has seen")
         if not isinstance(result, tuple):
-            raise GameError(f"the range walk failed: {WALK_STATUS[result]}")
+            raise GameError(f"the range walk failed ({result!r}: out of memory or a "
+                            f"kernel's history full)")
         found, most = result
         if found.normalised() <= 0.0:
             raise GameError("the strategy gives the history the observer saw no probability")

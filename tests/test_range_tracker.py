@@ -14,7 +14,8 @@ from crystalpick.engine.cardbattle.ranges import private_key
 from crystalpick.engine.cardbattle.smallgames import ply_events
 from crystalpick.engine.game import sample_chance
 from crystalpick.search.range_walk import PolicyStrategy
-from crystalpick.search.ranges import RangeTracker, WalkStopped, origin, range_of
+from crystalpick.search.ranges import (DEFAULT_MAX_WORLDS, RangeTracker, TooManyWorlds,
+                                       WalkStopped, origin, range_of)
 from crystalpick.search.stop import StopFlag
 
 SMALL = ("hidden-3", "boost-3", "ties-3", "reshuffle-2")
@@ -140,6 +141,32 @@ def test_full_size_the_carried_range_equals_the_walk_at_the_first_decisions():
     assert checked == 3
 
 
+@pytest.mark.slow        # about 10 s: the walk on States at thousands of hands
+def test_full_size_the_walk_in_c_equals_the_walk_on_states_through_a_game():
+    """Two sample decks, greedy play: the mover's range of the other carried in C and on
+    States under the same greedy-0.9 strategy agree at the first six decisions (while the
+    walk on States is affordable), a secret choice among them."""
+    game = CardBattle({"deck1": "titas", "deck2": "arsenal"})
+    policy = game.playout_policy()
+    state, chance, trackers, checked = game.setup_state(), random.Random(11), None, 0
+    secret = False
+    while checked < 6:
+        if state.is_chance_node():
+            state.play(sample_chance(state, chance.random()))
+            continue
+        mover = state.current_player()
+        trackers = trackers or [[RangeTracker(state, p, strategy, markov=True) for strategy
+                                 in (PolicyStrategy(policy, 0.1), greedy_share(policy, 0.1))]
+                                for p in (0, 1)]
+        in_c, on_states = (tracker.advance(state) for tracker in trackers[mover])
+        assert sum(p > 0 for p in in_c.probabilities.values()) > 100
+        assert differences(in_c, on_states) < 1e-12
+        secret |= any(p > 0 and chosen for (_, chosen), p in in_c.probabilities.items())
+        checked += 1
+        state.play(policy.playout(state, 1))
+    assert secret, "no secret choice in the ranges compared"
+
+
 def greedy_share(policy, epsilon: float):
     """The bench's opponent model as a plain Python strategy: the policy's move with
     1 - ``epsilon``, every legal move ``epsilon`` / their number."""
@@ -195,7 +222,7 @@ def held_worlds(tracker, state, observer) -> dict:
     return worlds
 
 
-def test_a_stopped_walk_leaves_the_tracker_as_it_was():
+def test_a_stopped_or_too_large_walk_leaves_the_tracker_as_it_was():
     game = CardBattle({"deck1": "titas", "deck2": "arsenal"})
     strategy = PolicyStrategy(game.playout_policy(), 0.1)
     state = next(decisions(game, 3))
@@ -203,7 +230,11 @@ def test_a_stopped_walk_leaves_the_tracker_as_it_was():
     stop.set()
     with pytest.raises(WalkStopped):
         tracker.advance(state, stop)
+    tracker.max_worlds = 1000                 # the first decision holds thousands
+    with pytest.raises(TooManyWorlds):
+        tracker.advance(state)
     stop.clear()
+    tracker.max_worlds = DEFAULT_MAX_WORLDS
     assert differences(tracker.advance(state, stop),
                        range_of(state, 1, strategy, markov=True)) == 0.0
 
