@@ -325,7 +325,7 @@ cdef class Cursor:
 
     cdef int go(self, GameKernel kernel, const int* moves, int length) noexcept nogil:
         """Bring ``kernel`` (the one entered) to its root's position, then ``moves``."""
-        cdef int same = 0, k
+        cdef int same = 0
         cdef void* p
         if length > self.room:
             p = realloc(self.moves, (length + 64) * sizeof(int))
@@ -346,19 +346,19 @@ cdef class Cursor:
         return WALK_DONE
 
 
-cdef int keyed(GameKernel kernel, u64 seen, const int[::1] others, u64* key) noexcept nogil:
+cdef void keyed(GameKernel kernel, u64 seen, const int[::1] others, u64* key) noexcept nogil:
     """A world's merge key: position, observer's record, each of ``others``' set."""
     cdef Py_ssize_t k
     key[0], key[1] = kernel.hash_key(), seen
     for k in range(others.shape[0]):
         key[2 + k] = kernel.information_set_key(others[k])
-    return 0
 
 
-cdef int expand(Cursor cursor, GameKernel kernel, Worlds layer, long long i, Worlds following, Worlds found,
-                int observer, const u64[::1] beginnings, u64 target, const int[::1] others,
-                PolicyStrategy strategy, long long max_worlds, int* moves,
-                double* chances, u64* key, long long room) noexcept nogil:
+cdef int expand(Cursor cursor, GameKernel kernel, Worlds layer, long long i,
+                Worlds following, Worlds found, int observer, const u64[::1] beginnings,
+                u64 target, const int[::1] others, PolicyStrategy strategy,
+                long long max_worlds, int* moves, double* chances, u64* key,
+                long long room) noexcept nogil:
     """World ``i`` of ``layer`` into ``found`` if its record is the true one, else its
     children whose records begin it into ``following``, weighted. ``moves`` and ``chances``
     hold ``room`` entries (at least the world's move count)."""

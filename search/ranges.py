@@ -13,11 +13,11 @@ futures and their strategy are the same), so the work is the number of worlds co
 the observer's record (8,568 hands at the first decision of two ``titas`` decks), not of
 histories (18·17·16·15·14). ``RangeTracker`` carries the worlds from one decision to the
 next, so a game's ranges cost the plies played, not the game so far at every decision.
-Game-agnostic: the game's
-``Ranges`` feature only names the private states; the worlds are kernel states (a fast
-implementation), walked in C with no Python call per world for a ``PolicyStrategy``
-(range_walk.pyx: well under a second a decision at full size). Exact: it equals the exact solver's reach probabilities on the small
-configurations (tests/test_ranges.py); docs/research/cardbattle-ranges.md has its cost.
+Game-agnostic: the game's ``Ranges`` feature only names the private states; the worlds are
+kernel states (a fast implementation), walked in C with no Python call per world for a
+``PolicyStrategy`` (range_walk.pyx: well under a second a decision at full size). Exact: it
+equals the exact solver's reach probabilities on the small configurations
+(tests/test_ranges.py); docs/research/cardbattle-ranges.md has its cost.
 """
 from __future__ import annotations
 
@@ -67,8 +67,9 @@ def range_of(state, observer: int, strategy: Strategy, player: int | None = None
     """The range of ``player`` (default: the observer's opponent in a two-player game) as
     ``observer`` knows it in ``state``, the other players moving by ``strategy``;
     :class:`TooManyWorlds` past ``max_worlds`` worlds at one ply. ``markov``: the strategy
-    reads only the mover's observation now (:class:`RangeTracker`). A walk from the
-    origin: :class:`RangeTracker` once."""
+    reads only the mover's observation now (:class:`RangeTracker`); ``stop``: a StopFlag
+    that abandons the walk (:class:`WalkStopped`). A walk from the origin:
+    :class:`RangeTracker` once."""
     return RangeTracker(state, observer, strategy, player, max_worlds,
                         markov).advance(state, stop)
 
