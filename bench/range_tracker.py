@@ -2,17 +2,19 @@
 other player's range (issue 43, item 3) pays per decision at full size.
 
     python bench/range_tracker.py [--deck A --deck B] [--games 2] [--epsilon 0.1]
-        [--scratch SECONDS] [--seed N]
+        [--scratch SECONDS] [--python] [--seed N]
 
 Both players play greedy (the playout policy's choice, the same in C as
 ``CardBattle.greedy_move``); chance draws from --seed. At each decision the player to move
 carries the range of the other (``search/ranges.py`` ``RangeTracker``, ``markov``: the
 strategy reads only the mover's observation) under the strategy greedy with probability
-1 - --epsilon and uniform over the legal moves with --epsilon. Prints, per game and in all,
-the seconds per decision (mean and worst) and the worlds held at most. With --scratch S it
-also walks from the deal (``range_of``) at each decision until one takes more than S
-seconds, and checks the two ranges agree to 1e-12. Measurements, not assertions: the
-machine may be busy. docs/research/cardbattle-ranges.md has the figures.
+1 - --epsilon and uniform over the legal moves with --epsilon: a ``PolicyStrategy``, so the
+walk runs in C (``search/range_walk.pyx``); with --python the same strategy as a Python
+callable, walked on States (any strategy's way). Prints, per game and in all, the seconds
+per decision (mean and worst) and the worlds held at most. With --scratch S it also walks
+from the deal (``range_of``) at each decision until one takes more than S seconds, and
+checks the two ranges agree to 1e-12. Measurements, not assertions: the machine may be
+busy. docs/research/cardbattle-ranges.md has the figures.
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import statistics
 import time
 
 from crystalpick.engine import get_game, sample_chance
+from crystalpick.search.range_walk import PolicyStrategy
 from crystalpick.search.ranges import RangeTracker, range_of
 from crystalpick.search.seeds import derive_seed
 
@@ -36,10 +39,11 @@ def cheap_strategy(policy, epsilon: float):
     return strategy
 
 
-def play_game(game, seed: int, epsilon: float, scratch: float | None) -> dict:
+def play_game(game, seed: int, epsilon: float, scratch: float | None,
+              python: bool) -> dict:
     """One greedy game with both players' ranges carried; the seconds of each advance."""
     policy = game.playout_policy()
-    strategy = cheap_strategy(policy, epsilon)
+    strategy = (cheap_strategy if python else PolicyStrategy)(policy, epsilon)
     chance = random.Random(seed)
     state = game.setup_state()
     trackers = [RangeTracker(state, p, strategy, markov=True) for p in (0, 1)]
@@ -75,16 +79,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--epsilon", type=float, default=0.1)
     parser.add_argument("--scratch", type=float, default=None)
+    parser.add_argument("--python", action="store_true",
+                        help="the strategy as a Python callable: the walk on States")
     parser.add_argument("--seed", type=int, default=None)
     args = parser.parse_args()
     seed = random.SystemRandom().randrange(2**32) if args.seed is None else args.seed
     decks = args.deck or ["titas", "arsenal"]
     print(f"seed {seed}; {decks[0]} against {decks[1]}; greedy with {1 - args.epsilon:g}, "
-          f"uniform with {args.epsilon:g}", flush=True)
+          f"uniform with {args.epsilon:g}; walk {'on States' if args.python else 'in C'}",
+          flush=True)
     game = get_game("cardbattle", {"deck1": decks[0], "deck2": decks[1]})
     every, held = [], []
     for number in range(args.games):
-        result = play_game(game, derive_seed(seed, "game", number), args.epsilon, args.scratch)
+        result = play_game(game, derive_seed(seed, "game", number), args.epsilon,
+                           args.scratch, args.python)
         report(f"game {number + 1}", result["seconds"], result["worlds"])
         if result["scratch"]:
             pairs = list(zip(result["seconds"], result["scratch"]))

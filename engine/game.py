@@ -591,6 +591,18 @@ class KernelState(State):
     def hash_key(self) -> int:
         return self.kernel.key
 
+    def played_on(self, moves: list[int]) -> "State":
+        """A clone with ``moves`` played by the kernel alone, noted in the move log: moves a
+        walk in C found legal (search/ranges.py holds thousands of such worlds), without
+        :meth:`play`'s checks or a log start read per clone (this state keeps it)."""
+        if self._played is None and self._start is None:
+            self._start = self.position()
+        twin = self.clone()
+        for move in moves:
+            twin._played = (twin._played, move, twin.move_record(move))
+            twin.kernel.play(move)
+        return twin
+
     def to_position(self):
         return self.kernel.to_position()
 

@@ -13,10 +13,11 @@ futures and their strategy are the same), so the work is the number of worlds co
 the observer's record (8,568 hands at the first decision of two ``titas`` decks), not of
 histories (18·17·16·15·14). ``RangeTracker`` carries the worlds from one decision to the
 next, so a game's ranges cost the plies played, not the game so far at every decision.
-Game-agnostic: the game's
-``Ranges`` feature only names the private states; the worlds are kernel states (a fast
-implementation). Exact: it equals the exact solver's reach probabilities on the small
-configurations (tests/test_ranges.py); docs/research/cardbattle-ranges.md has its cost.
+Game-agnostic: the game's ``Ranges`` feature only names the private states; the worlds are
+kernel states (a fast implementation), walked in C with no Python call per world for a
+``PolicyStrategy`` (range_walk.pyx: well under a second a decision at full size). Exact: it
+equals the exact solver's reach probabilities on the small configurations
+(tests/test_ranges.py); docs/research/cardbattle-ranges.md has its cost.
 """
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ from typing import Callable, Hashable, Mapping
 import numpy as np
 
 from crystalpick.engine import GameError, Ranges, require
-from .range_walk import children
+from .range_walk import (WALK_STOPPED, WALK_TOO_MANY, PolicyStrategy, Worlds, children,
+                         walk)
 
 # The strategy searched: the mover's probability for each legal move of a state, read from
 # the mover's information set only.
@@ -37,6 +39,10 @@ DEFAULT_MAX_WORLDS = 200_000
 
 class TooManyWorlds(GameError):
     """More worlds are consistent with the observer's record than the walk may hold."""
+
+
+class WalkStopped(GameError):
+    """The stop flag was set during :meth:`RangeTracker.advance`; the tracker is as it was."""
 
 
 @dataclass(frozen=True)
@@ -56,14 +62,16 @@ def origin(state):
 
 
 def range_of(state, observer: int, strategy: Strategy, player: int | None = None,
-             max_worlds: int = DEFAULT_MAX_WORLDS, markov: bool = False) -> Range:
+             max_worlds: int = DEFAULT_MAX_WORLDS, markov: bool = False,
+             stop=None) -> Range:
     """The range of ``player`` (default: the observer's opponent in a two-player game) as
     ``observer`` knows it in ``state``, the other players moving by ``strategy``;
     :class:`TooManyWorlds` past ``max_worlds`` worlds at one ply. ``markov``: the strategy
-    reads only the mover's observation now (:class:`RangeTracker`). A walk from the
-    origin: :class:`RangeTracker` once."""
+    reads only the mover's observation now (:class:`RangeTracker`); ``stop``: a StopFlag
+    that abandons the walk (:class:`WalkStopped`). A walk from the origin:
+    :class:`RangeTracker` once."""
     return RangeTracker(state, observer, strategy, player, max_worlds,
-                        markov).advance(state)
+                        markov).advance(state, stop)
 
 
 class RangeTracker:
@@ -76,7 +84,11 @@ class RangeTracker:
     their sets multiply with every hidden draw (past 200,000 worlds by the third decision).
     ``markov`` says the strategy reads only the mover's observation now (the greedy player,
     a playout policy): then the position is all that matters, and the worlds are the
-    private states, a few thousand."""
+    private states, a few thousand.
+
+    A :class:`~crystalpick.search.range_walk.PolicyStrategy` on a fast state walks in C
+    (range_walk.pyx ``walk``: no State and no Python call per world, without the GIL, stopped
+    by a stop flag); any other strategy is called per world on States."""
 
     def __init__(self, state, observer: int, strategy: Strategy, player: int | None = None,
                  max_worlds: int = DEFAULT_MAX_WORLDS, markov: bool = False):
@@ -93,27 +105,32 @@ class RangeTracker:
         start = origin(state)
         self._origin = start.hash_key()
         self._moves: list[int] = []
-        # The worlds whose observer record is the true one so far: key -> (world, weight).
-        self._held: dict = {None: (start, 1.0)}
+        # The worlds whose observer record is the true one so far: key -> (world, weight);
+        # in C (``_fast``), ``_held`` are the worlds as moves from the States ``_roots``.
+        self._fast = (isinstance(strategy, PolicyStrategy)
+                      and getattr(start, "kernel", None) is not None)
+        self._held = Worlds(2 + len(self.others)) if self._fast else {None: (start, 1.0)}
+        self._roots = [start]
+        if self._fast:
+            self._held.hold(0, 1.0)
 
-    def advance(self, state) -> Range:
+    def advance(self, state, stop=None) -> Range:
         """The range in ``state``, a later state of the same game (its moves extend those
-        of the last state advanced to); the worlds are kept for the next call."""
+        of the last state advanced to); the worlds are kept for the next call.
+        :class:`WalkStopped` once ``stop`` (a search/stop.pyx StopFlag) is set."""
         moves = state.played_moves()
         if moves[:len(self._moves)] != self._moves or origin(state).hash_key() != self._origin:
             raise GameError("the state does not continue the game the range was carried "
                             "through: start a new range for it")
         beginnings = state.information_state_prefix_keys(self.observer)
-        found, most = self._walk(np.unique(np.array(beginnings, dtype=np.uint64)),
-                                 beginnings[-1])
-        total = sum(weight for _, weight in found.values())
-        if total <= 0.0:
-            raise GameError("the strategy gives the history the observer saw no probability")
-        self._held = {key: (world, weight / total) for key, (world, weight) in found.items()}
+        sorted_keys = np.unique(np.array(beginnings, dtype=np.uint64))
+        if self._fast:
+            weighted, most = self._walk_in_c(sorted_keys, beginnings[-1], stop)
+        else:
+            weighted, most = self._walk_states(sorted_keys, beginnings[-1], stop)
         self._moves = moves
         probabilities = {key: 0.0 for key in self.game.private_states(state, self.player)}
-        for world, weight in self._held.values():
-            key = self.game.private_state(world, self.player)
+        for key, weight in weighted:
             probabilities[key] = probabilities.get(key, 0.0) + weight
         return Range(self.player, probabilities, most)
 
@@ -123,9 +140,57 @@ class RangeTracker:
         range instead of uniformly. The tracker's own states: clone one before playing on it.
         Each is where its record first equals the true one: another player's secret move
         that the record shows is made in it, weighted by ``strategy``."""
+        if self._fast:
+            self._materialise()
+            return list(zip(self._roots, self._held.weights()))
         return [(world, weight) for world, weight in self._held.values()]
 
-    def _walk(self, beginnings: np.ndarray, target: int) -> tuple[dict, int]:
+    def _walk_states(self, beginnings: np.ndarray, target: int, stop) -> tuple[list, int]:
+        """The walk on States (any strategy); the private states found, weighted."""
+        found, most = self._walk(beginnings, target, stop)
+        total = sum(weight for _, weight in found.values())
+        if total <= 0.0:
+            raise GameError("the strategy gives the history the observer saw no probability")
+        self._held = {key: (world, weight / total) for key, (world, weight) in found.items()}
+        return [(self.game.private_state(world, self.player), weight)
+                for world, weight in self._held.values()], most
+
+    def _walk_in_c(self, beginnings: np.ndarray, target: int, stop) -> tuple[list, int]:
+        """range_walk.pyx's walk from the held worlds; each found world's private state is
+        read from its root State with the root's kernel at the world (the card battle's
+        reads the kernel's position)."""
+        kernels = [root.kernel for root in self._roots]
+        result = walk(kernels, self._held, self.observer, beginnings, target,
+                      np.array(self.others, dtype=np.intc), self.strategy, self.max_worlds,
+                      stop)
+        if result == WALK_STOPPED:
+            raise WalkStopped("the range walk was stopped")
+        if result == WALK_TOO_MANY:
+            raise TooManyWorlds(f"more than {self.max_worlds:,} worlds are consistent with "
+                                f"what player {self.observer + 1} has seen")
+        if not isinstance(result, tuple):
+            raise GameError(f"the range walk failed ({result!r}: out of memory or a "
+                            f"kernel's history full)")
+        found, most = result
+        if found.normalised() <= 0.0:
+            raise GameError("the strategy gives the history the observer saw no probability")
+        self._held = found
+        roots, weights = found.roots(), found.weights()
+        weighted = [(self.game.private_state(self._roots[roots[i]], self.player), weights[i])
+                    for i in found.positioned(kernels)]
+        return weighted, most
+
+    def _materialise(self) -> None:
+        """Each held world of the C walk as a State of its own (``played_on`` its root),
+        held as a root with no moves, so the next walk starts from them."""
+        held, roots = Worlds(self._held.width), []
+        for i, (root, weight) in enumerate(zip(self._held.roots(), self._held.weights())):
+            moves = self._held.moves(i)
+            roots.append(self._roots[root].played_on(moves) if moves else self._roots[root])
+            held.hold(i, weight)
+        self._roots, self._held = roots, held
+
+    def _walk(self, beginnings: np.ndarray, target: int, stop=None) -> tuple[dict, int]:
         """From the held worlds, ply by ply, keep the children whose observer record
         begins the true one (its key is among ``beginnings``, sorted: range_walk.pyx finds
         them in C), weighted by chance and the others' ``strategy``, merged where the
@@ -135,6 +200,8 @@ class RangeTracker:
         observer, layer, found, most = self.observer, self._held, {}, 1
         others = tuple(self.others)
         while layer:
+            if stop is not None and stop.is_set():
+                raise WalkStopped("the range walk was stopped")
             following: dict = {}
             for key, (world, weight) in layer.items():
                 seen = world.information_state_key(observer) if key is None else key[1]

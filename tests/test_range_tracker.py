@@ -10,9 +10,13 @@ import pytest
 
 from crystalpick.engine import GameError
 from crystalpick.engine.cardbattle import CardBattle
+from crystalpick.engine.cardbattle.ranges import private_key
 from crystalpick.engine.cardbattle.smallgames import ply_events
 from crystalpick.engine.game import sample_chance
-from crystalpick.search.ranges import RangeTracker, range_of
+from crystalpick.search.range_walk import PolicyStrategy
+from crystalpick.search.ranges import (DEFAULT_MAX_WORLDS, RangeTracker, TooManyWorlds,
+                                       WalkStopped, origin, range_of)
+from crystalpick.search.stop import StopFlag
 
 SMALL = ("hidden-3", "boost-3", "ties-3", "reshuffle-2")
 
@@ -135,3 +139,119 @@ def test_full_size_the_carried_range_equals_the_walk_at_the_first_decisions():
         if checked == 3:
             break
     assert checked == 3
+
+
+@pytest.mark.slow        # about 10 s: the walk on States at thousands of hands
+def test_full_size_the_walk_in_c_equals_the_walk_on_states_through_a_game():
+    """Two sample decks, greedy play: the mover's range of the other carried in C and on
+    States under the same greedy-0.9 strategy agree at the first six decisions (while the
+    walk on States is affordable), a secret choice among them."""
+    game = CardBattle({"deck1": "titas", "deck2": "arsenal"})
+    policy = game.playout_policy()
+    state, chance, trackers, checked = game.setup_state(), random.Random(11), None, 0
+    secret = False
+    while checked < 6:
+        if state.is_chance_node():
+            state.play(sample_chance(state, chance.random()))
+            continue
+        mover = state.current_player()
+        trackers = trackers or [[RangeTracker(state, p, strategy, markov=True) for strategy
+                                 in (PolicyStrategy(policy, 0.1), greedy_share(policy, 0.1))]
+                                for p in (0, 1)]
+        in_c, on_states = (tracker.advance(state) for tracker in trackers[mover])
+        assert sum(p > 0 for p in in_c.probabilities.values()) > 100
+        assert differences(in_c, on_states) < 1e-12
+        secret |= any(p > 0 and chosen for (_, chosen), p in in_c.probabilities.items())
+        checked += 1
+        state.play(policy.playout(state, 1))
+    assert secret, "no secret choice in the ranges compared"
+
+
+def greedy_share(policy, epsilon: float):
+    """The bench's opponent model as a plain Python strategy: the policy's move with
+    1 - ``epsilon``, every legal move ``epsilon`` / their number."""
+    def strategy(state):
+        moves = state.legal_moves()
+        shares = {move: epsilon / len(moves) for move in moves}
+        shares[policy.playout(state, 1)] += 1.0 - epsilon
+        return shares
+    return strategy
+
+
+@pytest.mark.parametrize("name", SMALL)
+@pytest.mark.parametrize("markov", (True, False))
+def test_the_walk_in_c_equals_the_walk_on_states(name, markov):
+    """A PolicyStrategy walks in C (range_walk.pyx ``walk``); the same strategy as a Python
+    callable walks on States: at every decision both carried ranges agree, and so do the
+    worlds held (their positions, records and weights)."""
+    game = CardBattle().small_configuration(name)
+    policy = game.playout_policy()
+    fast, slow = PolicyStrategy(policy, 0.2), greedy_share(policy, 0.2)
+    compared = 0
+    for seed in range(2):
+        trackers = None
+        for state in decisions(game, seed):
+            trackers = trackers or [[RangeTracker(state, p, strategy, markov=markov)
+                                     for strategy in (fast, slow)] for p in (0, 1)]
+            for observer in (0, 1):
+                in_c, on_states = (t.advance(state) for t in trackers[observer])
+                assert trackers[observer][0]._fast and not trackers[observer][1]._fast
+                assert differences(in_c, on_states) < 1e-12
+                assert in_c.worlds == on_states.worlds
+                held = [held_worlds(t, state, observer) for t in trackers[observer]]
+                assert held[0].keys() == held[1].keys()
+                assert max(abs(held[0][k] - held[1][k]) for k in held[0]) < 1e-12
+                compared += sum(p > 0 for p in in_c.probabilities.values()) > 1
+    assert compared >= 5, "too few uncertain ranges compared"
+
+
+def held_worlds(tracker, state, observer) -> dict:
+    """The tracker's worlds' weights by (position, observer's key), each checked to hold the
+    observer's true record and a move log that replays to it from the origin."""
+    worlds, start = {}, origin(state).hash_key()
+    for world, weight in tracker.worlds():
+        replayed = origin(world)
+        assert replayed.hash_key() == start
+        for move in world.played_moves():
+            replayed.play(move)
+        assert replayed.hash_key() == world.hash_key()
+        seen = world.information_state_key(observer)
+        assert seen == state.information_state_key(observer)
+        key = (world.hash_key(), seen)
+        worlds[key] = worlds.get(key, 0.0) + weight
+    return worlds
+
+
+def test_a_stopped_or_too_large_walk_leaves_the_tracker_as_it_was():
+    game = CardBattle({"deck1": "titas", "deck2": "arsenal"})
+    strategy = PolicyStrategy(game.playout_policy(), 0.1)
+    state = next(decisions(game, 3))
+    tracker, stop = RangeTracker(state, 1, strategy, markov=True), StopFlag()
+    stop.set()
+    with pytest.raises(WalkStopped):
+        tracker.advance(state, stop)
+    tracker.max_worlds = 1000                 # the first decision holds thousands
+    with pytest.raises(TooManyWorlds):
+        tracker.advance(state)
+    stop.clear()
+    tracker.max_worlds = DEFAULT_MAX_WORLDS
+    assert differences(tracker.advance(state, stop),
+                       range_of(state, 1, strategy, markov=True)) == 0.0
+
+
+def test_the_kernels_private_state_is_the_positions():
+    """The card kernel reads a world's private state in C (``Kernel.private_key``, what
+    ``private_state`` of a fast state answers): the same key as the position's, secret
+    choices included, at every ply of random games."""
+    secret = 0
+    for decks in (("titas", "arsenal"), ("mista", "alianca")):
+        game = CardBattle({"deck1": decks[0], "deck2": decks[1]})
+        for seed in range(4):
+            rng, state = random.Random(seed), game.setup_state()
+            while not state.is_terminal():
+                for player in (0, 1):
+                    key = state.kernel.private_key(player)
+                    assert key == private_key(state.to_position(), player)
+                    secret += key[1] != 0
+                state.play(rng.choice(state.legal_moves()))
+    assert secret, "no secret choice met"

@@ -109,6 +109,9 @@ class CardBattle(Game, DeckBuilding, GreedyPolicy, TunedSearch, Ranges):
 
     def private_state(self, state, player: int):
         """(hand, creature chosen in secret or 0), card numbers in increasing order."""
+        kernel = getattr(state, "kernel", None)
+        if kernel is not None:                  # the fast state's, read in C
+            return kernel.private_key(player)
         return private_key(state.to_position(), player)
 
     def private_states(self, state, player: int) -> tuple:

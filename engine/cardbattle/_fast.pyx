@@ -1010,6 +1010,17 @@ cdef class Kernel(GameKernel):
     def result(self):
         return self.s.c.result
 
+    def private_key(self, int player):
+        """ranges.py ``private_key`` of this position without making a Position: a range
+        reads it at every world it holds (indices are in card-number order)."""
+        cdef Core* c = &self.s.c
+        cdef int i, count = self.s.d.count[player]
+        hand = tuple([self.s.d.number[player][i] for i in range(count)
+                      if (c.hand[player] >> i) & 1])
+        if c.phase == CHOOSE and c.chosen[player] >= 0:
+            return hand, self.s.d.number[player][c.chosen[player]]
+        return hand, 0
+
     def random_playouts(self, long long games, u64 seed):
         """(plies, [P1 wins, P2 wins, draws]) of ``games`` random games from here, in C."""
         cdef long long results[3]
