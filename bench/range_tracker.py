@@ -29,21 +29,13 @@ from crystalpick.search.ranges import RangeTracker, range_of
 from crystalpick.search.seeds import derive_seed
 
 
-def cheap_strategy(policy, epsilon: float):
-    """Greedy with probability 1 - ``epsilon``, uniform with ``epsilon``."""
-    def strategy(state):
-        moves = state.legal_moves()
-        shares = {move: epsilon / len(moves) for move in moves}
-        shares[policy.playout(state, 1)] += 1.0 - epsilon
-        return shares
-    return strategy
-
-
 def play_game(game, seed: int, epsilon: float, scratch: float | None,
               python: bool) -> dict:
     """One greedy game with both players' ranges carried; the seconds of each advance."""
     policy = game.playout_policy()
-    strategy = (cheap_strategy if python else PolicyStrategy)(policy, epsilon)
+    strategy = PolicyStrategy(policy, epsilon)
+    if python:      # the same probabilities through a Python call: the walk on States
+        strategy = strategy.__call__
     chance = random.Random(seed)
     state = game.setup_state()
     trackers = [RangeTracker(state, p, strategy, markov=True) for p in (0, 1)]

@@ -451,6 +451,16 @@ cdef class MCCFR:
         self.stack_size = size
         return True
 
+    cdef long long push(self, long long n) noexcept nogil:
+        """Room on the walk's stack for a decision of ``n`` moves (their strategy, then
+        their values); its first index, or -1 (``aborted``: no moves, or out of memory)."""
+        cdef long long top = self.stack_top
+        if n <= 0 or not self.reserve(2 * n):
+            self.aborted = self.out_of_memory = True
+            return -1
+        self.stack_top += 2 * n
+        return top
+
     cdef inline double weight(self) noexcept nogil:
         """An iteration's weight in the regrets and averages: its number with ``linear``
         (Linear CFR, Brown and Sandholm 2019: early, poor strategies fade), else 1."""
@@ -507,11 +517,9 @@ cdef class MCCFR:
         else:
             n = self.load_moves()
             index = self.create(key, n) if n > 0 else UNTRACKED
-        top = self.stack_top
-        if n <= 0 or not self.reserve(2 * n):
-            self.aborted = self.out_of_memory = True
+        top = self.push(n)
+        if top < 0:
             return 0.0
-        self.stack_top += 2 * n
         if index != UNTRACKED:
             first = self.table[index].first
             s = &self.slots[first]
@@ -575,11 +583,9 @@ cdef class MCCFR:
             for k in range(n):
                 self.moves[k] = k
             index = self.create(key, n)
-        top = self.stack_top
-        if not self.reserve(2 * n):
-            self.aborted = self.out_of_memory = True
+        top = self.push(n)
+        if top < 0:
             return 0.0
-        self.stack_top += 2 * n
         if index != UNTRACKED:
             first = self.table[index].first
             s = &self.slots[first]
