@@ -430,16 +430,19 @@ class State(ABC):
         raise GameError(f"{self.game.name} has no hidden information: every player sees the "
                         f"whole state, so there is nothing to sample")
 
-    def knowing_kernel(self, player: int, seed: int, beliefs=None) -> "KnowingKernel":
+    def knowing_kernel(self, player: int, seed: int, beliefs=None,
+                       own_range=None) -> "KnowingKernel":
         """A fresh search kernel of this position (no history below it) whose
         ``determinize(player)`` draws only worlds that ``player``'s information state
         allows, drawn from ``seed``: with moves played since the state was made, everything
         they saw in them (a game with hidden information overrides this to read its
         record), else their observation (this default: what a bare view allows, and all a
         perfect-information game has to know). ``beliefs``, the other player's range
-        (``{private state: probability}``, search/ranges.py), makes the draws follow it:
-        only a game with the Ranges feature can take one."""
-        if beliefs is not None:
+        (``{private state: probability}``, search/ranges.py), makes the draws follow it, and
+        ``own_range``, the player's own as the other player knows it, makes the kernel's
+        determinize for the other player follow that: only a game with the Ranges feature
+        can take one."""
+        if beliefs is not None or own_range is not None:
             raise GameError(f"{self.game.name} has no ranges to draw worlds from")
         return KnowingKernel(self.game.parse_position(self.position()).search_kernel())
 

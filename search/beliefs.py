@@ -10,7 +10,12 @@ the tracker merges worlds by position (``markov``): a few thousand hands at full
 in C (``PolicyStrategy``: 0.08 s a decision on average at full size, docs/research/
 cardbattle-ranges.md).
 A range needs the game's history from a state both players know in full (the deal of a
-game record); a position given alone has none, and the search draws from the view."""
+game record); a position given alone has none, and the search draws from the view.
+
+A searcher may also ask for its own player's range as the other player knows it (re-solving
+with both ranges: search/mccfr.pyx ``public``): the walk holds the other player's hidden
+cards as they are, but what it gives does not depend on them, since the model reads only the
+mover's observation and each player draws from their own deck (tests/test_beliefs.py)."""
 from __future__ import annotations
 
 from crystalpick.engine import GameError, Ranges, provides

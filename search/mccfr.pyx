@@ -37,7 +37,14 @@ given as a bare view, or a game record that starts from a full position), each i
 first redraws it with the kernel's ``determinize`` (uniform over what the player's view
 allows), or with the playout policy's where there is one (conditioned on what it inferred of
 the other player's play, as ISMCTS's ``infer``): the search is then of the game from that
-view, as ISMCTS's is. Deterministic for a given seed.
+view, as ISMCTS's is. With ``public`` each iteration also redraws the root player's own
+hidden part, from the other player's view: always where it updates the other player, half
+the time where it updates the root player (the other half keeps the real one, whose
+information set is the one asked), so the other player's regrets are those against every
+hand they must allow the root player, not against the real one (re-solving from the public
+state with both players' ranges), and the root player's stay unbiased per information set (a
+hand's sampling weight is the same wherever its information set is met); the root's average
+strategy is then taken where the root player is updated. Deterministic for a given seed.
 """
 from libc.stdlib cimport malloc, realloc, free
 
@@ -87,6 +94,7 @@ cdef class MCCFR:
     cdef readonly int root_player
     cdef readonly double tremble        # every current strategy's uniform share
     cdef readonly bint determinizes     # each iteration redraws what the root hides
+    cdef readonly bint public           # ... and the root player's own, from the other's view
     cdef readonly int horizon           # decisions walked before a playout
     cdef PlayoutPolicy policy           # ... by the game's playout moves estimates the rest
                                         # (and its determinize redraws a view's hidden part)
@@ -136,7 +144,7 @@ cdef class MCCFR:
     def __init__(self, GameKernel kernel, int root_player, unsigned long long seed=0,
                  long long max_infosets=2_000_000, double tremble=0.0, bint linear=True,
                  int horizon=0, PlayoutPolicy policy=None, LeafValues leaves=None,
-                 double epsilon=0.0, int continuations=1):
+                 double epsilon=0.0, int continuations=1, bint public=False):
         if root_player not in (0, 1):
             raise ValueError(f"root player must be 0 or 1, got {root_player}")
         if not 0.0 <= tremble < 1.0:
@@ -174,6 +182,7 @@ cdef class MCCFR:
         self.root_hash = kernel.hash_key()
         self.probe_root(seed)
         self.root_set = set_key(self.keys[self.key_count - 1], root_player)
+        self.check_public(public)
         self.table_size = 4096
         self.slot_capacity = 16384
         self.buffer_size = 256
@@ -291,6 +300,17 @@ cdef class MCCFR:
             self.add_key(twin.information_set_key(self.root_player))
         if twin.player() != self.root_player:
             raise ValueError("the root player's decision is not reached from this view")
+
+    cdef void check_public(self, bint public):
+        """``public`` needs a position that hides something from each player."""
+        cdef u64 probe = self.rng ^ 0x5851F42D4C957F2DULL
+        cdef GameKernel twin
+        if public:
+            twin = <GameKernel>self.kernel.clone()
+            if not self.determinizes or twin.determinize(1 - self.root_player, &probe) != 0:
+                raise ValueError("public needs a position that hides something from both "
+                                 "players")
+        self.public = public
 
     # -- the table of information sets -------------------------------------------------------
 
@@ -427,6 +447,8 @@ cdef class MCCFR:
             self.policy.determinize(self.kernel, self.root_player, &self.rng)
         elif self.determinizes:
             self.kernel.determinize(self.root_player, &self.rng)
+        if self.public and (update != self.root_player or random_unit(&self.rng) < 0.5):
+            self.kernel.determinize(1 - self.root_player, &self.rng)
         self.walk(update, 0, 0)
         self.stack_top = 0
         return self.unwind(base, not self.out_of_memory)
@@ -561,6 +583,9 @@ cdef class MCCFR:
             for k in range(n):
                 s[k].regret += r * (self.values[top + n + k] - node)
             if key == self.root_set:
+                if self.public:             # the real hand is kept only when updating it
+                    for k in range(n):
+                        s[k].average += r * self.values[top + k]
                 self.reached += 1
                 for k in range(n):
                     s[k].visits += 1

@@ -118,3 +118,67 @@ def test_mccfr_refuses_a_range_it_cannot_use(spec):
     parsed = parse_spec(spec)
     with pytest.raises(OptionError, match="range"):
         make_engine(parsed.name, **parsed.options)
+
+
+def replayed(game, moves):
+    state = game.setup_state()
+    for move in moves:
+        state.play(state.parse_move(move))
+    return state
+
+
+def swapped_p2_deal():
+    """P1 to choose a creature in secret (hidden-3, seed 1), and the same history with one
+    card of P2's deal swapped for one still in P2's deck: nothing P1 sees differs."""
+    game = CardBattle(seed=1).small_configuration("hidden-3")
+    moves = ["draw:1", "draw:3", "draw:13", "draw:11", "keep", "keep", "toss:P2",
+             "call:ataque"]
+    real = replayed(game, moves)
+    other = replayed(game, [move.replace("draw:13", "draw:12") for move in moves])
+    assert real.current_player() == 0 and "phase=choose" in real.position()
+    assert real.observation_string(0) == other.observation_string(0)
+    assert real.to_position().seats[1].hand != other.to_position().seats[1].hand
+    return real, other
+
+
+def test_a_players_own_range_as_the_other_knows_it_ignores_the_others_hidden_cards():
+    """What a searcher may ask (search/beliefs.py): P1's range as P2 knows it, walked with
+    P2's real hand held, is the same whichever hand P2 really holds."""
+    real, other = swapped_p2_deal()
+    ranges = [Beliefs().range_of(state, 1).probabilities for state in (real, other)]
+    assert len([p for p in ranges[0].values() if p > 0]) >= 2
+    assert ranges[0].keys() == ranges[1].keys()
+    assert all(abs(ranges[0][key] - ranges[1][key]) < 1e-12 for key in ranges[0])
+
+
+def test_the_other_players_redraws_follow_the_own_range():
+    """knowing_kernel's own_range: the kernel's determinize for the other player draws the
+    searching player's hand by it (mccfr public with range=true), leaving its draws for the
+    searching player as they were."""
+    real, _ = swapped_p2_deal()
+    own = Beliefs().range_of(real, 1).probabilities
+    skewed = {key: p * (3.0 if i == 0 else 1.0) for i, (key, p) in enumerate(own.items())}
+    total = sum(skewed.values())
+    skewed = {key: p / total for key, p in skewed.items()}
+    kernel = real.knowing_kernel(0, 1, own_range=skewed).kernel
+    drawn = Counter(tuple(sorted(kernel.determinized(1, seed).to_position().seats[0].hand))
+                    for seed in range(DRAWS))
+    for hand, p in as_hands(skewed).items():
+        assert abs(drawn[hand] / DRAWS - p) < 0.015, (hand, p, drawn)
+    plain = real.knowing_kernel(0, 1).kernel
+    assert [kernel.determinized(0, seed).to_position() for seed in range(20)] == \
+        [plain.determinized(0, seed).to_position() for seed in range(20)]
+
+
+def test_with_public_the_view_search_redraws_the_own_hand_by_its_range():
+    game = CardBattle(seed=2).small_configuration("ties-3")
+    state = [s.clone() for s, _ in zip(greedy_decisions(game, 0), range(4))][-1]
+    observer = state.current_player()
+    own, other = game.player_names[observer], game.player_names[1 - observer]
+    for options, said in (({"range": True}, f"by {own}'s range as {other} knows it"),
+                          ({}, f"by {other}'s view")):
+        engine = make_engine("mccfr", root="view", horizon=1, public=True, seed=5, **options)
+        engine.analyse(state, Limits(simulations=200), None, observer, 1)
+        assert f"{own}'s own hand redrawn for {other} too, {said}" in \
+            engine.assumed_range(state, observer, 3).method
+        assert (engine.own is not None) == bool(options)

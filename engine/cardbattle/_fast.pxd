@@ -86,12 +86,12 @@ cdef class Kernel(GameKernel):
     cdef KState s
     cdef bytearray data                       # owns s.d: the rules and cards never change
     cdef object cardset
-    # know_hands: determinize(known_player) draws the other hand from known (what that
-    # player's record allows, knowledge.py; or a range's hands, by known_cumulative's weights)
-    # while the other's unseen cards are known_unseen; clones share the hands' buffer.
-    cdef bytes known_buffer
-    cdef const u64* known
-    cdef const double* known_cumulative     # NULL: every hand as likely
-    cdef int known_index(self, u64* rng) noexcept nogil
-    cdef int known_count, known_player
-    cdef u64 known_unseen
+    # know_hands(p): determinize(p) draws the other hand from known[p] (what p's record
+    # allows, knowledge.py; or a range's hands, by known_cumulative[p]'s weights) while the
+    # other's unseen cards are known_unseen[p]; clones share the hands' buffers.
+    cdef tuple known_buffers
+    cdef const u64* known[2]
+    cdef const double* known_cumulative[2]  # NULL: every hand as likely
+    cdef int known_index(self, int player, u64* rng) noexcept nogil
+    cdef int known_count[2]
+    cdef u64 known_unseen[2]

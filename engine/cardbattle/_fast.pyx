@@ -880,10 +880,10 @@ cdef class Kernel(GameKernel):
             record(&self.s, p)
         push_history(&self.s)
         determinize_state(&self.s, player, rng)
-        if self.known_count and player == self.known_player:
+        if self.known_count[player]:
             unseen = self.s.c.hand[q] | self.s.c.deck[q]
-            if unseen == self.known_unseen:   # the position the hands were found for
-                self.s.c.hand[q] = self.known[self.known_index(rng)]
+            if unseen == self.known_unseen[player]:   # the position the hands were found for
+                self.s.c.hand[q] = self.known[player][self.known_index(player, rng)]
                 self.s.c.deck[q] = unseen & ~self.s.c.hand[q]
         self.s.c.viewed = 0                   # the other hand (and its view) changed
         return 0
@@ -934,24 +934,26 @@ cdef class Kernel(GameKernel):
         twin.s.ply = self.s.ply
         memcpy(twin.s.history, self.s.history, self.s.ply * sizeof(Core))
         twin.cardset = self.cardset
-        twin.known_count, twin.known_player = self.known_count, self.known_player
-        twin.known_unseen = self.known_unseen
-        twin.known_buffer, twin.known = self.known_buffer, self.known
-        twin.known_cumulative = self.known_cumulative
+        twin.known_buffers = self.known_buffers
+        for p in range(SEATS):
+            twin.known_count[p], twin.known_unseen[p] = self.known_count[p], self.known_unseen[p]
+            twin.known[p], twin.known_cumulative[p] = self.known[p], self.known_cumulative[p]
         return twin
 
-    cdef int known_index(self, u64* rng) noexcept nogil:
-        """A known hand drawn by its weight: a binary search in the cumulative weights."""
+    cdef int known_index(self, int player, u64* rng) noexcept nogil:
+        """A hand known to ``player`` drawn by its weight: a binary search in the
+        cumulative weights."""
         cdef double draw
-        cdef int low = 0, high = self.known_count - 1, middle
-        if self.known_count == 1:
+        cdef int low = 0, high = self.known_count[player] - 1, middle
+        cdef const double* cumulative = self.known_cumulative[player]
+        if high == 0:
             return 0
-        if self.known_cumulative == NULL:
-            return <int>random_below(rng, self.known_count)
-        draw = random_unit(rng) * self.known_cumulative[high]
+        if cumulative == NULL:
+            return <int>random_below(rng, high + 1)
+        draw = random_unit(rng) * cumulative[high]
         while low < high:
             middle = (low + high) >> 1
-            if self.known_cumulative[middle] <= draw:
+            if cumulative[middle] <= draw:
                 low = middle + 1
             else:
                 high = middle
@@ -965,6 +967,8 @@ cdef class Kernel(GameKernel):
         (knowledge.py), not only their view."""
         cdef int q = 1 - player, i
         cdef const char* buffer
+        if player not in (0, 1):
+            raise ValueError(f"player must be 0 or 1, got {player}")
         index = {self.s.d.number[q][i]: i for i in range(self.s.d.count[q])}
 
         def mask(cards):
@@ -979,13 +983,16 @@ cdef class Kernel(GameKernel):
         if len(set(hands)) == 1:
             hands, weights = hands[:1], None    # the record tells the hand: nothing to draw
         cumulative = list(accumulate(weights)) if weights is not None else []
-        self.known_buffer = (array("Q", hands).tobytes() + array("d", cumulative).tobytes())
-        buffer = self.known_buffer
-        self.known = <const u64*>buffer
-        self.known_cumulative = (<const double*>(buffer + 8 * len(hands))
-                                 if weights is not None else NULL)
-        self.known_count, self.known_player = len(hands), player
-        self.known_unseen = mask(unseen)
+        kept = array("Q", hands).tobytes() + array("d", cumulative).tobytes()
+        buffers = list(self.known_buffers or (None,) * SEATS)
+        buffers[player] = kept
+        self.known_buffers = tuple(buffers)
+        buffer = kept
+        self.known[player] = <const u64*>buffer
+        self.known_cumulative[player] = (<const double*>(buffer + 8 * len(hands))
+                                         if weights is not None else NULL)
+        self.known_count[player] = len(hands)
+        self.known_unseen[player] = mask(unseen)
 
     def to_position(self):
         cdef Core* c = &self.s.c

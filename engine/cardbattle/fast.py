@@ -36,15 +36,23 @@ class FastState(KernelState, CardBattleState):
     def determinization(self, player: int, seed: int):
         return self.game._state(self.kernel.determinized(player, seed).to_position())
 
-    def knowing_kernel(self, player: int, seed: int, beliefs=None) -> KnowingKernel:
+    def knowing_kernel(self, player: int, seed: int, beliefs=None,
+                       own_range=None) -> KnowingKernel:
         """§5: with moves since the state was made, the kernel's determinize draws the
         other hand from those ``player``'s whole record allows (knowledge.py); where the
         record says nothing the view does not (none found), from the view. With
         ``beliefs`` (a range of the other player's private states, ranges.py keys), by
         their probabilities: a creature chosen in secret back in the hand, since the
-        determinization takes the choice back for the search to make."""
-        if beliefs is not None:
-            return self._believing_kernel(player, beliefs)
+        determinization takes the choice back for the search to make. With ``own_range``
+        (``player``'s range as the other player knows it), the kernel's determinize for the
+        other player draws ``player``'s hand by it."""
+        knowing = (self._believing_kernel(player, beliefs) if beliefs is not None
+                   else self._recorded_kernel(player, seed))
+        if own_range is not None:
+            self._know_range(knowing.kernel, 1 - player, own_range)
+        return knowing
+
+    def _recorded_kernel(self, player: int, seed: int) -> KnowingKernel:
         knowing = super().knowing_kernel(player, seed)
         moves = self.played_moves()
         if not moves:
@@ -59,6 +67,11 @@ class FastState(KernelState, CardBattleState):
 
     def _believing_kernel(self, player: int, beliefs) -> KnowingKernel:
         kernel = self.game.parse_position(self.position()).search_kernel()
+        self._know_range(kernel, player, beliefs)
+        return KnowingKernel(kernel, len(self.played_moves()))
+
+    def _know_range(self, kernel, player: int, beliefs) -> None:
+        """``kernel``'s determinize for ``player`` draws the other hand by ``beliefs``."""
         unseen = set()
         hands, weights = [], []
         for (hand, secret), probability in beliefs.items():
@@ -70,4 +83,3 @@ class FastState(KernelState, CardBattleState):
             raise RuleError("the range gives every private state probability 0")
         view = observe(self.to_position(), self.game.cardset, player)["seats"][1 - player]
         kernel.know_hands(player, set(view["unseen"]) | unseen, hands, weights)
-        return KnowingKernel(kernel, len(self.played_moves()))

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import time
 
+from crystalpick.engine import GameError
+
 from ..assumed import drawn_range
 from ..beliefs import Beliefs
 from ..mccfr import MCCFR
@@ -17,18 +19,19 @@ from .base import NODES, SIMS, TIME, SeededEngine, run_in_chunks
 
 
 def search_root(state, root: str = "history", observer: int = 0, seed: int = 0,
-                beliefs=None):
+                beliefs=None, own_range=None):
     """The kernel to search from, the plies of history it holds and the plies of the
     player's record its redraws rest on: a game with hidden information keeps its history
     (searched from where the game started, the deal for a game record) unless ``root`` is
     ``view``: then the position, whose determinizations for ``observer`` draw only what
     their whole record allows (State.knowing_kernel, from ``seed``), by the other player's
-    range where ``beliefs`` gives it; with perfect information the position is all that
-    matters."""
+    range where ``beliefs`` gives it (and the other player's redraws of the observer's hand
+    by ``own_range``, the observer's range as the other knows it); with perfect information
+    the position is all that matters."""
     if state.game.capabilities.perfect_information:
         return state.game.parse_position(state.position()).search_kernel(), 0, 0
     if root == "view":
-        knowing = state.knowing_kernel(observer, seed, beliefs)
+        knowing = state.knowing_kernel(observer, seed, beliefs, own_range)
         return knowing.kernel, 0, knowing.plies
     kernel = state.search_kernel().clone()
     return kernel, kernel.ply, kernel.ply
@@ -83,6 +86,12 @@ class MCCFREngine(SeededEngine):
                    "their play (the game's playout policy, 10% uniform: search/beliefs.py), "
                    "not uniformly over what the record allows; a position without history "
                    "is drawn from the view."),
+            Option("public", "bool", False, "With root=view: redraw the player's own hidden "
+                   "cards too, from the other player's view (with range=true, by the "
+                   "player's range as the other knows it; kept in half the iterations that "
+                   "update the player), so the other player is searched against every hand "
+                   "they must allow the player, not against the real one: re-solving from "
+                   "the public state with both players' ranges."),
             Option("tremble", "float", 0.0, "Uniform share mixed into every current strategy, "
                    "so no information set of the history loses all weight to a strategy "
                    "that never plays a move seen there (its regrets would stop learning).",
@@ -117,11 +126,12 @@ class MCCFREngine(SeededEngine):
                               "the other hand: choose one")
         self.beliefs = Beliefs()
         self.range = None           # the range the last search drew from (None: none)
+        self.own = None             # ... and the player's own, for the other (public)
         if self.options["continuations"] > 1 and not self.options["horizon"]:
             raise OptionError(f"{self.name}: continuations="
                               f"{self.options['continuations']} needs a horizon (the leaves "
                               "are where the horizon cuts the walk)")
-        for name in ("horizon", "infer", "range"):
+        for name in ("horizon", "infer", "range", "public"):
             if self.options[name] and self.options["root"] != "view":
                 shown = str(self.options[name]).lower()     # as typed: true, 4
                 raise OptionError(f"{self.name}: {name}={shown} needs "
@@ -146,11 +156,18 @@ class MCCFREngine(SeededEngine):
         """The search of this decision and the information sets it starts with: the kept
         one of the same game continued at the new information set (``reuse``), else a
         fresh one (none kept)."""
+        if self.options["public"] and not state.game.capabilities.hidden_information:
+            raise GameError(f"{self.name}: public=true redraws the player's hidden cards, and "
+                            f"{state.game.name} hides nothing")
         self.range = (self.beliefs.range_of(state, observer)
                       if self.options["range"] else None)
+        self.own = (self.beliefs.range_of(state, 1 - observer)
+                    if self.options["range"] and self.options["public"] and self.range
+                    else None)
         kernel, plies, self.seen = search_root(
             state, self.options["root"], observer, seed,
-            self.range.probabilities if self.range else None)
+            self.range.probabilities if self.range else None,
+            self.own.probabilities if self.own else None)
         self.drawn = (kernel, seed) if self.options["root"] == "view" else None
         def policy():           # one per search: a policy's redraws keep state of their own
             return self.playout_policy(state, observer)
@@ -180,6 +197,11 @@ class MCCFREngine(SeededEngine):
                                            if inferred else "")
         if self.range is not None:
             method += f", by {other}'s range (Bayes under the playout policy's model)"
+        if self.options["public"]:
+            own = state.game.player_names[observer]
+            method += (f"; {own}'s own hand redrawn for {other} too, by "
+                       + (f"{own}'s range as {other} knows it" if self.own is not None
+                          else f"{other}'s view"))
         return drawn_range(state, kernel, policy, observer, seed, method, shown)
 
     def playout_policy(self, state, observer: int):
@@ -224,7 +246,8 @@ class MCCFREngine(SeededEngine):
                     tremble=self.options["tremble"], linear=self.options["linear"],
                     horizon=self.options["horizon"], policy=policy,
                     epsilon=self.options["epsilon"],
-                    continuations=self.options["continuations"])
+                    continuations=self.options["continuations"],
+                    public=self.options["public"])
 
     def result(self, state, search, kept, observer, start, rng) -> Analysis:
         """Every option of the observer's decision with its share of the average strategy,
