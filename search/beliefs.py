@@ -36,11 +36,14 @@ class Beliefs:
 
     def range_of(self, state, observer: int) -> Range | None:
         """The other player's range as ``observer`` knows it in ``state``; None where none
-        can be had: a game without ranges or with more than two players, no history, or
-        more worlds than the walk holds."""
+        can be had here: no history, or more worlds than the walk holds. A game that
+        declares no ranges, or has more than two players, is refused (a GameError): an
+        engine asked to draw by a range says it cannot rather than drawing otherwise."""
         game = state.game
-        if (not provides(game, Ranges) or len(game.player_names) != 2
-                or not state.played_moves()):
+        if not provides(game, Ranges) or len(game.player_names) != 2:
+            raise GameError(f"range=true draws by the other player's range, and {game.name} "
+                            "declares none (only two-player games with hidden hands do)")
+        if not state.played_moves():
             return None
         key = (game.identity, observer)
         tracker = self.trackers.get(key)

@@ -182,3 +182,14 @@ def test_with_public_the_view_search_redraws_the_own_hand_by_its_range():
         assert f"{own}'s own hand redrawn for {other} too, {said}" in \
             engine.assumed_range(state, observer, 3).method
         assert (engine.own is not None) == bool(options)
+
+
+def test_a_range_is_refused_where_the_game_declares_none():
+    """mccfr:root=view,range=true on a game without ranges says so instead of drawing
+    from the view as if nothing had been asked."""
+    state = get_game("maatatahay").new_initial_state()
+    while state.is_chance_node():
+        state.play(state.legal_moves()[0])
+    engine = make_engine("mccfr", root="view", range=True, seed=1)
+    with pytest.raises(GameError, match="range=true .* maatatahay declares none"):
+        engine.analyse(state, Limits(simulations=10), None, state.current_player(), 1)
