@@ -261,8 +261,8 @@ class TerminalGame:
               default="first", show_default=True, help="Which side(s) you play.")
 @click.option("--save", "save_path", type=OutputPath("the record"), default=None,
               help="Save the game's record to FILE when it ends (also when you quit or press "
-                   "Ctrl-C). Without it the record is printed at the end, or, when you play "
-                   "at a terminal, you are asked for a file name first.")
+                   "Ctrl-C). Without it the record is printed at the end (and on Ctrl-C), or, "
+                   "when you play at a terminal, you are asked for a file name first.")
 @user_errors
 def play(game, position, moves, rules, seed, tileset, engine_spec, human, save_path):
     """Play a game in the terminal against an engine (or watch engines play with --human none).
@@ -295,8 +295,10 @@ def play(game, position, moves, rules, seed, tileset, engine_spec, human, save_p
         interrupted = True
         plies = len(terminal.record.plies)
         kept = plies and save_path and terminal.save(save_path)
-        if plies and save_path and not kept:
-            terminal.print_record(asked=True)  # the save failed: the game is not lost
+        if plies and not kept:
+            # not lost: printed (a failed save's too), unless it would show a person the
+            # cards hidden from them (print_record says so and how to keep it)
+            terminal.print_record(asked=bool(save_path))
         raise Interrupted(f"interrupted after {plies} plies (seed {seed}); " + (
             f"the game is saved to {save_path}" if kept else
             "--save FILE or 'save FILE' at the prompt keeps a game")) from None
