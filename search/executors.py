@@ -60,9 +60,11 @@ class Executor:
         tasks)."""
         raise NotImplementedError
 
-    def completed(self):
+    def completed(self, stop=None):
         """Yield every submitted task's result as it finishes (tasks submitted while
-        iterating included); raise what a task raised."""
+        iterating included); raise what a task raised. Once ``stop`` (a flag with
+        ``is_set()``, e.g. a StopFlag) is set, yield no more: the caller cancels the rest
+        (a task already running in the caller's own process ends first)."""
         raise NotImplementedError
 
     def cancel(self) -> None:
@@ -104,6 +106,11 @@ def _start_worker(parent: int):
 UNWIND_SECONDS = 5.0
 # Seconds between checks for Ctrl-C while waiting for a result.
 POLL_SECONDS = 0.05
+STOPPED = object()      # what a wait returns once the caller's stop flag is set
+
+
+def is_set(stop) -> bool:
+    return stop is not None and stop.is_set()
 
 
 class LocalWorker:
@@ -209,27 +216,30 @@ class LocalPool(Executor):
                 self.workers.append(idle)
             idle.give(*self.waiting.popleft())
 
-    def completed(self):
-        while self.outstanding:
+    def completed(self, stop=None):
+        while self.outstanding and not is_set(stop):
             if self.concurrency == 1:
                 name, function, args = self.waiting.popleft()
                 result = function(*args)
             else:
-                result = self.next_result()
+                result = self.next_result(stop)
+                if result is STOPPED:
+                    return
                 self.dispatch()
             self.outstanding -= 1
             if isinstance(result, BaseException):
                 raise result
             yield result
 
-    def next_result(self):
-        """A finished task's result, waited for in short waits: Ctrl-C's handler runs only
-        when the main thread wakes."""
-        while True:
+    def next_result(self, stop=None):
+        """A finished task's result (STOPPED once ``stop`` is set), waited for in short
+        waits: Ctrl-C's handler runs only when the main thread wakes."""
+        while not is_set(stop):
             busy = {w.connection: w for w in self.workers if w.task is not None}
             ready = multiprocessing.connection.wait(list(busy), timeout=POLL_SECONDS)
             if ready:
                 return busy[ready[0]].result()
+        return STOPPED
 
     def cancel(self) -> None:
         """Stop every worker: SIGTERM unwinds its task (its engines closed); one still
@@ -307,8 +317,14 @@ class DaskCluster(Executor):
         self.futures[name] = future
         self.as_completed.add(future)
 
-    def completed(self):
-        for future in self.as_completed:
+    def completed(self, stop=None):
+        while not self.as_completed.is_empty() and not is_set(stop):
+            if stop is not None and not self.as_completed.has_ready():
+                time.sleep(POLL_SECONDS)        # a result, or the stop flag, within a poll
+                continue
+            future = next(self.as_completed, None)
+            if future is None:
+                return
             self.futures.pop(future.key, None)
             yield self.result(future, f"task {future.key}")
 

@@ -205,8 +205,8 @@ def test_a_game_finished_twice_is_stored_and_counted_once(tmp_path):
     from crystalpick.apps.match.session import MatchSession
 
     class Twice(LocalPool):
-        def completed(self):
-            for outcome in super().completed():
+        def completed(self, stop=None):
+            for outcome in super().completed(stop):
                 yield outcome
                 yield outcome
 
@@ -315,3 +315,33 @@ def test_records_that_fail_mid_match_stop_it_keeping_every_stored_game(tmp_path)
                                             r"finished games are saved.*--resume --match-id 1"):
             session.play(1, None)
         assert session.db.connection.execute("SELECT COUNT(*) FROM games").fetchone() == (1,)
+
+
+def stop_after_the_first_game(tmp_path, concurrency, cluster=None):
+    """A library session told to stop (its flag set from on_game, as another thread
+    would) after the first stored game: what ``play`` says, the games stored, the status."""
+    from crystalpick.apps.match.session import MatchSession
+    from crystalpick.search.stop import StopFlag
+
+    stop, db = StopFlag(), tmp_path / "stopped.sqlite"
+    with MatchSession(db) as session:
+        session.plan_match(MatchSettings(game="mattock", engines=["random", "greedy"],
+                                         games=8, seed=3))
+        done = session.play(concurrency, cluster, on_game=lambda *_: stop.set(), stop=stop)
+        report = session.report()
+    rows = sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    status = sqlite3.connect(db).execute("SELECT status FROM matches").fetchone()[0]
+    return done, rows, status, report
+
+
+@pytest.mark.parametrize("concurrency", [1, 2])
+def test_a_library_session_stops_at_its_flag_and_the_match_resumes(tmp_path, concurrency):
+    """MatchSession.play takes a stop flag (the library installs no signal handler): once
+    set, no more games are stored, the rest are cancelled, play says False and the match
+    is left to resume, which plays the other seven."""
+    done, rows, status, report = stop_after_the_first_game(tmp_path, concurrency)
+    assert (done, rows, status, report["games"]) == (False, 1, "running", 1)
+    resumed = run("match", "--resume", "--db", str(tmp_path / "stopped.sqlite"))
+    assert resumed.exit_code == 0, resumed.output
+    assert sqlite3.connect(tmp_path / "stopped.sqlite").execute(
+        "SELECT COUNT(*) FROM games").fetchone()[0] == 8

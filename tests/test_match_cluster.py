@@ -312,3 +312,15 @@ def test_an_unsupported_scheme_is_one_line(tmp_path, scheme):
     assert result.exit_code == 2, result.output
     assert f"unsupported scheme '{scheme}'" in result.output, result.output
     assert one_error_line(result.output), result.output
+
+
+def test_a_library_session_on_a_cluster_stops_at_its_flag(tmp_path):
+    """The Dask executor stops yielding once the session's stop flag is set (it waits for
+    results in short polls then), so the session stops as on the local pool."""
+    from test_match import stop_after_the_first_game
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        done, rows, status, report = stop_after_the_first_game(
+            tmp_path, None, cluster.scheduler_address)
+    assert (done, rows, status, report["games"]) == (False, 1, "running", 1)

@@ -116,20 +116,21 @@ def interleaved(states: list[MatchState]) -> list[tuple[MatchState, int, bool]]:
     return ordered
 
 
-def run_matches(db, states: list[MatchState], executor, on_game=None) -> None:
+def run_matches(db, states: list[MatchState], executor, on_game=None, stop=None) -> bool:
     """Play the pending games of ``states`` on ``executor``, interleaved
     (:func:`interleaved`), storing each as it finishes. ``on_game(state, outcome)`` is
     called with each (for progress display). A match whose SPRT decides stops the run,
     cancelling the games still outstanding (only a plain match has an SPRT). An engine that
     cannot start raises :class:`EngineStartError` and leaves the matches unfinished, to be
-    resumed once the engine is fixed."""
+    resumed once the engine is fixed; so does ``stop`` once set (a flag with ``is_set()``:
+    the games outstanding cancelled, every finished one kept), and the run says False."""
     by_id = {state.match_id: state for state in states}
     for state, pair, swapped in interleaved(states):
         token = match_token(db, state.match_id)
         executor.submit(str(GameKey(token, pair, swapped)), play_match_game, state.match_id,
                         state.settings.for_pair(pair), pair, swapped)
     try:
-        for match_id, outcome in executor.completed():
+        for match_id, outcome in executor.completed(stop):
             state = by_id[match_id]
             if store_outcome(db, state, outcome) and on_game:
                 on_game(state, outcome)
@@ -139,8 +140,12 @@ def run_matches(db, states: list[MatchState], executor, on_game=None) -> None:
                 break
     finally:
         executor.cancel()
+    if any(len(state.finished) < state.settings.games and not state.decision
+           for state in states):
+        return False                # stopped: resumable
     for state in states:
         db.set_status(state.match_id, "finished")
+    return True
 
 
 def store_outcome(db, state: MatchState, outcome: GameOutcome) -> bool:

@@ -194,14 +194,18 @@ class MatchSession:
         self.planned = []
 
     def play(self, concurrency: int | None, cluster: str | None, on_game=None,
-             on_begin=None) -> None:
+             on_begin=None, stop=None) -> bool:
         """Everything after planning or claiming, in one call: open the executor
         (``concurrency`` games at once, None: as stored; or the Dask cluster at ``cluster``),
         begin (``on_begin(session, where)`` is called once the match or tournament is
         stored, ``where`` what to tell about the executor) and run every pending game
         (``on_game(state, outcome)`` after each is stored). A failure is a GameError that
-        says what was kept and how to go on; on KeyboardInterrupt every finished game is
-        stored, and :meth:`reload` then :meth:`report` give what was played."""
+        says what was kept and how to go on. Once ``stop`` (a flag with ``is_set()``, e.g.
+        a StopFlag set from another thread) is set, the games not finished are cancelled
+        and ``play`` returns False (True: every game played, or an SPRT decided): every
+        finished game is stored, :meth:`report` gives them and ``--resume`` goes on. On
+        KeyboardInterrupt (the command line's Ctrl-C) the same is kept, and :meth:`reload`
+        then :meth:`report` give what was played."""
         where = self.open(concurrency, cluster)
         try:
             self.begin()
@@ -212,7 +216,7 @@ class MatchSession:
             on_begin(self, where)
         hint = f"continue with {self.resume_hint(cluster)}"
         try:
-            self.run(on_game)
+            return self.run(on_game, stop)
         except EngineStartError as err:
             raise GameError(f"engine {err}; {self.kind} stopped, {self.finished_games} "
                             f"finished games are saved: fix the engine and {hint}") from None
@@ -230,9 +234,10 @@ class MatchSession:
             return tournament_document(self)
         return match_document(self.states[0], self.db.path)
 
-    def run(self, on_game=None) -> None:
+    def run(self, on_game=None, stop=None) -> bool:
         """Play every pending game: each is stored, its record appended to ``records``, then
-        ``on_game(state, outcome)`` is called."""
+        ``on_game(state, outcome)`` is called; False if ``stop`` was set first (the rest
+        cancelled, the matches left to resume)."""
         def finished(state, outcome):
             if self._records is not None:
                 try:
@@ -243,9 +248,11 @@ class MatchSession:
                                             f"written ({err.strerror})") from None
             if on_game is not None:
                 on_game(state, outcome)
-        run_matches(self.db, self.states, self.executor, finished)
+        if not run_matches(self.db, self.states, self.executor, finished, stop):
+            return False
         if self.tournament_id is not None:
             self.db.set_tournament_status(self.tournament_id, "finished")
+        return True
 
     def reload(self) -> None:
         """Read the matches' finished games back from the database: a Ctrl-C raised between
