@@ -75,8 +75,8 @@ def ctrl_c_after(monkeypatch, finished: int) -> None:
     from crystalpick.search import executors
     completed = executors.LocalPool.completed
 
-    def interrupted(self):
-        for number, result in enumerate(completed(self)):
+    def interrupted(self, stop=None):
+        for number, result in enumerate(completed(self, stop)):
             if number == finished:
                 raise KeyboardInterrupt
             yield result

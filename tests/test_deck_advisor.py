@@ -282,8 +282,8 @@ def interrupt_after(monkeypatch, games):
     completed = executors.LocalPool.completed
     finished = []
 
-    def interrupted(self):
-        for result in completed(self):
+    def interrupted(self, stop=None):
+        for result in completed(self, stop):
             if len(finished) == games:
                 raise KeyboardInterrupt
             finished.append(result)
