@@ -12,7 +12,6 @@ import pytest
 
 from crystalpick.engine import get_game
 from crystalpick.search import Limits, make_engine
-from crystalpick.search.assumed import drawn_range
 
 from cli_helpers import refused, run
 from test_ismcts_inference import greedy_game, infer, replay
@@ -107,7 +106,8 @@ def test_the_view_search_reports_its_draws_and_the_search_from_the_deal_none():
     view = make_engine("mccfr", root="view", horizon=1, seed=2)
     view.analyse(state, Limits(simulations=20), None, 0, 1)
     assumed = view.assumed_range(state, 0, 3)
-    assert assumed.method == "mccfr's draws" and len(assumed.hands) == 3
+    assert assumed.method == "mccfr's draws; P1's own hand redrawn for P2 too, by P2's view"
+    assert len(assumed.hands) == 3
     small = get_game("cardbattle").small_configuration("hidden-3").new_initial_state()
     whole = make_engine("mccfr", seed=2)
     mover = small.current_player()

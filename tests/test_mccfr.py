@@ -289,14 +289,19 @@ def test_the_stop_flag_ends_a_continued_search():
 def test_root_view_searches_from_the_position_and_reaches_the_decision():
     """From the view every iteration reaches the decision (what the player cannot see
     redrawn each time, from what the player's record allows: the output says so), and the
-    player's own regrets are updated every other iteration; a bare view has no record."""
+    player's own regrets are updated every other iteration (with the default public, which
+    redraws the player's own hand too, at the real hand in half of those and where a redraw
+    draws it: tests/test_mccfr_public.py); a bare view has no record."""
     state = decisions_of(get_game("cardbattle", seed=5), 0, 12)[-1]
-    result = analyse(state, make_engine("mccfr", seed=2, root="view", horizon=1),
+    result = analyse(state, make_engine("mccfr", seed=2, root="view", horizon=1, public=False),
                      Limits(simulations=300), point_of_view=0)
     plies = len(state.played_moves())
     assert result.strategy.searched_from == f"the position, redrawn from the record ({plies} plies)"
     assert (result.strategy.knowledge, result.strategy.plies_seen) == ("history", plies)
     assert result.strategy.reached == 150
+    default = analyse(state, make_engine("mccfr", seed=2, root="view", horizon=1),
+                      Limits(simulations=300), point_of_view=0)
+    assert 60 <= default.strategy.reached < 100
     bare = state.game.parse_position(state.position())
     result = analyse(bare, make_engine("mccfr", seed=2, root="view", horizon=1),
                      Limits(simulations=10), point_of_view=0)

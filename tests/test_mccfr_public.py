@@ -75,3 +75,18 @@ def test_the_engine_refuses_public_where_nothing_is_hidden():
     engine = make_engine("mccfr", root="view", public=True, seed=1)
     with pytest.raises(GameError, match="public=true .* mattock hides nothing"):
         analyse(state, engine, Limits(simulations=10), point_of_view=0)
+
+
+def test_public_is_the_view_searchs_default_where_something_is_hidden():
+    """On by default from the view of a game that hides something, off where nothing is
+    hidden (no refusal then) and from the history; public=false turns it off."""
+    cases = [(GAME.parse_position(the_first_choice()), dict(root="view", horizon=1), True),
+             (GAME.parse_position(the_first_choice()),
+              dict(root="view", horizon=1, public=False), False),
+             (get_game("mattock").new_initial_state(), dict(root="view", horizon=1), False),
+             (GAME.parse_position(the_first_choice()), {}, False)]
+    for state, options, public in cases:
+        engine = make_engine("mccfr", seed=1, **options)
+        analyse(state, engine, Limits(simulations=10, nodes=100_000),
+                point_of_view=state.current_player())
+        assert engine.public is public, (options, state.game.name)

@@ -86,12 +86,14 @@ class MCCFREngine(SeededEngine):
                    "their play (the game's playout policy, 10% uniform: search/beliefs.py), "
                    "not uniformly over what the record allows; a position without history "
                    "is drawn from the view."),
-            Option("public", "bool", False, "With root=view: redraw the player's own hidden "
-                   "cards too, from the other player's view (with range=true, by the "
-                   "player's range as the other knows it; kept in half the iterations that "
-                   "update the player), so the other player is searched against every hand "
-                   "they must allow the player, not against the real one: re-solving from "
-                   "the public state with both players' ranges."),
+            Option("public", "bool", None, "With root=view (and there by default): redraw "
+                   "the player's own hidden cards too, from the other player's view (with "
+                   "range=true, by the player's range as the other knows it; kept in half "
+                   "the iterations that update the player), so the other player is searched "
+                   "against every hand they must allow the player, not against the real one: "
+                   "re-solving from the public state with both players' ranges (sounder at "
+                   "equal strength: docs/research/cardbattle-public-resolving.md).",
+                   unset="view"),
             Option("tremble", "float", 0.0, "Uniform share mixed into every current strategy, "
                    "so no information set of the history loses all weight to a strategy "
                    "that never plays a move seen there (its regrets would stop learning).",
@@ -156,13 +158,11 @@ class MCCFREngine(SeededEngine):
         """The search of this decision and the information sets it starts with: the kept
         one of the same game continued at the new information set (``reuse``), else a
         fresh one (none kept)."""
-        if self.options["public"] and not state.game.capabilities.hidden_information:
-            raise GameError(f"{self.name}: public=true redraws the player's hidden cards, and "
-                            f"{state.game.name} hides nothing")
+        self.public = self.public_for(state.game)
         self.range = (self.beliefs.range_of(state, observer)
                       if self.options["range"] else None)
         self.own = (self.beliefs.range_of(state, 1 - observer)
-                    if self.options["range"] and self.options["public"] and self.range
+                    if self.options["range"] and self.public and self.range
                     else None)
         kernel, plies, self.seen = search_root(
             state, self.options["root"], observer, seed,
@@ -182,6 +182,18 @@ class MCCFREngine(SeededEngine):
         return search, 0
 
     drawn = None        # root=view: the last search's kernel and seed
+    public = False      # the last search redrew the player's own hand too
+
+    def public_for(self, game) -> bool:
+        """``public`` for a search of ``game``: as asked (a game that hides nothing
+        refused), else on from the view of a game with hidden information."""
+        asked = self.options["public"]
+        if asked is None:
+            return self.options["root"] == "view" and game.capabilities.hidden_information
+        if asked and not game.capabilities.hidden_information:
+            raise GameError(f"{self.name}: public=true redraws the player's hidden cards, and "
+                            f"{game.name} hides nothing")
+        return asked
 
     def assumed_range(self, state, observer, shown):
         """root=view: the other hand as the iterations redraw it (the kernel's
@@ -197,7 +209,7 @@ class MCCFREngine(SeededEngine):
                                            if inferred else "")
         if self.range is not None:
             method += f", by {other}'s range (Bayes under the playout policy's model)"
-        if self.options["public"]:
+        if self.public:
             own = state.game.player_names[observer]
             method += (f"; {own}'s own hand redrawn for {other} too, by "
                        + (f"{own}'s range as {other} knows it" if self.own is not None
@@ -247,7 +259,7 @@ class MCCFREngine(SeededEngine):
                     horizon=self.options["horizon"], policy=policy,
                     epsilon=self.options["epsilon"],
                     continuations=self.options["continuations"],
-                    public=self.options["public"])
+                    public=self.public)
 
     def result(self, state, search, kept, observer, start, rng) -> Analysis:
         """Every option of the observer's decision with its share of the average strategy,
