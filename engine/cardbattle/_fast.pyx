@@ -880,7 +880,7 @@ cdef class Kernel(GameKernel):
             record(&self.s, p)
         push_history(&self.s)
         determinize_state(&self.s, player, rng)
-        if self.known_count[player]:
+        if 0 <= player < SEATS and self.known_count[player]:   # -1: everyone's redrawn
             unseen = self.s.c.hand[q] | self.s.c.deck[q]
             if unseen == self.known_unseen[player]:   # the position the hands were found for
                 self.s.c.hand[q] = self.known[player][self.known_index(player, rng)]
