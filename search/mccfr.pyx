@@ -498,7 +498,7 @@ cdef class MCCFR:
         strategy, ``top+n .. top+2n-1`` its children's values (indices, since the stack may
         move when it grows)."""
         cdef int player = self.kernel.player()
-        cdef long long n, k, index, top, first = UNTRACKED
+        cdef long long n, k, top, first = UNTRACKED
         cdef double value, node, r
         cdef u64 key
         cdef Slot* s
@@ -533,33 +533,13 @@ cdef class MCCFR:
                 return 0.0
             return r if update == 0 else -r
         key = set_key(self.kernel.information_set_key(player), player)
-        index = self.slot_of(key)
-        if self.table[index].key == key:
-            n = self.table[index].count
-        else:
-            n = self.load_moves()
-            index = self.create(key, n) if n > 0 else UNTRACKED
-        top = self.push(n)
+        top = self.open_decision(key, 0, &n, &first)
         if top < 0:
             return 0.0
-        if index != UNTRACKED:
-            first = self.table[index].first
-            s = &self.slots[first]
-            for k in range(n):
-                self.stacked_moves[top + k] = s[k].move
-        else:
-            s = NULL
-            for k in range(n):
-                self.stacked_moves[top + k] = self.moves[k]
-        self.current_strategy(s, n, &self.values[top])
         if turns or player == self.root_player:
             turns += 1                      # the horizon counts from the root player's decision
         if player != update:
-            if s != NULL:
-                r = self.weight()
-                for k in range(n):
-                    s[k].average += r * self.values[top + k]
-            k = random_index(&self.values[top], n, &self.rng)
+            k = self.sample_decision(first, top, n)
             self.kernel.make(self.stacked_moves[top + k])
             self.made += 1
             value = self.walk(update, depth + 1, turns)
@@ -577,19 +557,17 @@ cdef class MCCFR:
                 return 0.0
             self.values[top + n + k] = value
             node += self.values[top + k] * value
-        if first != UNTRACKED:
+        self.add_regrets(first, top, n, node)
+        if first != UNTRACKED and key == self.root_set:
             s = &self.slots[first]          # the slots may have moved while walking
-            r = self.weight()
-            for k in range(n):
-                s[k].regret += r * (self.values[top + n + k] - node)
-            if key == self.root_set:
-                if self.public:             # the real hand is kept only when updating it
-                    for k in range(n):
-                        s[k].average += r * self.values[top + k]
-                self.reached += 1
+            if self.public:                 # the real hand is kept only when updating it
+                r = self.weight()
                 for k in range(n):
-                    s[k].visits += 1
-                    s[k].value += (1.0 + self.values[top + n + k]) / 2
+                    s[k].average += r * self.values[top + k]
+            self.reached += 1
+            for k in range(n):
+                s[k].visits += 1
+                s[k].value += (1.0 + self.values[top + n + k]) / 2
         self.stack_top = top
         return node
 
@@ -598,31 +576,19 @@ cdef class MCCFR:
         with their moves uniform with probability ``epsilon + (1 - epsilon) k / (N - 1)``
         (the root player's with ``epsilon``), keyed by their information set here: walked
         as any decision (all of them for the updated player, one drawn otherwise)."""
-        cdef int chooser = 1 - self.root_player, n = self.continuations, k
-        cdef long long index, top, first = UNTRACKED
+        cdef int chooser = 1 - self.root_player, k
+        cdef long long n, top, first = UNTRACKED
         cdef u64 key = set_key(self.kernel.information_set_key(chooser) ^ LEAF_SALT, chooser)
         cdef double node = 0.0, value, r
-        cdef Slot* s = NULL
-        index = self.slot_of(key)
-        if self.table[index].key != key:
-            for k in range(n):
-                self.moves[k] = k
-            index = self.create(key, n)
-        top = self.push(n)
+        top = self.open_decision(key, self.continuations, &n, &first)
         if top < 0:
             return 0.0
-        if index != UNTRACKED:
-            first = self.table[index].first
-            s = &self.slots[first]
-        self.current_strategy(s, n, &self.values[top])
         if update != chooser:
-            if s != NULL:
+            if first != UNTRACKED:
                 r = self.weight()
                 for k in range(n):
-                    s[k].average += r * self.values[top + k]
-                for k in range(n):
                     self.chosen[k] += r * self.values[top + k]
-            k = <int>random_index(&self.values[top], n, &self.rng)
+            k = <int>self.sample_decision(first, top, n)
             self.stack_top = top
             return self.continuation(k, update)
         for k in range(n):
@@ -632,13 +598,71 @@ cdef class MCCFR:
                 return 0.0
             self.values[top + n + k] = value
             node += self.values[top + k] * value
+        self.add_regrets(first, top, n, node)
+        self.stack_top = top
+        return node
+
+    cdef long long open_decision(self, u64 key, int choices, long long* n,
+                                 long long* first) noexcept nogil:
+        """A decision's set-up (``walk``'s and ``leaf_choice``'s): the information set of
+        ``key`` found, or created with ``choices`` moves numbered from 0 (0: the legal moves
+        here); its moves and current strategy pushed on the walk's stack. Returns the stack
+        index (-1: aborted) and sets ``n`` to the number of moves and ``first`` to the first
+        slot (UNTRACKED: the table is full and the set is not kept)."""
+        cdef long long index = self.slot_of(key), k, top
+        cdef Slot* s = NULL
+        if self.table[index].key == key:
+            n[0] = self.table[index].count
+        else:
+            if choices:
+                n[0] = choices
+                for k in range(choices):
+                    self.moves[k] = <int>k
+            else:
+                n[0] = self.load_moves()
+            index = self.create(key, n[0]) if n[0] > 0 else UNTRACKED
+        top = self.push(n[0])
+        if top < 0:
+            return -1
+        first[0] = UNTRACKED
+        if index != UNTRACKED:
+            first[0] = self.table[index].first
+            s = &self.slots[first[0]]
+            for k in range(n[0]):
+                self.stacked_moves[top + k] = s[k].move
+        else:
+            for k in range(n[0]):
+                self.stacked_moves[top + k] = self.moves[k]
+        self.current_strategy(s, n[0], &self.values[top])
+        return top
+
+    cdef long long sample_decision(self, long long first, long long top,
+                                   long long n) noexcept nogil:
+        """A move of a decision not being updated, drawn by its current strategy (on the
+        stack at ``top``), which its average strategy takes: the move's index."""
+        cdef Slot* s
+        cdef double r
+        cdef long long k
         if first != UNTRACKED:
             s = &self.slots[first]
             r = self.weight()
             for k in range(n):
-                s[k].regret += r * (self.values[top + n + k] - node)
-        self.stack_top = top
-        return node
+                s[k].average += r * self.values[top + k]
+        return random_index(&self.values[top], n, &self.rng)
+
+    cdef void add_regrets(self, long long first, long long top, long long n,
+                          double node) noexcept nogil:
+        """The updated decision's regrets: each move's value (on the stack after its
+        strategy) less the decision's ``node`` value, weighted."""
+        cdef Slot* s
+        cdef double r
+        cdef long long k
+        if first == UNTRACKED:
+            return
+        s = &self.slots[first]              # the slots may have moved while walking
+        r = self.weight()
+        for k in range(n):
+            s[k].regret += r * (self.values[top + n + k] - node)
 
     cdef double continuation(self, int k, int update) noexcept nogil:
         """The k-th continuation's playout, for ``update`` (in -1..1)."""
