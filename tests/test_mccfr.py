@@ -226,6 +226,22 @@ def test_a_position_without_history_is_searched_from_the_view(pennies):
     assert result.lines
 
 
+@pytest.mark.parametrize("play", ["mixed", "best"])
+def test_play_best_plays_the_strategys_likeliest_move_and_mixed_draws_from_it(pennies, play):
+    """At matching pennies the strategy is near half and half: drawn, both cards are played
+    over ten seeds; with play=best each seed's top line, and the analysis says it was pure."""
+    played = set()
+    for seed in range(10):
+        result = analyse(pennies.state(PENNIES_POSITION, "play:1"),
+                         make_engine("mccfr", seed=seed, play=play), Limits(simulations=500))
+        assert result.strategy.play == ("pure" if play == "best" else "drawn")
+        if play == "best":
+            assert result.play_move == result.lines[0].move
+        played.add(result.play_move)
+    if play == "mixed":
+        assert len(played) == 2
+
+
 HIDDEN3_DECISIONS = dict(game=CardBattle().small_configuration("hidden-3"), player=0,
                          count=3, seed=3)
 

@@ -110,6 +110,11 @@ class MCCFREngine(SeededEngine):
             Option("workers", "int", 1, "Searches run side by side from different seeds, one "
                    "thread each, read as one (their average strategies mixed: never more "
                    "exploitable than their mean, less noisy).", minimum=1, maximum=64),
+            Option("play", "choice", "mixed", "The move played: drawn from the average "
+                   "strategy (mixed), or its most likely move (best: purification, Ganzfried, "
+                   "Sandholm and Waugh 2012), which gives up the mixing that keeps an "
+                   "equilibrium unexploitable for what a sampled strategy's noise costs.",
+                   choices=("mixed", "best")),
             Option("seed", "int", None, "Seed of the sampling and of the move drawn from the "
                    "mixed strategy.", minimum=0, maximum=2**63 - 1, unset="random"),
         ))
@@ -286,6 +291,8 @@ class MCCFREngine(SeededEngine):
         if rng is not None and lines:
             play = rng.choices([line.move for line in lines],
                                [line.probability for line in lines])[0]
+            if self.options["play"] == "best":     # drawn all the same: the seed's share
+                play = lines[0].move
         elapsed = time.monotonic() - start
         drawn_by = "the range over" if self.range is not None else "the"
         root = (f"the history ({search.history_plies} plies)" if search.history_plies
@@ -302,5 +309,6 @@ class MCCFREngine(SeededEngine):
             bytes_per_node=MCCFR.bytes_per_infoset(), play_move=play,
             strategy=MixedStrategy(
                 knowledge="history" if self.seen else "view", plies_seen=self.seen,
+                play="pure" if self.options["play"] == "best" else "drawn",
                 searched_from=root, reached=search.reached,
                 note=None if learnt else NOTHING_LEARNT))
