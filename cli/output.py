@@ -77,13 +77,18 @@ def range_document(assumed) -> dict:
 
 def range_text(assumed) -> str:
     """The likeliest private states the search assumed, each with its share of the draws
-    and that share's 95% margin, so a small probability can be judged."""
-    out = [f"{assumed.player_name}'s {assumed.noun} as assumed ({assumed.method}: "
-           f"{assumed.samples:,} draws, {assumed.distinct:,} different of "
-           f"{assumed.possible:,} possible {assumed.noun}s):"]
+    and that share's 95% margin, so a small probability can be judged (an exact range:
+    its probability alone)."""
+    if assumed.samples is None:         # exact: Bayes from the history
+        counted = f"{assumed.distinct:,} of {assumed.possible:,} possible {assumed.noun}s"
+    else:
+        counted = (f"{assumed.samples:,} draws, {assumed.distinct:,} different of "
+                   f"{assumed.possible:,} possible {assumed.noun}s")
+    out = [f"{assumed.player_name}'s {assumed.noun} as assumed ({assumed.method}: {counted}):"]
     for _, text, share in assumed.hands:
-        margin = 1.96 * (share * (1 - share) / assumed.samples) ** 0.5
-        out.append(f"  {100 * share:4.1f}% ±{100 * margin:.1f}  {text}")
+        margin = ("" if assumed.samples is None else
+                  f" ±{196 * (share * (1 - share) / assumed.samples) ** 0.5:.1f}")
+        out.append(f"  {100 * share:4.1f}%{margin}  {text}")
     return "\n".join(out)
 
 

@@ -199,6 +199,15 @@ class Ranges(Feature):
         """A key of :meth:`private_state` for people, as the game names its parts (an
         analysis shows the range it assumed with it)."""
 
+    @abstractmethod
+    def with_open_start(self, state):
+        """``state`` with a history that starts where every player knows everything (the
+        card battle: the setup before the deal, the deal that made ``state``'s starting
+        position played as its chance moves), so a range can be walked from there; ``state``
+        itself where its history already does; None where the game cannot make one (a
+        position given mid-game). A range walked from a start that hides a hand would hold
+        the true hand alone."""
+
 
 FEATURES: tuple[type[Feature], ...] = (DeckBuilding, GreedyPolicy, TunedSearch, StagedTurns,
                                        Ranges)

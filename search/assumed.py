@@ -9,15 +9,23 @@ from the search's seed, estimates that distribution: each private state's share 
 draws, which the game names (``Ranges``). Reproducible, and cheap: the draws are counted in
 C and only the likeliest read as states (a few milliseconds at full size, from a view too).
 Game-agnostic: the game's ``Ranges`` feature alone knows what a private state is.
+
+A search that learns the whole game's strategy from the deal (mccfr from the history) draws
+nothing: every hand is walked with its chance probability. Its range at the player's
+information set is the one its own strategy implies, which ``bayes_range`` computes exactly
+(search/ranges.py: Bayes from the deal under the searched strategy, issue 43 item 3), where
+the histories the player cannot tell apart are few enough to walk (the small configurations).
 """
 from __future__ import annotations
 
 from crystalpick.engine import GameError, Ranges, provides
 from crystalpick.engine.evaluation import PlayoutPolicy
 
+from .ranges import range_of
 from .result import AssumedRange
 
 SAMPLES = 4096          # draws a range is estimated from (a share's 95% margin: under 1.6%)
+BAYES_WORLDS = 20_000   # histories a Bayes range holds at one ply before it gives up
 
 
 def drawn_range(state, kernel, policy, observer: int, seed: int, method: str, shown: int,
@@ -54,3 +62,42 @@ def drawn_range(state, kernel, policy, observer: int, seed: int, method: str, sh
         possible=game.private_state_count(world, player), method=method, samples=samples,
         distinct=len(counts),
         hands=tuple((key, game.private_state_text(key), share) for key, share in hands))
+
+
+def bayes_range(state, observer: int, strategy, method: str, shown: int,
+                max_worlds: int = BAYES_WORLDS) -> AssumedRange | None:
+    """The other player's range as ``observer`` knows it in ``state``, by Bayes from the
+    game's history with every player moving by ``strategy`` (search/ranges.py ``Strategy``),
+    its ``shown`` likeliest named; exact, so ``samples`` is None. None for a game without
+    ``Ranges`` or with more than two players, for a position given without its history (no
+    state both players know to start from), where ``strategy`` rules the history out, or past
+    ``max_worlds`` histories at one ply (a full-size game from the deal)."""
+    game = state.game
+    if not provides(game, Ranges) or len(game.player_names) != 2 or not state.played_moves():
+        return None
+    try:
+        found = range_of(state, observer, strategy, max_worlds=max_worlds)
+    except GameError:           # TooManyWorlds, or a history the strategy gives nothing
+        return None
+    player = found.player
+    hands = sorted(((key, share) for key, share in found.probabilities.items() if share > 0),
+                   key=lambda item: (-item[1], item[0]))
+    return AssumedRange(
+        player=player, player_name=game.player_names[player], noun=game.private_state_name,
+        possible=len(found.probabilities), method=method, samples=None, distinct=len(hands),
+        hands=tuple((key, game.private_state_text(key), share)
+                    for key, share in hands[:max(shown, 1)]))
+
+
+def searched_strategy(search):
+    """A search's whole-game average strategy as a range reads it (search/ranges.py
+    ``Strategy``): the mover's at their information set, uniform where no iteration met it
+    (CFR's start). ``search`` answers ``average_strategy(key, player)`` (search/mccfr.pyx)."""
+    def strategy(state):
+        mover = state.current_player()
+        found = search.average_strategy(state.information_set_key(mover), mover)
+        if found is None:
+            moves = state.legal_moves()
+            return {move: 1.0 / len(moves) for move in moves}
+        return found
+    return strategy

@@ -9,8 +9,10 @@ wrong about the real player rules nothing out). It reads only the mover's observ
 the tracker merges worlds by position (``markov``): a few thousand hands at full size, walked
 in C (``PolicyStrategy``: 0.08 s a decision on average at full size, docs/research/
 cardbattle-ranges.md).
-A range needs the game's history from a state both players know in full (the deal of a
-game record); a position given alone has none, and the search draws from the view.
+A range needs the game's history from a state both players know in full: a game record from
+the deal, or one from a dealt position (a match's games) with the deal put back
+(``Ranges.with_open_start``); a position given alone has none, and the search draws from the
+view.
 
 A searcher may also ask for its own player's range as the other player knows it (re-solving
 with both ranges: search/mccfr.pyx ``public``): the walk holds the other player's hidden
@@ -44,6 +46,9 @@ class Beliefs:
             raise GameError(f"range=true draws by the other player's range, and {game.name} "
                             "declares none (only two-player games with hidden hands do)")
         if not state.played_moves():
+            return None
+        state = game.with_open_start(state)     # a match's games start dealt: the deal back
+        if state is None:
             return None
         key = (game.identity, observer)
         tracker = self.trackers.get(key)

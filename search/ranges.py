@@ -103,6 +103,13 @@ class RangeTracker:
         self.others = [] if markov else [p for p in range(len(self.game.player_names))
                                          if p != observer]
         start = origin(state)
+        hidden = [p for p in range(len(self.game.player_names))
+                  if p != observer and self.game.private_state_count(start, p) != 1]
+        if hidden:
+            raise GameError(f"the history starts where player {hidden[0] + 1}'s "
+                            f"{self.game.private_state_name} is hidden from player "
+                            f"{observer + 1}: a range walks from a start every player knows "
+                            f"(Ranges.with_open_start)")
         self._origin = start.hash_key()
         self._moves: list[int] = []
         # The worlds whose observer record is the true one so far: key -> (world, weight);

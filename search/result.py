@@ -49,8 +49,8 @@ class AssumedRange:
     noun: str                           # what one is called (Ranges.private_state_name)
     possible: int                       # how many the public observation leaves possible
     method: str                         # how they were drawn, in words
-    samples: int                        # draws the probabilities are shares of
-    distinct: int                       # different ones among the draws
+    samples: int | None                 # draws the probabilities are shares of (None: exact)
+    distinct: int                       # different ones drawn (exact: above 0)
     hands: tuple[tuple[Hashable, str, float], ...]  # the likeliest: key, text, share
 
 

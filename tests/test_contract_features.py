@@ -129,3 +129,27 @@ def test_declared_ranges_list_the_true_private_state_among_those_the_others_cann
             assert game.private_state(world, player) in keys, state.position()
             listed += 1
     assert listed, "no state of a random game had few enough private states to list"
+
+
+@pytest.mark.parametrize("cls", [c for c in GAME_CLASSES if provides(c, Ranges)], ids=game_ids)
+def test_declared_ranges_put_back_a_start_every_player_knows(cls):
+    """``with_open_start`` of a game begun from a dealt position (as a match's are): the same
+    position and the same view for every player, a start that hides no private state, and
+    itself again (a range walked from the dealt position would hold the true hand alone)."""
+    game = cls(seed=5)
+    players = range(len(game.player_names))
+    state = list(random_decisions(game, 5))[-1].clone()
+    start = state.clone()
+    for _ in state.played_moves():
+        start.undo()
+    assert any(game.private_state_count(start, p) > 1 for p in players)
+    opened = game.with_open_start(state)
+    assert opened.position() == state.position()
+    assert opened.played_moves()[-len(state.played_moves()):] == state.played_moves()
+    for p in players:
+        assert opened.observation_string(p) == state.observation_string(p)
+    first = opened.clone()
+    for _ in opened.played_moves():
+        first.undo()
+    assert all(game.private_state_count(first, p) == 1 for p in players)
+    assert game.with_open_start(opened) is opened

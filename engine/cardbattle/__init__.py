@@ -123,6 +123,34 @@ class CardBattle(Game, DeckBuilding, GreedyPolicy, TunedSearch, Ranges):
     def private_state_text(self, key) -> str:
         return private_text(key, self.cardset)
 
+    def with_open_start(self, state):
+        """A state made from a dealt position (``new_initial_state``, a match's games) has
+        forgotten its deal: replayed from the setup, each draw the one that deals the
+        position's hands (their order is forgotten by the information sets, §5), then the
+        moves played since."""
+        start = state.clone()
+        for _ in state.played_moves():
+            start.undo()
+        if all(self.private_state_count(start, p) == 1 for p in range(len(PLAYERS))):
+            return state
+        hands = [set(seat.hand) for seat in start.to_position().seats]
+        dealt = self.setup_state()
+        while dealt.current_player() == CHANCE:
+            for move in dealt.legal_moves():
+                trial = dealt.clone()
+                trial.play(move)
+                if all(set(seat.hand) <= hand
+                       for seat, hand in zip(trial.to_position().seats, hands)):
+                    dealt = trial
+                    break
+            else:
+                return None
+        if dealt.position() != start.position():
+            return None                         # not a position the deal makes
+        for move in state.played_moves():
+            dealt.play(move)
+        return dealt
+
     def small_configuration(self, name: str) -> "CardBattle":
         """engine/cardbattle/smallgames/configurations.toml's ``name``, dealing from this
         game's seed (the same seed, the same deal)."""

@@ -8,7 +8,7 @@ import time
 
 from crystalpick.engine import GameError
 
-from ..assumed import drawn_range
+from ..assumed import bayes_range, drawn_range, searched_strategy
 from ..beliefs import Beliefs
 from ..mccfr import MCCFR
 from ..regret_workers import RootParallel, worker_seeds
@@ -202,10 +202,18 @@ class MCCFREngine(SeededEngine):
 
     def assumed_range(self, state, observer, shown):
         """root=view: the other hand as the iterations redraw it (the kernel's
-        determinize, or the playout policy's with ``infer``: search/assumed.py); from the
-        history none is drawn (every hand is walked with its chance probability)."""
+        determinize, or the playout policy's with ``infer``: search/assumed.py). From the
+        history none is drawn (every hand is walked with its chance probability): the range
+        is the one the strategy found implies, by Bayes from the deal (exact; none for a
+        position without its history, or where the histories are too many)."""
         if self.drawn is None:
-            return None
+            search = self.last_search
+            if search is None or not search.history_plies:
+                return None
+            other = state.game.player_names[1 - observer]
+            return bayes_range(state, observer, searched_strategy(search),
+                               f"Bayes from the deal, every move by {self.name}'s average "
+                               f"strategy (what it implies of {other}'s play)", shown)
         kernel, seed = self.drawn
         policy = state.game.playout_policy() if self.options["infer"] else None
         inferred = policy is not None and policy.infer(state.search_kernel(), observer)

@@ -15,6 +15,7 @@ import numpy as np
 
 from crystalpick.engine import GreedyPolicy as OwnGreedy, require
 
+from crystalpick.search.assumed import searched_strategy
 from crystalpick.search.engines import make_engine
 from crystalpick.search.limits import Limits
 from crystalpick.search.specs import parse_spec
@@ -98,9 +99,7 @@ class WholeGamePolicy(EnginePolicy):
             engine = make_engine(self.spec.name, **self.options)
             analyse(state, engine, self.limits, point_of_view=mover)
             self.search = engine.last_search
-        found = self.search.average_strategy(state.information_set_key(mover), mover)
-        moves = state.legal_moves()
-        return found or {move: 1.0 / len(moves) for move in moves}
+        return searched_strategy(self.search)(state)
 
 
 def make_policy(text: str, seed: int = 1) -> Policy:
