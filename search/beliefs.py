@@ -10,7 +10,7 @@ the tracker merges worlds by position (``markov``): a few thousand hands at full
 in C (``PolicyStrategy``: 0.08 s a decision on average at full size, docs/research/
 cardbattle-ranges.md).
 A range needs the game's history from a state both players know in full: a game record from
-the deal, or one from a dealt position (a match's games) with the deal put back
+the deal, or one from a dealt position (a match's games), whose deal the tracker puts back
 (``Ranges.with_open_start``); a position given alone has none, and the search draws from the
 view.
 
@@ -46,9 +46,6 @@ class Beliefs:
             raise GameError(f"range=true draws by the other player's range, and {game.name} "
                             "declares none (only two-player games with hidden hands do)")
         if not state.played_moves():
-            return None
-        state = game.with_open_start(state)     # a match's games start dealt: the deal back
-        if state is None:
             return None
         key = (game.identity, observer)
         tracker = self.trackers.get(key)

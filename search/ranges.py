@@ -102,14 +102,15 @@ class RangeTracker:
         self.max_worlds = max_worlds
         self.others = [] if markov else [p for p in range(len(self.game.player_names))
                                          if p != observer]
+        state = self._opened(state)
         start = origin(state)
         hidden = [p for p in range(len(self.game.player_names))
                   if p != observer and self.game.private_state_count(start, p) != 1]
         if hidden:
             raise GameError(f"the history starts where player {hidden[0] + 1}'s "
                             f"{self.game.private_state_name} is hidden from player "
-                            f"{observer + 1}: a range walks from a start every player knows "
-                            f"(Ranges.with_open_start)")
+                            f"{observer + 1}, and Ranges.with_open_start left it so: a range "
+                            f"walks from a start every player knows")
         self._origin = start.hash_key()
         self._moves: list[int] = []
         # The worlds whose observer record is the true one so far: key -> (world, weight);
@@ -125,6 +126,7 @@ class RangeTracker:
         """The range in ``state``, a later state of the same game (its moves extend those
         of the last state advanced to); the worlds are kept for the next call.
         :class:`WalkStopped` once ``stop`` (a search/stop.pyx StopFlag) is set."""
+        state = self._opened(state)
         moves = state.played_moves()
         if moves[:len(self._moves)] != self._moves or origin(state).hash_key() != self._origin:
             raise GameError("the state does not continue the game the range was carried "
@@ -140,6 +142,15 @@ class RangeTracker:
         for key, weight in weighted:
             probabilities[key] = probabilities.get(key, 0.0) + weight
         return Range(self.player, probabilities, most)
+
+    def _opened(self, state):
+        """``state`` with its history from a start every player knows: a dealt position's
+        deal put back (``Ranges.with_open_start``), or a GameError where the game cannot."""
+        opened = self.game.with_open_start(state)
+        if opened is None:
+            raise GameError("the history starts from a position that hides what a range "
+                            "must walk from, and the game cannot put back how it was made")
+        return opened
 
     def worlds(self) -> list[tuple[object, float]]:
         """The worlds held at the last :meth:`advance` with their weights (summing to 1):

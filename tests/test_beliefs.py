@@ -91,15 +91,17 @@ def test_a_game_without_ranges_refuses_beliefs():
 def test_a_game_begun_dealt_gets_its_range_from_the_deal_not_from_the_true_hands():
     """A match's games start from a dealt position: walked from there, the range held the
     other player's true hand alone (the engines' range=true read it). With the deal put
-    back (Ranges.with_open_start) every hand the view allows stays possible; the tracker
-    refuses the dealt start itself."""
+    back (Ranges.with_open_start) every hand the view allows stays possible; a history from
+    a position the deal cannot make is refused."""
     game = get_game("cardbattle", seed=7)
     state = game.state(moves="keep keep toss:P2 call:forca")
     found = Beliefs().range_of(state, 0).probabilities
     assert sum(p > 0 for p in found.values()) == game.private_state_count(state, 1) > 1000
     assert found[game.private_state(state, 1)] < 0.01
-    with pytest.raises(GameError, match="with_open_start"):
-        RangeTracker(state, 0, PolicyStrategy(game.playout_policy(), 0.1), markov=True)
+    later = game.parse_position(state.position())           # mid-game: no deal makes it
+    later.play(later.legal_moves()[0])
+    with pytest.raises(GameError, match="cannot put back"):
+        RangeTracker(later, 0, PolicyStrategy(game.playout_policy(), 0.1), markov=True)
 
 
 def test_the_range_is_carried_and_started_again_for_another_game():

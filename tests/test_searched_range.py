@@ -9,6 +9,7 @@ import pytest
 
 from crystalpick.engine.cardbattle import CardBattle
 from crystalpick.search import Limits, make_engine
+from crystalpick.search.assumed import searched_strategy
 from crystalpick.search.ranges import range_of
 from crystalpick.solvers.exact.levels import edge_weights, forward_reach, levels
 from crystalpick.solvers.exact.tree import build_tree
@@ -62,15 +63,25 @@ def test_mccfr_from_the_deal_shows_the_range_its_own_strategy_implies():
     assert moved > 0.01            # the range reads the strategy, not uniform play
 
 
-def test_a_game_begun_dealt_shows_no_bayes_range():
-    """A state from a dealt position (new_initial_state): the search's keys start there, so
-    no range can be walked from the deal with its strategy; none is shown rather than the
-    true hand."""
+def test_from_a_dealt_start_mccfr_searches_from_the_deal_and_shows_its_range():
+    """A state from a dealt position (new_initial_state, as ``--seed N --moves`` and a
+    match's games): mccfr searches from the deal put back (Ranges.with_open_start), as the
+    exploitability bench measures it, so its range is shown: the walk from the deal under
+    its strategy, which keeps every hand the view allows (not the true one alone)."""
     game = CardBattle(seed=2).small_configuration("hidden-3")
     state = game.new_initial_state()
     state.play(state.legal_moves()[0])
     while state.current_player() < 0:
         state.play(state.legal_moves()[0])
+    viewer = state.current_player()
     engine = make_engine("mccfr", seed=3)
-    engine.analyse(state, Limits(simulations=50), None, state.current_player(), 1)
-    assert engine.assumed_range(state, state.current_player(), EVERY) is None
+    analysis = engine.analyse(state, Limits(simulations=500), None, viewer, 1)
+    deal = len(game.with_open_start(state).played_moves()) - len(state.played_moves())
+    assert deal > 0 and engine.last_search.history_plies == len(state.played_moves()) + deal
+    assert analysis.strategy.searched_from == \
+        f"the history ({len(state.played_moves()) + deal} plies)"
+    shown = engine.assumed_range(state, viewer, EVERY)
+    expected = range_of(state, viewer, searched_strategy(engine.last_search)).probabilities
+    assert {key: share for key, _, share in shown.hands} == \
+        {key: share for key, share in expected.items() if share > 0}
+    assert shown.distinct == game.private_state_count(state, 1 - viewer) > 1

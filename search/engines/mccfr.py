@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from crystalpick.engine import GameError
+from crystalpick.engine import GameError, Ranges, provides
 
 from ..assumed import bayes_range, drawn_range, searched_strategy
 from ..beliefs import Beliefs
@@ -27,12 +27,17 @@ def search_root(state, root: str = "history", observer: int = 0, seed: int = 0,
     their whole record allows (State.knowing_kernel, from ``seed``), by the other player's
     range where ``beliefs`` gives it (and the other player's redraws of the observer's hand
     by ``own_range``, the observer's range as the other knows it); with perfect information
-    the position is all that matters."""
+    the position is all that matters. From the history, a game that can put back the deal
+    a dealt position forgot (``Ranges.with_open_start``: a match's, ``--seed N --moves``)
+    is searched from the deal, as bench/cardbattle_exploitability.py measures it, so its
+    keys are those a range walked from the deal computes (``assumed_range``)."""
     if state.game.capabilities.perfect_information:
         return state.game.parse_position(state.position()).search_kernel(), 0, 0
     if root == "view":
         knowing = state.knowing_kernel(observer, seed, beliefs, own_range)
         return knowing.kernel, 0, knowing.plies
+    if provides(state.game, Ranges):
+        state = state.game.with_open_start(state) or state
     kernel = state.search_kernel().clone()
     return kernel, kernel.ply, kernel.ply
 
