@@ -25,7 +25,8 @@ from .ranges import range_of
 from .result import AssumedRange
 
 SAMPLES = 4096          # draws a range is estimated from (a share's 95% margin: under 1.6%)
-BAYES_WORLDS = 20_000   # histories a Bayes range holds at one ply before it gives up
+BAYES_WORLDS = 2_000    # histories a Bayes range holds at one ply: the small configurations
+                        # need tens; a full-size deal (thousands of hands) gives up at once
 
 
 def drawn_range(state, kernel, policy, observer: int, seed: int, method: str, shown: int,
@@ -69,11 +70,12 @@ def bayes_range(state, observer: int, strategy, method: str, shown: int,
     """The other player's range as ``observer`` knows it in ``state``, by Bayes from the
     game's history with every player moving by ``strategy`` (search/ranges.py ``Strategy``),
     its ``shown`` likeliest named; exact, so ``samples`` is None. None for a game without
-    ``Ranges`` or with more than two players, for a position given without its history (no
-    state both players know to start from), where ``strategy`` rules the history out, or past
-    ``max_worlds`` histories at one ply (a full-size game from the deal)."""
+    ``Ranges`` or with more than two players, for a history no state both players know
+    starts (a position given mid-game: ``Ranges.with_open_start``), where ``strategy`` gives
+    the history the player saw no probability, or past ``max_worlds`` histories at one ply
+    (a full-size game from the deal)."""
     game = state.game
-    if not provides(game, Ranges) or len(game.player_names) != 2 or not state.played_moves():
+    if not provides(game, Ranges) or len(game.player_names) != 2:
         return None
     try:
         found = range_of(state, observer, strategy, max_worlds=max_worlds)

@@ -101,7 +101,7 @@ def world_with(state, key):
     return state.game._state(pos)
 
 
-def test_the_view_search_reports_its_draws_and_the_search_from_the_deal_none():
+def test_the_view_search_reports_its_draws_and_the_search_from_the_deal_its_bayes_range():
     state = get_game("cardbattle", seed=7).state(moves=MOVES)
     view = make_engine("mccfr", root="view", horizon=1, seed=2)
     view.analyse(state, Limits(simulations=20), None, 0, 1)
@@ -112,7 +112,9 @@ def test_the_view_search_reports_its_draws_and_the_search_from_the_deal_none():
     whole = make_engine("mccfr", seed=2)
     mover = small.current_player()
     whole.analyse(small, Limits(simulations=20), None, mover, 1)
-    assert whole.assumed_range(small, mover, 3) is None
+    exact = whole.assumed_range(small, mover, 3)          # tests/test_searched_range.py
+    assert exact.samples is None and exact.method.startswith("Bayes from the deal")
+    assert sum(share for _, _, share in exact.hands) == pytest.approx(1.0)
 
 
 def test_analyse_prints_the_range_after_the_strategy_and_hides_it_with_hands_0():
